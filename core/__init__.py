@@ -1,0 +1,7 @@
+"""Positional Embeddings Explorer: pure Python + torch core (no Streamlit).
+
+Everything here is usable from a notebook::
+
+    from core.tokenizer import gpt2_tokenizer
+    from core.data import create_dataloader
+"""

@@ -1,0 +1,50 @@
+"""The pipeline's settings in one frozen dataclass, with the limits the app enforces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+METHODS = ("learned", "sinusoidal")  # positional methods of the pipeline
+
+# Limits that keep one rerun within a small Cloud instance's memory (see README, Performance).
+MAX_VOCAB = 1_000_000
+MAX_DIM = 16_384
+MAX_CONTEXT = 8_192
+MAX_BATCH = 128
+MAX_STRIDE = 1_000_000
+MAX_SEED = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """What the sidebar sets; the defaults are the book's (ch. 2.8)."""
+
+    vocab_size: int = 50257  # rows of the token embedding table (GPT-2's BPE has 50257)
+    output_dim: int = 256  # d: the length of every embedding vector
+    context_length: int = 4  # T: tokens per window (max_length in the data loader)
+    batch_size: int = 8  # B: windows per batch
+    stride: int = 4  # tokens between the starts of two windows
+    seed: int = 123  # torch.manual_seed before the embedding layers are created
+    method: str = "learned"  # positional method: "learned" (GPT-2) or "sinusoidal" (2017)
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` with a message for the first setting out of range."""
+        bounds = [
+            ("Vocab size", self.vocab_size, 1, MAX_VOCAB),
+            ("Embedding dim", self.output_dim, 1, MAX_DIM),
+            ("Context length", self.context_length, 1, MAX_CONTEXT),
+            ("Batch size", self.batch_size, 1, MAX_BATCH),
+            ("Stride", self.stride, 1, MAX_STRIDE),
+            ("Seed", self.seed, 0, MAX_SEED),
+        ]
+        for label, value, low, high in bounds:
+            if not low <= value <= high:
+                raise ValueError(f"{label} must be between {low:,} and {high:,} (it is {value:,}).")
+        if self.method not in METHODS:
+            raise ValueError(f"Unknown positional method {self.method!r}; choose one of {METHODS}.")
+        if self.method == "sinusoidal" and self.output_dim % 2:
+            raise ValueError(
+                f"Sinusoidal positions pair a sine with a cosine, so the embedding dim must be "
+                f"even (it is {self.output_dim}). Use {self.output_dim + 1} or "
+                f"{self.output_dim - 1}, or the learned method."
+            )

@@ -1,0 +1,115 @@
+"""Sliding-window batches of token IDs, as in the book's ``create_dataloader_v1`` (ch. 2.6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+from core.tokenizer import ENDOFTEXT, gpt2_tokenizer
+
+
+class GPTDatasetV1(Dataset):
+    """Input/target windows of ``max_length`` tokens; window ``k`` starts at token ``k * stride``."""
+
+    def __init__(self, txt: str, tokenizer, max_length: int, stride: int):
+        self.input_ids = []
+        self.target_ids = []
+        token_ids = tokenizer.encode(txt, allowed_special={ENDOFTEXT})
+        # The book's loop: the last window needs one more token for its shifted target.
+        for i in range(0, len(token_ids) - max_length, stride):
+            self.input_ids.append(torch.tensor(token_ids[i : i + max_length]))
+            self.target_ids.append(torch.tensor(token_ids[i + 1 : i + max_length + 1]))
+
+    def __len__(self) -> int:
+        return len(self.input_ids)
+
+    def __getitem__(self, idx: int) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.input_ids[idx], self.target_ids[idx]
+
+
+def create_dataloader(
+    text: str,
+    batch_size: int = 4,
+    max_length: int = 256,
+    stride: int = 128,
+    shuffle: bool = True,
+    drop_last: bool = True,
+    num_workers: int = 0,
+) -> DataLoader:
+    """The book's data loader: batches of ``(inputs [B, T], targets [B, T])``, GPT-2 BPE offline."""
+    dataset = GPTDatasetV1(text, gpt2_tokenizer(), max_length, stride)
+    return DataLoader(
+        dataset,
+        batch_size=batch_size,
+        shuffle=shuffle,
+        drop_last=drop_last,
+        num_workers=num_workers,
+    )
+
+
+def num_windows(num_tokens: int, max_length: int, stride: int) -> int:
+    """How many windows ``GPTDatasetV1`` makes: ``len(range(0, num_tokens - max_length, stride))``."""
+    return len(range(0, num_tokens - max_length, stride))
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The first batch of the loader (no shuffle) and the counts behind it."""
+
+    inputs: torch.Tensor  # [B, T] token IDs
+    targets: torch.Tensor  # [B, T] the same windows shifted right by one token
+    num_tokens: int  # tokens in the whole text
+    num_windows: int  # windows the dataset holds
+    num_batches: int  # full batches (drop_last=True)
+
+
+def first_batch(token_ids: list[int], batch_size: int, max_length: int, stride: int) -> Batch:
+    """The loader's first batch, without building every window.
+
+    Equal to ``next(iter(create_dataloader(text, batch_size, max_length, stride, shuffle=False)))``.
+    Raises ``ValueError`` with what to change where the book's code raises ``StopIteration``.
+
+    Args:
+        token_ids: the text's token IDs, length N.
+        batch_size: B; max_length: T (the context length); stride: window step.
+    Returns:
+        ``Batch`` with ``inputs`` and ``targets`` of shape [B, T].
+    """
+    if max_length < 1:
+        raise ValueError(f"Context length must be at least 1 token (it is {max_length}).")
+    if stride < 1:
+        raise ValueError(
+            f"Stride must be at least 1 (it is {stride}): each window starts `stride` tokens "
+            "after the previous one, so a stride of 0 would repeat the same window forever."
+        )
+    if batch_size < 1:
+        raise ValueError(f"Batch size must be at least 1 (it is {batch_size}).")
+    n = len(token_ids)
+    windows = num_windows(n, max_length, stride)
+    if windows == 0:
+        raise ValueError(
+            f"The text has {n} tokens, but one window of context length {max_length} needs "
+            f"{max_length + 1} (its target is shifted by one). Use a longer text or a context "
+            f"length of at most {max(n - 1, 1)}."
+        )
+    if windows < batch_size:
+        raise ValueError(
+            f"The text has {n} tokens, which make {windows} window(s) of {max_length} tokens "
+            f"at stride {stride}; one full batch needs {batch_size}. Lower the batch size to "
+            f"{windows} or less, lower the stride or the context length, or use a longer text."
+        )
+    # Window k covers tokens [k*stride, k*stride + T]; gather the first B of them at once.
+    span = (batch_size - 1) * stride + max_length + 1
+    ids = torch.tensor(token_ids[:span], dtype=torch.long)  # [span]
+    starts = torch.arange(batch_size) * stride  # [B]
+    index = starts[:, None] + torch.arange(max_length + 1)  # [B, T+1]
+    windows_ids = ids[index]  # [B, T+1]
+    return Batch(
+        inputs=windows_ids[:, :-1],
+        targets=windows_ids[:, 1:],
+        num_tokens=n,
+        num_windows=windows,
+        num_batches=windows // batch_size,
+    )

@@ -1,0 +1,128 @@
+"""Embedding-table values without allocating the table.
+
+``torch.manual_seed(seed); nn.Embedding(vocab, d)`` fills a ``vocab × d`` table with N(0, 1)
+draws, but a batch only looks up a few hundred rows of it. At the GPT-3 setting
+(50257 × 12288) the table is 2.47 GB. Two ways to get rows without it:
+
+* **exact** (``vocab × d ≤ EXACT_MAX_ELEMENTS``): stream the same draws through a small
+  buffer and keep only the rows asked for. ``Tensor.normal_`` fills all uniforms first,
+  then transforms them 16 at a time (and redraws the last 16 when the size is not a
+  multiple of 16), so buffers whose sizes are multiples of 16 give bit-identical values.
+* **row-seeded** (larger tables): every row has its own generator, seeded from
+  ``(seed, row)``; same distribution, different values from a bulk init. The UI says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+EXACT_MAX_ELEMENTS = 2**25  # 128 MB of fp32; streaming it costs ~0.12 s on one core
+CHUNK_ELEMENTS = 2**20  # streaming buffer: 4 MB, a multiple of 16
+_POSITION_STREAM = 0x5EED_9051  # separates the row-seeded positional table from token rows
+
+
+def is_exact(vocab_size: int, dim: int) -> bool:
+    """True when rows are streamed bit-identical to a bulk ``nn.Embedding(vocab_size, dim)``."""
+    return vocab_size * dim <= EXACT_MAX_ELEMENTS
+
+
+def draw_normal_rows(generator: torch.Generator, num_rows: int, dim: int, keep: torch.Tensor) -> torch.Tensor:
+    """Rows ``keep`` of ``torch.empty(num_rows, dim).normal_(generator=generator)``, streamed.
+
+    Args:
+        generator: advanced exactly as the bulk call would advance it.
+        num_rows, dim: the shape of the table that is never allocated.
+        keep: [K] sorted, unique row indices in ``[0, num_rows)``.
+    Returns:
+        [K, dim] float32 rows, bit-identical to the bulk table's.
+    """
+    out = torch.empty(len(keep), dim)  # [K, d]
+    n = num_rows * dim
+    buf = torch.empty(min(n, CHUNK_ELEMENTS + 16))
+    row_starts = keep * dim  # [K] flat offset of each kept row
+    start = 0
+    while start < n:
+        stop = min(n, start + CHUNK_ELEMENTS)
+        if n - stop < 16:  # the bulk call redraws its last 16 values: keep them in one chunk
+            stop = n
+        chunk = buf[: stop - start].normal_(generator=generator)
+        first = int(torch.searchsorted(row_starts, start - dim, right=True))
+        last = int(torch.searchsorted(row_starts, stop, right=False))
+        for k in range(first, last):  # rows overlapping [start, stop)
+            lo, hi = int(row_starts[k]), int(row_starts[k]) + dim
+            a, b = max(lo, start), min(hi, stop)
+            out[k, a - lo : b - lo] = chunk[a - start : b - start]
+        start = stop
+    return out
+
+
+def _row_seed(seed: int, row: int, stream: int = 0) -> int:
+    """A 63-bit seed for one row (splitmix64 of seed, stream and row)."""
+    x = (seed * 0x9E3779B97F4A7C15 + row * 0xBF58476D1CE4E5B9 + stream) & (2**64 - 1)
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    return (x ^ (x >> 31)) >> 1
+
+
+def row_seeded_rows(rows: torch.Tensor, dim: int, seed: int) -> torch.Tensor:
+    """N(0, 1) rows, each from its own generator seeded by ``(seed, row)``: [K] → [K, dim]."""
+    out = torch.empty(len(rows), dim)  # [K, d]
+    g = torch.Generator()
+    for k, row in enumerate(rows.tolist()):
+        g.manual_seed(_row_seed(seed, row))
+        out[k].normal_(generator=g)
+    return out
+
+
+@dataclass(frozen=True)
+class TokenRows:
+    """The rows of the token embedding table that a text uses."""
+
+    token_ids: torch.Tensor  # [U] sorted unique token IDs
+    rows: torch.Tensor  # [U, d] their embedding vectors
+    exact: bool  # bit-identical to torch.manual_seed(seed); nn.Embedding(vocab, d)
+    state_after: torch.Tensor | None  # generator state after the whole table (exact only)
+
+    def lookup(self, ids: torch.Tensor) -> torch.Tensor:
+        """Embedding lookup: ids [...] → [..., d], as ``token_embedding_layer(ids)``."""
+        index = torch.searchsorted(self.token_ids, ids)  # [...]
+        return self.rows[index]  # [..., d]
+
+
+def token_embedding_rows(token_ids: torch.Tensor, vocab_size: int, dim: int, seed: int) -> TokenRows:
+    """Rows of ``nn.Embedding(vocab_size, dim)`` (after ``manual_seed(seed)``) for ``token_ids``.
+
+    Args:
+        token_ids: [N] any token IDs, each in ``[0, vocab_size)``.
+    Returns:
+        ``TokenRows`` for the unique IDs.
+    """
+    unique = torch.unique(token_ids.flatten())  # [U], sorted
+    if len(unique) and int(unique[-1]) >= vocab_size:
+        raise ValueError(f"Token ID {int(unique[-1])} is not a row of a table with vocab size {vocab_size}.")
+    if is_exact(vocab_size, dim):
+        g = torch.Generator().manual_seed(seed)
+        rows = draw_normal_rows(g, vocab_size, dim, unique)
+        return TokenRows(unique, rows, True, g.get_state())
+    return TokenRows(unique, row_seeded_rows(unique, dim, seed), False, None)
+
+
+def learned_position_rows(
+    positions: torch.Tensor, context_length: int, dim: int, seed: int, state_after: torch.Tensor | None
+) -> torch.Tensor:
+    """Rows ``positions`` of ``nn.Embedding(context_length, dim)`` created after the token table.
+
+    Args:
+        positions: [P] sorted unique positions in ``[0, context_length)``.
+        state_after: ``TokenRows.state_after``; ``None`` for a row-seeded token table.
+    Returns:
+        [P, d]: exact when ``state_after`` is given, else from a seeded stream of its own.
+    """
+    g = torch.Generator()
+    if state_after is not None:
+        g.set_state(state_after)
+    else:
+        g.manual_seed(_row_seed(seed, 0, _POSITION_STREAM))
+    return draw_normal_rows(g, context_length, dim, positions)

@@ -1,0 +1,110 @@
+"""Why position matters: token vectors and bags of vectors with and without positions.
+
+The lesson's example: in "The cat sat on the mat" and "On the mat the cat sat" the token
+" cat" has the same ID, so the embedding layer gives it the same vector in both; only the
+positional vector tells the two apart. Attention cannot see order by itself: a shuffled
+sentence gives it the same set of vectors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from core.similarity import cosine
+
+
+@dataclass(frozen=True)
+class SharedToken:
+    """One token that occurs in both sentences, at its first position in each."""
+
+    token_id: int
+    position_a: int
+    position_b: int
+    cosine_without: float  # cos(tok, tok): always 1 — the same row of the same table
+    cosine_with: float  # cos(tok + pos[pa], tok + pos[pb])
+    norm_without: float  # |tok|, the same in both sentences
+    norm_with_a: float  # |tok + pos[pa]|
+    norm_with_b: float  # |tok + pos[pb]|
+
+
+def shared_tokens(
+    ids_a: list[int], ids_b: list[int], tok_a: torch.Tensor, tok_b: torch.Tensor, pos: torch.Tensor
+) -> list[SharedToken]:
+    """Compare every token ID found in both sentences.
+
+    Args:
+        ids_a, ids_b: token IDs of the two sentences (lengths Na, Nb).
+        tok_a, tok_b: their token embeddings [Na, d] and [Nb, d].
+        pos: positional embeddings [max(Na, Nb), d].
+    """
+    out = []
+    for token_id in dict.fromkeys(ids_a):
+        if token_id not in ids_b:
+            continue
+        pa, pb = ids_a.index(token_id), ids_b.index(token_id)
+        ta, tb = tok_a[pa], tok_b[pb]
+        out.append(
+            SharedToken(
+                token_id=token_id,
+                position_a=pa,
+                position_b=pb,
+                cosine_without=cosine(ta, tb),
+                cosine_with=cosine(ta + pos[pa], tb + pos[pb]),
+                norm_without=float(ta.double().norm()),
+                norm_with_a=float((ta + pos[pa]).double().norm()),
+                norm_with_b=float((tb + pos[pb]).double().norm()),
+            )
+        )
+    return out
+
+
+def count_shared_vectors(x_a: torch.Tensor, x_b: torch.Tensor) -> int:
+    """How many rows of x_b [Nb, d] are bit-identical to some row of x_a [Na, d]."""
+    return int((x_b[:, None, :] == x_a[None, :, :]).all(dim=-1).any(dim=1).sum())
+
+
+@dataclass(frozen=True)
+class OrderComparison:
+    """What a model could tell apart between two sentences, without and with positions."""
+
+    shared_without: int  # vectors of B found among A's token embeddings
+    shared_with: int  # vectors of B found among A's input embeddings (token + position)
+    num_vectors: int  # vectors in B
+    mean_cosine_without: float  # cos(mean(tok_a), mean(tok_b))
+    mean_cosine_with: float  # cos(mean(tok_a + pos), mean(tok_b + pos))
+    mean_diff_without: float  # max |mean(tok_a) - mean(tok_b)|
+    mean_diff_with: float  # max |mean(tok_a + pos) - mean(tok_b + pos)|
+
+
+def compare_orders(tok_a: torch.Tensor, tok_b: torch.Tensor, pos: torch.Tensor) -> OrderComparison:
+    """Compare two sentences: tok_a [Na, d], tok_b [Nb, d], pos [max(Na, Nb), d].
+
+    Without positions a shuffled sentence hands the model the very same set of vectors (and
+    attention treats its input as a set). With positions the set changes. The mean, though,
+    stays blind either way: mean(tok + pos) = mean(tok) + mean(pos) for any order, which is
+    why positions must reach a layer that compares vectors pairwise, like attention.
+    Sums run in float64 so that rounding does not pose as a difference.
+    """
+    tok_a, tok_b, pos = tok_a.double(), tok_b.double(), pos.double()
+    in_a, in_b = tok_a + pos[: len(tok_a)], tok_b + pos[: len(tok_b)]  # [Na, d], [Nb, d]
+    m_a, m_b, p_a, p_b = tok_a.mean(0), tok_b.mean(0), in_a.mean(0), in_b.mean(0)  # [d] each
+    return OrderComparison(
+        shared_without=count_shared_vectors(tok_a, tok_b),
+        shared_with=count_shared_vectors(in_a, in_b),
+        num_vectors=len(tok_b),
+        mean_cosine_without=cosine(m_a, m_b),
+        mean_cosine_with=cosine(p_a, p_b),
+        mean_diff_without=float((m_a - m_b).abs().max()),
+        mean_diff_with=float((p_a - p_b).abs().max()),
+    )
+
+
+def permutation(n: int, seed: int) -> list[int]:
+    """A seeded shuffle of ``range(n)`` that moves at least one element when n > 1."""
+    if n < 2:
+        return list(range(n))
+    g = torch.Generator().manual_seed(seed)
+    order = torch.randperm(n, generator=g).tolist()
+    return order if order != list(range(n)) else order[1:] + order[:1]

@@ -1,0 +1,158 @@
+"""The lesson's pipeline, step by step: text → token IDs → batch → token + positional → input.
+
+Shapes, parameter counts and bytes are those of the real tensors (``B×T×d`` float32 and so on);
+values are computed only for the positions and dimensions a view shows, so the GPT-3 setting
+(an 805 MB input-embedding tensor) never has to fit in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from core.config import PipelineConfig
+from core.data import Batch
+from core.embeddings import TokenRows
+from core.positional import learned_position_rows, sinusoidal_at
+
+FLOAT32_BYTES = 4
+INT64_BYTES = 8
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tensor of the pipeline: its name in the lesson's code and what it costs."""
+
+    title: str  # what the step does
+    code: str  # the line of the lesson's code that makes it
+    name: str  # the variable it lands in
+    shape: tuple[int, ...]  # the tensor's shape
+    dtype: str  # torch dtype of the tensor
+    params: int  # trainable parameters this step adds
+    nbytes: int  # memory of the tensor
+
+
+def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
+    """The six steps, with shapes, parameters and bytes for the settings in ``cfg``."""
+    B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
+    learned = cfg.method == "learned"
+    pos_code = (
+        "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
+        "pos_embeddings = pos_embedding_layer(torch.arange(max_length))"
+        if learned
+        else "pos_embeddings = sinusoidal(max_length, output_dim)  # fixed, no parameters"
+    )
+    return [
+        Step(
+            "Text → token IDs",
+            "token_ids = tokenizer.encode(raw_text)",
+            "token_ids",
+            (num_tokens,),
+            "int64",
+            0,
+            num_tokens * INT64_BYTES,
+        ),
+        Step(
+            "Sliding-window batch",
+            "inputs, targets = next(iter(dataloader))",
+            "inputs",
+            (B, T),
+            "int64",
+            0,
+            2 * B * T * INT64_BYTES,
+        ),
+        Step(
+            "Token embedding lookup",
+            "token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)\n"
+            "token_embeddings = token_embedding_layer(inputs)",
+            "token_embeddings",
+            (B, T, d),
+            "float32",
+            V * d,
+            B * T * d * FLOAT32_BYTES,
+        ),
+        Step(
+            "Positional embedding",
+            pos_code,
+            "pos_embeddings",
+            (T, d),
+            "float32",
+            T * d if learned else 0,
+            T * d * FLOAT32_BYTES,
+        ),
+        Step(
+            "Broadcasting add",
+            "input_embeddings = token_embeddings + pos_embeddings",
+            "pos_embeddings (broadcast)",
+            (B, T, d),
+            "float32",
+            0,
+            0,
+        ),
+        Step(
+            "Input embeddings",
+            "print(input_embeddings.shape)",
+            "input_embeddings",
+            (B, T, d),
+            "float32",
+            0,
+            B * T * d * FLOAT32_BYTES,
+        ),
+    ]
+
+
+def sample_indices(n: int, most: int) -> torch.Tensor:
+    """At most ``most`` evenly spaced indices of ``range(n)``, always starting at 0: [k]."""
+    step = max(1, -(-n // most))  # ceil(n / most)
+    return torch.arange(0, n, step)
+
+
+@dataclass(frozen=True)
+class EmbeddingView:
+    """Real values of the three embedding tensors at a grid of positions and dimensions."""
+
+    batch_rows: torch.Tensor  # [S] which sequences of the batch are shown
+    positions: torch.Tensor  # [P] which positions t
+    dims: torch.Tensor  # [D] which dimensions j
+    token_embeddings: torch.Tensor  # [S, P, D] token_embeddings[b, t, j]
+    pos_embeddings: torch.Tensor  # [P, D] pos_embeddings[t, j]
+    input_embeddings: torch.Tensor  # [S, P, D] input_embeddings[b, t, j]
+
+
+def position_rows(cfg: PipelineConfig, positions: torch.Tensor, tokens: TokenRows) -> torch.Tensor:
+    """Rows ``positions`` of the positional table for ``cfg.method``: [P] → [P, d]."""
+    if cfg.method == "sinusoidal":
+        return sinusoidal_at(positions, cfg.output_dim)
+    return learned_position_rows(positions, cfg.context_length, cfg.output_dim, cfg.seed, tokens.state_after)
+
+
+def embedding_view(
+    cfg: PipelineConfig,
+    batch: Batch,
+    tokens: TokenRows,
+    batch_rows: torch.Tensor,
+    positions: torch.Tensor,
+    dims: torch.Tensor,
+) -> EmbeddingView:
+    """Token, positional and input embeddings at the chosen sequences, positions and dims."""
+    pos = position_rows(cfg, positions, tokens)[:, dims]  # [P, D]
+    ids = batch.inputs[batch_rows][:, positions]  # [S, P]
+    tok = tokens.lookup(ids)[..., dims]  # [S, P, D]
+    return EmbeddingView(batch_rows, positions, dims, tok, pos, tok + pos)  # [S, P, D] + [P, D]
+
+
+def check_vocab(inputs: torch.Tensor, vocab_size: int) -> None:
+    """Raise ``ValueError`` if a token ID has no row in a table of ``vocab_size`` rows.
+
+    The lesson's ``token_embedding_layer(inputs)`` raises ``IndexError: index out of range``
+    here; this says why and what to change.
+    """
+    largest = int(inputs.max())
+    if largest >= vocab_size:
+        raise ValueError(
+            f"The batch uses token ID {largest:,}, but a token embedding table with vocab size "
+            f"{vocab_size:,} has rows 0 to {vocab_size - 1:,} only, so the lookup would fail "
+            f"(IndexError in the lesson's code). GPT-2's tokenizer can produce any ID below "
+            f"50,257: set the vocab size to at least {largest + 1:,}, or to 50,257 to fit any text."
+        )

@@ -1,0 +1,117 @@
+"""The shared sidebar: navigation, the text source and the pipeline settings.
+
+Every setting is bound to the URL (widget key = query parameter), so a copied link reproduces
+the view. This module owns those keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from core.config import METHODS, PipelineConfig
+from core.samples import SAMPLE_TITLES, SAMPLES
+from core.textfile import decode_text_file
+
+MAX_TEXT_CHARS = 1_000_000
+METHOD_LABELS = {"learned": "Learned absolute (GPT-2)", "sinusoidal": "Sinusoidal (2017 Transformer)"}
+PAGES = [
+    ("streamlit_app.py", "Pipeline", ":material/linear_scale:"),
+    ("pages/1_Why_position.py", "Why position?", ":material/swap_horiz:"),
+]
+DEFAULTS = PipelineConfig()
+
+
+@dataclass(frozen=True)
+class TextChoice:
+    """The text the pipeline runs on, or why there is none."""
+
+    text: str  # the text ("" when there is none)
+    label: str  # where it came from, for captions
+    error: str | None = None  # a message for the user instead of a text
+
+
+def _number(label: str, key: str, default: int, help: str) -> int:
+    # No min/max on the widget: out-of-range values reach PipelineConfig.validate, which
+    # explains them (a bound widget would silently drop an out-of-range URL value).
+    return int(st.number_input(label, value=default, step=1, key=key, help=help, bind="query-params"))
+
+
+def _read_upload() -> TextChoice:
+    upload = st.file_uploader(
+        "A .txt file (UTF-8, at most 1 MB)", type=["txt"], key="upload", max_upload_size=1
+    )
+    if upload is not None:  # kept in this session's state so it survives a page switch
+        try:
+            text = decode_text_file(upload.name, upload.getvalue())
+            st.session_state["uploaded_text"] = TextChoice(text, f"uploaded file {upload.name}")
+        except ValueError as exc:
+            st.session_state["uploaded_text"] = TextChoice("", "", str(exc))
+    return st.session_state.get("uploaded_text", TextChoice("", "", "Upload a .txt file to use it."))
+
+
+def text_source() -> TextChoice:
+    """Sample, pasted or uploaded text (widget keys ``source``, ``sample``, ``text``, ``upload``)."""
+    source = st.radio(
+        "Text",
+        ["sample", "paste", "upload"],
+        horizontal=True,
+        key="source",
+        format_func=str.capitalize,
+        persist_state="session",
+    )
+    if source == "paste":
+        text = st.text_area(
+            "Paste text",
+            key="text",
+            height=140,
+            max_chars=MAX_TEXT_CHARS,
+            persist_state="session",
+            placeholder="Paste any text here",
+        )
+        if not text.strip():
+            return TextChoice("", "", "The text is empty: paste some text, or pick a sample.")
+        return TextChoice(text, "pasted text")
+    if source == "upload":
+        return _read_upload()
+    name = st.selectbox(
+        "Sample", list(SAMPLES), key="sample", format_func=SAMPLE_TITLES.get, index=1, bind="query-params"
+    )
+    return TextChoice(SAMPLES[name], f"sample: {SAMPLE_TITLES[name]}")
+
+
+def pipeline_settings() -> PipelineConfig:
+    """The seven URL-bound settings (keys vocab, dim, context, batch, stride, seed, method)."""
+    d = DEFAULTS
+    method = st.selectbox(
+        "Positional method", METHODS, key="method", format_func=METHOD_LABELS.get, bind="query-params"
+    )
+    c1, c2 = st.columns(2)
+    with c1:
+        vocab = _number("Vocab size", "vocab", d.vocab_size, "Rows of the token embedding table.")
+        context = _number(
+            "Context length T",
+            "context",
+            d.context_length,
+            "Tokens per window: max_length of the data loader.",
+        )
+        stride = _number("Stride", "stride", d.stride, "Tokens between the starts of two windows.")
+    with c2:
+        dim = _number("Embedding dim d", "dim", d.output_dim, "Length of every embedding vector.")
+        batch = _number("Batch size B", "batch", d.batch_size, "Windows per batch.")
+        seed = _number("Seed", "seed", d.seed, "torch.manual_seed before the layers are made.")
+    return PipelineConfig(vocab, dim, context, batch, stride, seed, method)
+
+
+def sidebar() -> tuple[PipelineConfig, TextChoice]:
+    """Draw the whole sidebar; return the settings and the chosen text."""
+    with st.sidebar:
+        for path, label, icon in PAGES:
+            st.page_link(path, label=label, icon=icon)
+        st.divider()
+        choice = text_source()
+        st.divider()
+        cfg = pipeline_settings()
+        st.caption("Every setting is in the page's URL: copy it to share this exact view.")
+    return cfg, choice

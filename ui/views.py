@@ -1,0 +1,42 @@
+"""Views of real tensor values: small numeric tables and downsampled heatmaps."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from core.charts import grid_frame, heatmap
+
+TABLE_POSITIONS, TABLE_DIMS = 4, 8  # the numeric corner every step shows
+HEATMAP_POSITIONS, HEATMAP_DIMS = 64, 96  # at most this many cells per axis in a heatmap
+
+
+def values_table(
+    values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, labels: list[str] | None = None
+) -> None:
+    """A [P, D] block of real values, rows labelled by position (or ``labels``)."""
+    index = labels or [f"t={int(t)}" for t in positions]
+    frame = pd.DataFrame(values.double().numpy(), index=index, columns=[f"d{int(j)}" for j in dims])
+    st.dataframe(frame.style.format("{:.4f}"), width="stretch")
+
+
+def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor, dims: torch.Tensor) -> str:
+    """Says what a heatmap shows when it is downsampled (every k-th position / dimension)."""
+    if len(positions) == total_positions and len(dims) == total_dims:
+        return f"All {total_positions:,} × {total_dims:,} values."
+    step_t = int(positions[1] - positions[0]) if len(positions) > 1 else 1
+    step_d = int(dims[1] - dims[0]) if len(dims) > 1 else 1
+    return (
+        f"Downsampled for drawing: every {step_t}-th of {total_positions:,} positions and every "
+        f"{step_d}-th of {total_dims:,} dimensions; each cell is a real value, none averaged."
+    )
+
+
+def heatmap_view(
+    values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, title: str, total: tuple[int, int]
+) -> None:
+    """A position × dimension heatmap of real values [P, D] with a downsampling note."""
+    frame = grid_frame(values, positions, dims, "position t", "dimension j")
+    st.altair_chart(heatmap(frame, "dimension j", "position t", title), width="stretch")
+    st.caption(sampled_note(total[0], total[1], positions, dims))
