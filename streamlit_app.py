@@ -17,7 +17,7 @@ MAX_CHIPS = 240
 
 page_setup("Pipeline", ":material/linear_scale:")
 cache.warm_tokenizer()
-cfg, choice = sidebar()
+cfg, choice = sidebar("pipeline")
 st.title("From text to input embeddings")
 st.caption(
     "The lesson's pipeline, live: every shape, count and value below comes from real tensors "

@@ -15,7 +15,7 @@ MAX_SENTENCE_CHARS = 300
 
 page_setup("Why position?", ":material/swap_horiz:")
 cache.warm_tokenizer()
-cfg, _ = sidebar()
+cfg, _ = sidebar("why_position")
 st.title("Why position?")
 st.markdown(
     "An embedding layer is a lookup table: a token ID gets **the same vector wherever it "

@@ -15,12 +15,15 @@ from core.samples import SAMPLE_TITLES, SAMPLES
 from core.textfile import decode_text_file
 
 MAX_TEXT_CHARS = 1_000_000
-METHOD_LABELS = {"learned": "Learned absolute (GPT-2)", "sinusoidal": "Sinusoidal (2017 Transformer)"}
+METHOD_HELP = "learned: a trained table, as in GPT-2. sinusoidal: fixed waves, as in the 2017 Transformer."
 PAGES = [
     ("streamlit_app.py", "Pipeline", ":material/linear_scale:"),
     ("pages/1_Why_position.py", "Why position?", ":material/swap_horiz:"),
 ]
 DEFAULTS = PipelineConfig()
+DEFAULT_SAMPLE = "lesson"
+SAVED_SETTINGS = "_saved_settings"  # session key: the URL-bound settings of the last run
+CURRENT_PAGE = "_current_page"  # session key: the page that ran last
 
 
 @dataclass(frozen=True)
@@ -32,10 +35,24 @@ class TextChoice:
     error: str | None = None  # a message for the user instead of a text
 
 
+def _restore_settings(page: str) -> None:
+    """On arriving at ``page`` from another page, give its widgets the settings in force there.
+
+    Pages in ``pages/`` each draw their own widgets, and a page switch starts them afresh (the
+    URL parameters of the old page's bound widgets are dropped). ``sidebar()`` saves the
+    settings in the session after every run and writes them back here, before any widget.
+    """
+    if st.session_state.get(CURRENT_PAGE) != page:
+        for key, value in st.session_state.get(SAVED_SETTINGS, {}).items():
+            st.session_state[key] = value
+        st.session_state[CURRENT_PAGE] = page
+
+
 def _number(label: str, key: str, default: int, help: str) -> int:
     # No min/max on the widget: out-of-range values reach PipelineConfig.validate, which
     # explains them (a bound widget would silently drop an out-of-range URL value).
-    return int(st.number_input(label, value=default, step=1, key=key, help=help, bind="query-params"))
+    value = st.number_input(label, step=1, key=key, help=help, bind="query-params", value=default)
+    return int(value)
 
 
 def _read_upload() -> TextChoice:
@@ -76,7 +93,12 @@ def text_source() -> TextChoice:
     if source == "upload":
         return _read_upload()
     name = st.selectbox(
-        "Sample", list(SAMPLES), key="sample", format_func=SAMPLE_TITLES.get, index=1, bind="query-params"
+        "Sample",
+        list(SAMPLES),
+        key="sample",
+        help="  \n".join(f"**{k}**: {v}" for k, v in SAMPLE_TITLES.items()),
+        bind="query-params",
+        index=list(SAMPLES).index(DEFAULT_SAMPLE),
     )
     return TextChoice(SAMPLES[name], f"sample: {SAMPLE_TITLES[name]}")
 
@@ -84,12 +106,18 @@ def text_source() -> TextChoice:
 def pipeline_settings() -> PipelineConfig:
     """The seven URL-bound settings (keys vocab, dim, context, batch, stride, seed, method)."""
     d = DEFAULTS
+    # Options show their own names: a bound selectbox writes what it shows into the URL.
     method = st.selectbox(
-        "Positional method", METHODS, key="method", format_func=METHOD_LABELS.get, bind="query-params"
+        "Positional method",
+        METHODS,
+        key="method",
+        help=METHOD_HELP,
+        bind="query-params",
+        index=0,
     )
     c1, c2 = st.columns(2)
     with c1:
-        vocab = _number("Vocab size", "vocab", d.vocab_size, "Rows of the token embedding table.")
+        vocab = _number("Vocab size V", "vocab", d.vocab_size, "Rows of the token embedding table.")
         context = _number(
             "Context length T",
             "context",
@@ -104,8 +132,12 @@ def pipeline_settings() -> PipelineConfig:
     return PipelineConfig(vocab, dim, context, batch, stride, seed, method)
 
 
-def sidebar() -> tuple[PipelineConfig, TextChoice]:
-    """Draw the whole sidebar; return the settings and the chosen text."""
+URL_KEYS = ("vocab", "dim", "context", "batch", "stride", "seed", "method", "sample")
+
+
+def sidebar(page: str) -> tuple[PipelineConfig, TextChoice]:
+    """Draw the whole sidebar of ``page``; return the settings and the chosen text."""
+    _restore_settings(page)
     with st.sidebar:
         for path, label, icon in PAGES:
             st.page_link(path, label=label, icon=icon)
@@ -114,4 +146,5 @@ def sidebar() -> tuple[PipelineConfig, TextChoice]:
         st.divider()
         cfg = pipeline_settings()
         st.caption("Every setting is in the page's URL: copy it to share this exact view.")
+    st.session_state[SAVED_SETTINGS] = {k: st.session_state[k] for k in URL_KEYS if k in st.session_state}
     return cfg, choice

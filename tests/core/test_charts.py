@@ -1,0 +1,32 @@
+import torch
+
+from core.charts import grid_frame, heatmap
+from core.diagrams import broadcast_svg
+from core.units import human_bytes, human_count, shape_str
+
+
+def test_heatmap_data_is_the_grid():
+    values = torch.arange(6, dtype=torch.float32).reshape(2, 3) - 2
+    frame = grid_frame(values, torch.tensor([0, 5]), torch.tensor([0, 1, 2]), "position t", "dimension j")
+    spec = heatmap(frame, "dimension j", "position t", "x").to_dict()
+    data = next(iter(spec["datasets"].values()))
+    assert len(data) == 6
+    assert data[3] == {"position t": 5, "dimension j": 0, "value": 1.0}
+    assert spec["mark"]["type"] == "rect"
+    assert spec["encoding"]["color"]["scale"]["domain"] == [-3.0, 3.0]
+
+
+def test_broadcast_svg_states_the_shapes():
+    svg = broadcast_svg(8, 4, 256)
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert "8 × 4 × 256" in svg and "4 × 256 → repeated ×8" in svg
+    assert svg.count("<rect") == 3 * 8
+    assert broadcast_svg(64, 2048, 12288).count("<rect") == 3 * 8  # capped, label says 64
+
+
+def test_units():
+    assert shape_str((8, 4, 256)) == "8 × 4 × 256"
+    assert human_bytes(805_306_368) == "805.3 MB"
+    assert human_bytes(512) == "512 B"
+    assert human_count(12_865_792) == "12.87 M"
+    assert human_count(1024) == "1,024"

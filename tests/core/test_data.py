@@ -1,0 +1,83 @@
+import pytest
+import torch
+
+from core.data import create_dataloader, first_batch, num_windows
+from core.tokenizer import encode
+
+# The book prints this first batch (ch. 2.8) for batch 8, max_length 4, stride 4, no shuffle.
+BOOK_FIRST_BATCH = torch.tensor(
+    [
+        [40, 367, 2885, 1464],
+        [1807, 3619, 402, 271],
+        [10899, 2138, 257, 7026],
+        [15632, 438, 2016, 257],
+        [922, 5891, 1576, 438],
+        [568, 340, 373, 645],
+        [1049, 5975, 284, 502],
+        [284, 3285, 326, 11],
+    ]
+)
+
+
+def test_book_first_batch(verdict_text):
+    loader = create_dataloader(verdict_text, batch_size=8, max_length=4, stride=4, shuffle=False)
+    inputs, targets = next(iter(loader))
+    assert torch.equal(inputs, BOOK_FIRST_BATCH)
+    assert torch.equal(targets[:, :-1], inputs[:, 1:])
+    # stride == max_length: each window's last target is the next window's first input
+    assert torch.equal(targets[:-1, -1], inputs[1:, 0])
+    assert int(targets[-1, -1]) == encode(verdict_text)[32]
+
+
+@pytest.mark.parametrize("batch_size, max_length, stride", [(8, 4, 4), (3, 16, 5), (1, 256, 128), (5, 7, 1)])
+def test_first_batch_equals_the_book_loader(verdict_text, batch_size, max_length, stride):
+    inputs, targets = next(
+        iter(create_dataloader(verdict_text, batch_size, max_length, stride, shuffle=False))
+    )
+    batch = first_batch(encode(verdict_text), batch_size, max_length, stride)
+    assert torch.equal(batch.inputs, inputs)
+    assert torch.equal(batch.targets, targets)
+    loader = create_dataloader(verdict_text, batch_size, max_length, stride, shuffle=False)
+    assert batch.num_windows == len(loader.dataset)
+    assert batch.num_batches == len(loader)
+
+
+def test_book_counts(verdict_text):
+    batch = first_batch(encode(verdict_text), 8, 4, 4)
+    assert batch.num_tokens == 5145
+    assert batch.num_windows == 1286
+    assert batch.num_batches == 160
+
+
+def test_windows_advance_by_stride():
+    ids = list(range(100, 130))
+    batch = first_batch(ids, batch_size=3, max_length=4, stride=2)
+    assert batch.inputs.tolist() == [[100, 101, 102, 103], [102, 103, 104, 105], [104, 105, 106, 107]]
+    assert batch.targets.tolist()[0] == [101, 102, 103, 104]
+
+
+def test_num_windows_matches_the_books_range():
+    assert num_windows(5, 4, 1) == 1  # tokens 0-3 with target 1-4
+    assert num_windows(4, 4, 1) == 0  # no token left for the last target
+    assert num_windows(5145, 4, 4) == 1286
+
+
+@pytest.mark.parametrize(
+    "ids, args, message",
+    [
+        (list(range(4)), (1, 4, 4), "one window of context length 4 needs 5"),
+        (list(range(20)), (8, 4, 4), "make 4 window\\(s\\).*Lower the batch size to 4"),
+        (list(range(20)), (1, 4, 0), "Stride must be at least 1"),
+        (list(range(20)), (1, 0, 1), "Context length must be at least 1"),
+        (list(range(20)), (0, 4, 1), "Batch size must be at least 1"),
+    ],
+)
+def test_bad_settings_explain_what_to_change(ids, args, message):
+    with pytest.raises(ValueError, match=message):
+        first_batch(ids, *args)
+
+
+def test_book_code_raises_where_we_explain():
+    loader = create_dataloader("only a few tokens here", batch_size=8, max_length=4, stride=4, shuffle=False)
+    with pytest.raises(StopIteration):
+        next(iter(loader))

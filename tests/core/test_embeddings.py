@@ -1,0 +1,69 @@
+import pytest
+import torch
+
+from core import embeddings
+from core.embeddings import (
+    draw_normal_rows,
+    is_exact,
+    learned_position_rows,
+    row_seeded_rows,
+    token_embedding_rows,
+)
+
+
+def book_layers(vocab_size, dim, context_length, seed):
+    """The lesson's code, run as written (global seed, full tables)."""
+    torch.manual_seed(seed)
+    token_embedding_layer = torch.nn.Embedding(vocab_size, dim)
+    pos_embedding_layer = torch.nn.Embedding(context_length, dim)
+    return token_embedding_layer, pos_embedding_layer
+
+
+@pytest.mark.parametrize(
+    "vocab_size, dim, context_length, seed",
+    [(50257, 256, 4, 123), (6, 3, 4, 123), (33, 17, 5, 7), (3, 3, 2, 1), (1000, 7, 9, 0), (2, 1, 1, 5)],
+)
+def test_exact_rows_equal_nn_embedding(vocab_size, dim, context_length, seed):
+    tok_layer, pos_layer = book_layers(vocab_size, dim, context_length, seed)
+    ids = torch.tensor([[0, vocab_size - 1], [vocab_size // 2, vocab_size // 2]])
+    rows = token_embedding_rows(ids, vocab_size, dim, seed)
+    assert rows.exact
+    assert torch.equal(rows.lookup(ids), tok_layer(ids))
+    pos = learned_position_rows(torch.arange(context_length), context_length, dim, seed, rows.state_after)
+    assert torch.equal(pos, pos_layer(torch.arange(context_length)))
+
+
+def test_exact_across_chunk_boundaries(monkeypatch):
+    # A small buffer forces rows to straddle chunks and the last chunk to absorb the tail.
+    monkeypatch.setattr(embeddings, "CHUNK_ELEMENTS", 48)
+    tok_layer, _ = book_layers(37, 5, 1, 11)
+    keep = torch.tensor([0, 9, 10, 19, 36])
+    got = draw_normal_rows(torch.Generator().manual_seed(11), 37, 5, keep)
+    assert torch.equal(got, tok_layer.weight.detach()[keep])
+
+
+def test_large_tables_are_row_seeded_and_never_allocated():
+    assert is_exact(50257, 256)
+    assert not is_exact(50257, 12288)
+    ids = torch.tensor([5, 50256, 5])
+    a = token_embedding_rows(ids, 50257, 12288, 123)
+    assert not a.exact and a.state_after is None
+    assert a.rows.shape == (2, 12288)  # only the unique rows
+    # A row does not depend on which other rows were asked for.
+    b = token_embedding_rows(torch.tensor([50256]), 50257, 12288, 123)
+    assert torch.equal(a.lookup(torch.tensor([50256])), b.rows)
+    # Different seeds, different rows; N(0, 1) statistics.
+    c = token_embedding_rows(torch.tensor([5]), 50257, 12288, 124)
+    assert not torch.equal(a.rows[0], c.rows[0])
+    assert abs(float(a.rows.mean())) < 0.03 and abs(float(a.rows.std()) - 1) < 0.03
+
+
+def test_row_seeded_rows_are_deterministic():
+    rows = torch.tensor([0, 1, 99])
+    assert torch.equal(row_seeded_rows(rows, 16, 1), row_seeded_rows(rows, 16, 1))
+    assert not torch.equal(row_seeded_rows(rows, 16, 1)[0], row_seeded_rows(rows, 16, 1)[1])
+
+
+def test_id_outside_the_table_is_refused():
+    with pytest.raises(ValueError, match="not a row"):
+        token_embedding_rows(torch.tensor([10]), 10, 4, 0)

@@ -1,0 +1,157 @@
+"""Every page through Streamlit's AppTest: defaults, URL parameters, widgets and bad input."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
+
+PAGES = ["streamlit_app.py", "pages/1_Why_position.py"]
+
+
+def open_page(page: str = "streamlit_app.py", **params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    if page != "streamlit_app.py":
+        at.switch_page(page)
+    return at.run()
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def errors(at: AppTest) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+def html(at: AppTest) -> str:
+    return " ".join(str(h.proto.body) for h in at.get("html"))
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_runs_with_its_sidebar(page):
+    at = open_page(page)
+    assert not at.exception
+    assert not at.error
+    keys = {w.key for w in at.sidebar.number_input}
+    assert keys == {"vocab", "dim", "context", "batch", "stride", "seed"}
+    assert at.sidebar.selectbox(key="method").value == "learned"
+
+
+def test_pipeline_defaults_are_the_books():
+    at = open_page()
+    m = metrics(at)
+    assert m["`inputs` shape"] == "8 × 4"
+    assert m["`token_embeddings` shape"] == "8 × 4 × 256"
+    assert m["`pos_embeddings` shape"] == "4 × 256"
+    assert m["`input_embeddings` shape"] == "8 × 4 × 256"
+    assert "12.87 M" in [x.value for x in at.metric]
+    assert len(at.get("vega_lite_chart")) == 3
+
+
+def test_url_parameters_set_the_view():
+    at = open_page(context="16", dim="64", batch="2", stride="3", method="sinusoidal")
+    m = metrics(at)
+    assert m["`input_embeddings` shape"] == "2 × 16 × 64"
+    assert at.sidebar.number_input(key="stride").value == 3
+    assert at.sidebar.selectbox(key="method").value == "sinusoidal"
+    assert "Sinusoidal" in " ".join(c.value for c in at.caption)
+
+
+def test_changing_a_control_changes_the_shapes():
+    at = open_page()
+    at.sidebar.number_input(key="context").set_value(8).run()
+    assert metrics(at)["`token_embeddings` shape"] == "8 × 8 × 256"
+    at.sidebar.number_input(key="batch").set_value(3).run()
+    assert metrics(at)["`input_embeddings` shape"] == "3 × 8 × 256"
+
+
+def test_settings_survive_a_page_switch():
+    at = open_page(context="8")
+    at.switch_page("pages/1_Why_position.py").run()
+    assert at.sidebar.number_input(key="context").value == 8
+    at.switch_page("streamlit_app.py").run()
+    assert metrics(at)["`inputs` shape"] == "8 × 8"
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"stride": "0"}, "Stride must be between 1"),
+        ({"context": "0"}, "Context length must be between 1"),
+        ({"context": "-3"}, "Context length must be between 1"),
+        ({"dim": "255", "method": "sinusoidal"}, "embedding dim must be even"),
+        ({"context": "300"}, "one window of context length 300 needs 301"),
+        ({"batch": "100"}, "one full batch needs 100. Lower the batch size to 69"),
+        ({"vocab": "1000"}, "vocab size 1,000 has rows 0 to 999 only"),
+    ],
+)
+def test_bad_settings_get_a_message_not_a_traceback(params, message):
+    at = open_page(**params)
+    assert not at.exception
+    assert message in errors(at)
+
+
+def test_vocab_fix_button():
+    at = open_page(vocab="1000")
+    at.button(key="fix_vocab").click().run()
+    assert not at.error
+    assert at.sidebar.number_input(key="vocab").value == 50257
+
+
+def paste(at: AppTest, text: str) -> AppTest:
+    at.sidebar.radio(key="source").set_value("paste").run()
+    at.sidebar.text_area(key="text").input(text).run()
+    return at
+
+
+def test_pasted_text_is_escaped_and_endoftext_explained():
+    text = "<script>alert('x')</script> <b>bold</b> <|endoftext|> " * 10
+    at = paste(open_page(), text)
+    assert not at.exception and not at.error
+    chips = html(at)
+    # GPT-2 splits "<script>" into "<", "script", ">": each piece is escaped on its own.
+    assert '&lt;<sub>27</sub>' in chips and "&gt;" in chips
+    assert "<script" not in chips and "<b>" not in chips
+    assert "50256" in chips
+    assert "special token 50256" in " ".join(i.value for i in at.info)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("   ", "The text is empty"), ("too short", "The text has 2 tokens")],
+)
+def test_bad_pasted_text(text, message):
+    at = paste(open_page(), text)
+    assert not at.exception
+    assert message in errors(at)
+
+
+def test_gpt3_setting_never_allocates_the_table():
+    at = open_page(dim="12288", context="2048", sample="log")
+    assert not at.exception and not at.error
+    assert metrics(at)["`input_embeddings` shape"] == "8 × 2,048 × 12,288"
+    assert "never allocates it" in " ".join(i.value for i in at.info)
+    assert any("Downsampled for drawing" in c.value for c in at.caption)
+
+
+def test_why_position_cat_example():
+    at = open_page("pages/1_Why_position.py")
+    assert not at.exception and not at.error
+    values = [m.value for m in at.metric]
+    assert values[0] == "1.000000"
+    assert float(values[1]) < 0.99
+    assert "nn.Embedding(6, 256)" in " ".join(i.value for i in at.info)
+
+
+def test_why_position_own_pair_and_bad_input():
+    at = open_page("pages/1_Why_position.py", a=" dog bites man", b=" man bites dog")
+    table = at.dataframe[1].value
+    shuffled = table[table["pair"] == "A vs B"].iloc[0]
+    assert shuffled["same vectors, no positions"] == "3 of 3"  # an exact token-level permutation
+    at.text_input(key="a").input("").run()
+    assert "Type a sentence in both boxes" in errors(at)
+    assert not at.exception
