@@ -114,7 +114,7 @@ def test_pasted_text_is_escaped_and_endoftext_explained():
     assert not at.exception and not at.error
     chips = html(at)
     # GPT-2 splits "<script>" into "<", "script", ">": each piece is escaped on its own.
-    assert '&lt;<sub>27</sub>' in chips and "&gt;" in chips
+    assert "&lt;<sub>27</sub>" in chips and "&gt;" in chips
     assert "<script" not in chips and "<b>" not in chips
     assert "50256" in chips
     assert "special token 50256" in " ".join(i.value for i in at.info)

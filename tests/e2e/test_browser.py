@@ -1,0 +1,74 @@
+"""End-to-end: the app in headless Chromium, as a student opens it."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import SHOTS, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+
+def number_input(page, label: str):
+    return page.get_by_test_id("stNumberInput").filter(has_text=label).locator("input")
+
+
+def test_changing_the_context_changes_the_shapes(server, page):
+    page.goto(server)
+    wait_for_app(page)
+    metrics = page.get_by_test_id("stMetricValue")
+    expect(metrics.filter(has_text="8 × 4 × 256").first).to_be_visible()
+    box = number_input(page, "Context length")
+    box.fill("8")
+    box.press("Enter")
+    expect(metrics.filter(has_text="8 × 8 × 256").first).to_be_visible(timeout=30_000)
+    expect(page).to_have_url(re.compile(r"context=8"))
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.get_by_test_id("stVegaLiteChart").count() == 3
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "pipeline_context_8.png"), full_page=True)
+
+
+@pytest.mark.parametrize(
+    "path, title",
+    [
+        ("/?context=16&dim=64&method=sinusoidal", "From text to input embeddings"),
+        ("/Why_position?context=8&dim=32", "Why position?"),
+    ],
+)
+def test_deep_link_is_the_first_request_to_a_fresh_server(fresh_server, page, path, title):
+    page.goto(fresh_server + path)
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name=title)).to_be_visible()
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_role("link", name="Pipeline")).to_be_visible()
+    expect(sidebar.get_by_role("link", name="Why position?")).to_be_visible()
+    assert sidebar.get_by_test_id("stNumberInput").count() == 6
+    context = "16" if "context=16" in path else "8"
+    assert number_input(page, "Context length").input_value() == context
+    assert page.get_by_test_id("stException").count() == 0
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"deep_link_{title[:8].replace(' ', '_')}.png"), full_page=True)
+
+
+def test_bad_input_shows_a_message_and_the_app_keeps_working(server, page):
+    page.goto(server + "/?stride=0")
+    wait_for_app(page)
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("Stride must be between 1")
+    box = number_input(page, "Stride")
+    box.fill("2")
+    box.press("Enter")
+    expect(page.get_by_test_id("stMetricValue").filter(has_text="8 × 4 × 256").first).to_be_visible(
+        timeout=30_000
+    )
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def test_page_switch_keeps_the_settings(server, page):
+    page.goto(server + "/?context=8")
+    wait_for_app(page)
+    page.get_by_test_id("stSidebar").get_by_role("link", name="Why position?").click()
+    expect(page.get_by_role("heading", name="Why position?")).to_be_visible(timeout=30_000)
+    wait_for_app(page)
+    assert number_input(page, "Context length").input_value() == "8"
