@@ -31,6 +31,7 @@ class Step:
     dtype: str  # torch dtype of the tensor
     params: int  # trainable parameters this step adds
     nbytes: int  # memory of the tensor
+    memory_help: str = ""  # what the memory figure means, where bytes alone would mislead
 
 
 def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
@@ -84,11 +85,12 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
         Step(
             "Broadcasting add",
             "input_embeddings = token_embeddings + pos_embeddings",
-            "pos_embeddings (broadcast)",
+            "broadcast view",
             (B, T, d),
             "float32",
             0,
             0,
+            f"pos_embeddings seen as {B}×{T}×{d}: a view with stride 0 along B, no copy",
         ),
         Step(
             "Input embeddings",

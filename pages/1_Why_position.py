@@ -77,6 +77,7 @@ else:
         f"… with positions {first.position_a} and {first.position_b} added",
         f"{first.cosine_with:.6f}",
         delta=f"{first.cosine_with - first.cosine_without:+.6f}",
+        delta_color="off",
     )
     st.dataframe(
         pd.DataFrame(

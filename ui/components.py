@@ -11,7 +11,8 @@ from core.units import human_bytes, human_count, shape_str
 
 _CSS = """
 <style>
-.chips { line-height: 2.1; font-family: ui-monospace, monospace; font-size: 0.86rem; }
+.chips { max-height: 15rem; overflow-y: auto; line-height: 2.1;
+         font-family: ui-monospace, monospace; font-size: 0.86rem; }
 .chip { display: inline-block; border-radius: 6px; padding: 0 6px; margin: 0 3px 3px 0;
         border: 1px solid #d1d5db; white-space: pre; }
 .chip sub { color: #4b5563; font-size: 0.72rem; margin-left: 3px; }
@@ -45,4 +46,4 @@ def step_header(number: int, step: Step) -> None:
     c1, c2, c3 = st.columns(3)
     c1.metric(f"`{step.name}` shape", shape_str(step.shape), help=f"dtype {step.dtype}")
     c2.metric("Parameters", human_count(step.params), help=f"{step.params:,} trainable values")
-    c3.metric("Memory", human_bytes(step.nbytes), help=f"{step.nbytes:,} bytes")
+    c3.metric("Memory", human_bytes(step.nbytes), help=step.memory_help or f"{step.nbytes:,} bytes")

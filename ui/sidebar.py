@@ -117,17 +117,17 @@ def pipeline_settings() -> PipelineConfig:
     )
     c1, c2 = st.columns(2)
     with c1:
-        vocab = _number("Vocab size V", "vocab", d.vocab_size, "Rows of the token embedding table.")
+        vocab = _number("Vocab V", "vocab", d.vocab_size, "Vocab size: rows of the token embedding table.")
         context = _number(
-            "Context length T",
+            "Context T",
             "context",
             d.context_length,
             "Tokens per window: max_length of the data loader.",
         )
         stride = _number("Stride", "stride", d.stride, "Tokens between the starts of two windows.")
     with c2:
-        dim = _number("Embedding dim d", "dim", d.output_dim, "Length of every embedding vector.")
-        batch = _number("Batch size B", "batch", d.batch_size, "Windows per batch.")
+        dim = _number("Dim d", "dim", d.output_dim, "Embedding dim (output_dim): length of every vector.")
+        batch = _number("Batch B", "batch", d.batch_size, "Batch size: windows per batch.")
         seed = _number("Seed", "seed", d.seed, "torch.manual_seed before the layers are made.")
     return PipelineConfig(vocab, dim, context, batch, stride, seed, method)
 

@@ -15,10 +15,23 @@ HEATMAP_POSITIONS, HEATMAP_DIMS = 64, 96  # at most this many cells per axis in 
 def values_table(
     values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, labels: list[str] | None = None
 ) -> None:
-    """A [P, D] block of real values, rows labelled by position (or ``labels``)."""
+    """A [P, D] block of real values, rows labelled by position (or ``labels``).
+
+    Shown to 4 decimals, as torch prints them; the cell's tooltip and a copy hold the full float.
+    """
+    columns = [f"d{int(j)}" for j in dims]
     index = labels or [f"t={int(t)}" for t in positions]
-    frame = pd.DataFrame(values.double().numpy(), index=index, columns=[f"d{int(j)}" for j in dims])
-    st.dataframe(frame.style.format("{:.4f}"), width="stretch")
+    frame = pd.DataFrame(values.double().numpy(), index=index, columns=columns)
+    # Formatting in the browser (column_config) costs nothing here; a pandas Styler costs ~10 ms.
+    config = {c: st.column_config.NumberColumn(format="%.4f") for c in columns}
+    st.dataframe(frame, column_config=config, width="stretch")
+
+
+def _every(step: int, total: int, what: str) -> str:
+    if step == 1:
+        return f"all {total:,} {what}"
+    suffix = "th" if 10 <= step % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(step % 10, "th")
+    return f"every {step}{suffix} of {total:,} {what}"
 
 
 def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor, dims: torch.Tensor) -> str:
@@ -28,8 +41,8 @@ def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor,
     step_t = int(positions[1] - positions[0]) if len(positions) > 1 else 1
     step_d = int(dims[1] - dims[0]) if len(dims) > 1 else 1
     return (
-        f"Downsampled for drawing: every {step_t}-th of {total_positions:,} positions and every "
-        f"{step_d}-th of {total_dims:,} dimensions; each cell is a real value, none averaged."
+        f"Downsampled for drawing: {_every(step_t, total_positions, 'positions')} and "
+        f"{_every(step_d, total_dims, 'dimensions')}; every cell is a real value, none averaged."
     )
 
 

@@ -103,6 +103,7 @@ def page(browser):
 
 
 def wait_for_app(page, timeout: float = 90_000) -> None:
-    """Wait until the app is connected and its script has finished running."""
+    """Wait until the app is connected, its script has run and the page shows a title."""
     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout)
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
+    page.wait_for_selector('[data-testid="stHeading"]', timeout=timeout)

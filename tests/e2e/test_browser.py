@@ -19,7 +19,7 @@ def test_changing_the_context_changes_the_shapes(server, page):
     wait_for_app(page)
     metrics = page.get_by_test_id("stMetricValue")
     expect(metrics.filter(has_text="8 × 4 × 256").first).to_be_visible()
-    box = number_input(page, "Context length")
+    box = number_input(page, "Context T")
     box.fill("8")
     box.press("Enter")
     expect(metrics.filter(has_text="8 × 8 × 256").first).to_be_visible(timeout=30_000)
@@ -44,9 +44,9 @@ def test_deep_link_is_the_first_request_to_a_fresh_server(fresh_server, page, pa
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_role("link", name="Pipeline")).to_be_visible()
     expect(sidebar.get_by_role("link", name="Why position?")).to_be_visible()
-    assert sidebar.get_by_test_id("stNumberInput").count() == 6
+    expect(sidebar.get_by_test_id("stNumberInput")).to_have_count(6)
     context = "16" if "context=16" in path else "8"
-    assert number_input(page, "Context length").input_value() == context
+    expect(number_input(page, "Context T")).to_have_value(context)
     assert page.get_by_test_id("stException").count() == 0
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"deep_link_{title[:8].replace(' ', '_')}.png"), full_page=True)
@@ -71,4 +71,4 @@ def test_page_switch_keeps_the_settings(server, page):
     page.get_by_test_id("stSidebar").get_by_role("link", name="Why position?").click()
     expect(page.get_by_role("heading", name="Why position?")).to_be_visible(timeout=30_000)
     wait_for_app(page)
-    assert number_input(page, "Context length").input_value() == "8"
+    expect(number_input(page, "Context T")).to_have_value("8")
