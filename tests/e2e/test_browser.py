@@ -72,3 +72,22 @@ def test_page_switch_keeps_the_settings(server, page):
     expect(page.get_by_role("heading", name="Why position?")).to_be_visible(timeout=30_000)
     wait_for_app(page)
     expect(number_input(page, "Context T")).to_have_value("8")
+
+
+def upload(page, tmp_path, name: str, data: bytes) -> None:
+    page.get_by_test_id("stSidebar").get_by_text("Upload", exact=True).click()
+    path = tmp_path / name
+    path.write_bytes(data)
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+
+
+def test_upload_of_bad_and_good_files(server, page, tmp_path):
+    page.goto(server)
+    wait_for_app(page)
+    upload(page, tmp_path, "latin1.txt", "café crème ".encode("latin-1") * 20)
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("latin1.txt is not UTF-8 text")
+    upload(page, tmp_path, "notes.txt", ("<b>bold</b> and plain words " * 20).encode())
+    expect(page.get_by_text("uploaded file notes.txt: 560 characters")).to_be_visible(timeout=30_000)
+    # The tag is shown as text, never as markup.
+    expect(page.locator(".chips b")).to_have_count(0)
+    assert page.get_by_test_id("stException").count() == 0
