@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -64,21 +65,27 @@ def start_server() -> tuple[subprocess.Popen, str]:
     raise RuntimeError("streamlit did not answer /_stcore/health within 60 s")
 
 
+@contextlib.contextmanager
+def running_server() -> Iterator[str]:
+    proc, base = start_server()
+    try:
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
 @pytest.fixture
 def fresh_server() -> Iterator[str]:
     """A server whose first request is the test's own."""
-    proc, base = start_server()
-    yield base
-    proc.terminate()
-    proc.wait(timeout=20)
+    with running_server() as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    proc, base = start_server()
-    yield base
-    proc.terminate()
-    proc.wait(timeout=20)
+    with running_server() as base:
+        yield base
 
 
 @pytest.fixture(scope="session")
