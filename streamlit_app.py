@@ -5,13 +5,21 @@ import torch
 
 from core.diagrams import broadcast_svg
 from core.embeddings import is_exact
-from core.pipeline import check_vocab, pipeline_steps, sample_indices
+from core.pipeline import (
+    HEATMAP_DIMS,
+    HEATMAP_POSITIONS,
+    TABLE_DIMS,
+    TABLE_POSITIONS,
+    check_vocab,
+    pipeline_steps,
+    sample_indices,
+)
 from core.tokenizer import ENDOFTEXT, ENDOFTEXT_ID, token_strings
 from core.units import human_bytes
 from ui import cache
 from ui.components import page_setup, step_header, token_chips
 from ui.sidebar import sidebar
-from ui.views import HEATMAP_DIMS, HEATMAP_POSITIONS, TABLE_DIMS, TABLE_POSITIONS, heatmap_view, values_table
+from ui.views import heatmap_view, values_table
 
 MAX_CHIPS = 240
 

@@ -77,18 +77,23 @@ def row_seeded_rows(rows: torch.Tensor, dim: int, seed: int) -> torch.Tensor:
 
 
 @dataclass(frozen=True)
-class TokenRows:
-    """The rows of the token embedding table that a text uses."""
+class TableRows:
+    """Some rows of an embedding table that is never allocated whole."""
 
-    token_ids: torch.Tensor  # [U] sorted unique token IDs
-    rows: torch.Tensor  # [U, d] their embedding vectors
-    exact: bool  # bit-identical to torch.manual_seed(seed); nn.Embedding(vocab, d)
-    state_after: torch.Tensor | None  # generator state after the whole table (exact only)
+    index: torch.Tensor  # [U] sorted unique row indices (token IDs or positions)
+    rows: torch.Tensor  # [U, d] their vectors
 
     def lookup(self, ids: torch.Tensor) -> torch.Tensor:
-        """Embedding lookup: ids [...] → [..., d], as ``token_embedding_layer(ids)``."""
-        index = torch.searchsorted(self.token_ids, ids)  # [...]
-        return self.rows[index]  # [..., d]
+        """Embedding lookup: ids [...] → [..., d], as ``embedding_layer(ids)``; ids must be held."""
+        return self.rows[torch.searchsorted(self.index, ids)]  # [..., d]
+
+
+@dataclass(frozen=True)
+class TokenRows(TableRows):
+    """The rows of the token embedding table that a text uses."""
+
+    exact: bool  # bit-identical to torch.manual_seed(seed); nn.Embedding(vocab, d)
+    state_after: torch.Tensor | None  # generator state after the whole table (exact only)
 
 
 def token_embedding_rows(token_ids: torch.Tensor, vocab_size: int, dim: int, seed: int) -> TokenRows:

@@ -13,11 +13,13 @@ import torch
 
 from core.config import PipelineConfig
 from core.data import Batch
-from core.embeddings import TokenRows
+from core.embeddings import TableRows, TokenRows
 from core.positional import learned_position_rows, sinusoidal_at
 
 FLOAT32_BYTES = 4
 INT64_BYTES = 8
+TABLE_POSITIONS, TABLE_DIMS = 4, 8  # the corner of real values each step prints
+HEATMAP_POSITIONS, HEATMAP_DIMS = 64, 96  # at most this many cells per axis in a heatmap
 
 
 @dataclass(frozen=True)
@@ -122,26 +124,40 @@ class EmbeddingView:
     input_embeddings: torch.Tensor  # [S, P, D] input_embeddings[b, t, j]
 
 
-def position_rows(cfg: PipelineConfig, positions: torch.Tensor, tokens: TokenRows) -> torch.Tensor:
-    """Rows ``positions`` of the positional table for ``cfg.method``: [P] → [P, d]."""
+def shown_positions(context_length: int) -> torch.Tensor:
+    """Every position a page's views show: the printed corner and the heatmap grid, [P] sorted."""
+    corner = torch.arange(min(context_length, TABLE_POSITIONS))
+    return torch.unique(torch.cat([corner, sample_indices(context_length, HEATMAP_POSITIONS)]))
+
+
+def position_rows(cfg: PipelineConfig, positions: torch.Tensor, tokens: TokenRows) -> TableRows:
+    """Rows ``positions`` [P] (sorted, unique) of the positional table for ``cfg.method``.
+
+    ``tokens`` supplies the generator state after the token table, for exact learned rows.
+    """
     if cfg.method == "sinusoidal":
-        return sinusoidal_at(positions, cfg.output_dim)
-    return learned_position_rows(positions, cfg.context_length, cfg.output_dim, cfg.seed, tokens.state_after)
+        return TableRows(positions, sinusoidal_at(positions, cfg.output_dim))
+    rows = learned_position_rows(positions, cfg.context_length, cfg.output_dim, cfg.seed, tokens.state_after)
+    return TableRows(positions, rows)
 
 
 def embedding_view(
-    cfg: PipelineConfig,
     batch: Batch,
-    tokens: TokenRows,
+    tokens: TableRows,
+    pos: TableRows,
     batch_rows: torch.Tensor,
     positions: torch.Tensor,
     dims: torch.Tensor,
 ) -> EmbeddingView:
-    """Token, positional and input embeddings at the chosen sequences, positions and dims."""
-    pos = position_rows(cfg, positions, tokens)[:, dims]  # [P, D]
-    ids = batch.inputs[batch_rows][:, positions]  # [S, P]
-    tok = tokens.lookup(ids)[..., dims]  # [S, P, D]
-    return EmbeddingView(batch_rows, positions, dims, tok, pos, tok + pos)  # [S, P, D] + [P, D]
+    """Token, positional and input embeddings at the chosen sequences, positions and dims.
+
+    Args:
+        tokens, pos: rows of the two tables that cover the batch rows and positions asked for.
+        batch_rows: [S]; positions: [P]; dims: [D].
+    """
+    pos_values = pos.lookup(positions)[:, dims]  # [P, D]
+    tok = tokens.lookup(batch.inputs[batch_rows][:, positions])[..., dims]  # [S, P, D]
+    return EmbeddingView(batch_rows, positions, dims, tok, pos_values, tok + pos_values)  # [S,P,D]+[P,D]
 
 
 def check_vocab(inputs: torch.Tensor, vocab_size: int) -> None:

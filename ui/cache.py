@@ -6,13 +6,15 @@ text it sent itself.
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 import torch
 
 from core.config import PipelineConfig
 from core.data import Batch, first_batch
-from core.embeddings import TokenRows, is_exact, token_embedding_rows
-from core.pipeline import EmbeddingView, embedding_view, position_rows
+from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
+from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
 from core.tokenizer import encode, gpt2_tokenizer
 
 
@@ -50,6 +52,14 @@ def token_rows(texts: tuple[str, ...], cfg: PipelineConfig, needed: torch.Tensor
     return token_embedding_rows(needed, cfg.vocab_size, cfg.output_dim, cfg.seed)
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def _shown_position_rows(text: str, cfg: PipelineConfig) -> TableRows:
+    # One pass over the context×d draws serves every view of the page (up to 0.5 s at
+    # context 8192 × d 16384); a rerun for another batch size or stride reuses it.
+    rows = token_rows((text,), cfg, torch.empty(0, dtype=torch.long))
+    return position_rows(cfg, shown_positions(cfg.context_length), rows)
+
+
 def view(
     text: str,
     cfg: PipelineConfig,
@@ -58,9 +68,10 @@ def view(
     positions: torch.Tensor,
     dims: torch.Tensor,
 ) -> EmbeddingView:
-    """Real embedding values at the chosen batch rows, positions and dimensions."""
-    rows = token_rows((text,), cfg, batch.inputs[batch_rows][:, positions])
-    return embedding_view(cfg, batch, rows, batch_rows, positions, dims)
+    """Real embedding values at the chosen batch rows and dimensions, positions in ``shown_positions``."""
+    tokens = token_rows((text,), cfg, batch.inputs[batch_rows][:, positions])
+    pos = _shown_position_rows(text, dataclasses.replace(cfg, batch_size=1, stride=1))
+    return embedding_view(batch, tokens, pos, batch_rows, positions, dims)
 
 
 def sentence_embeddings(
@@ -69,4 +80,4 @@ def sentence_embeddings(
     """Token embeddings of each text ([N_k, d] each) and positional rows [num_positions, d]."""
     ids = [torch.tensor(token_ids(text), dtype=torch.long) for text in texts]
     rows = token_rows(texts, cfg, torch.cat(ids))
-    return [rows.lookup(i) for i in ids], position_rows(cfg, torch.arange(num_positions), rows)
+    return [rows.lookup(i) for i in ids], position_rows(cfg, torch.arange(num_positions), rows).rows

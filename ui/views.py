@@ -8,9 +8,6 @@ import torch
 
 from core.charts import grid_frame, heatmap
 
-TABLE_POSITIONS, TABLE_DIMS = 4, 8  # the numeric corner every step shows
-HEATMAP_POSITIONS, HEATMAP_DIMS = 64, 96  # at most this many cells per axis in a heatmap
-
 
 def values_table(
     values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, labels: list[str] | None = None

@@ -4,7 +4,14 @@ import torch
 from core.config import PipelineConfig
 from core.data import first_batch
 from core.embeddings import token_embedding_rows
-from core.pipeline import check_vocab, embedding_view, pipeline_steps, sample_indices
+from core.pipeline import (
+    check_vocab,
+    embedding_view,
+    pipeline_steps,
+    position_rows,
+    sample_indices,
+    shown_positions,
+)
 from core.positional import sinusoidal
 from core.tokenizer import encode
 
@@ -50,8 +57,9 @@ def test_view_equals_the_lessons_full_computation(method):
     input_embeddings = token_embeddings + pos_embeddings
     # The app's view at a grid of rows, positions and dims.
     rows = token_embedding_rows(batch.inputs, cfg.vocab_size, cfg.output_dim, cfg.seed)
+    pos = position_rows(cfg, shown_positions(cfg.context_length), rows)
     b, t, j = torch.tensor([0, 2]), torch.tensor([1, 3, 5]), torch.tensor([0, 7, 31])
-    view = embedding_view(cfg, batch, rows, b, t, j)
+    view = embedding_view(batch, rows, pos, b, t, j)
     assert torch.equal(view.token_embeddings, token_embeddings[b][:, t][..., j])
     assert torch.equal(view.pos_embeddings, pos_embeddings[t][:, j])
     assert torch.equal(view.input_embeddings, input_embeddings[b][:, t][..., j])
@@ -68,3 +76,10 @@ def test_check_vocab_explains_the_index_error():
     with pytest.raises(ValueError, match="token ID 3,797.*at least 3,798"):
         check_vocab(torch.tensor([[464, 3797]]), 1000)
     check_vocab(torch.tensor([[464, 3797]]), 50257)
+
+
+def test_shown_positions_cover_both_views():
+    assert shown_positions(4).tolist() == [0, 1, 2, 3]
+    shown = shown_positions(2048)
+    assert shown[:4].tolist() == [0, 1, 2, 3]
+    assert set(sample_indices(2048, 64).tolist()) <= set(shown.tolist())
