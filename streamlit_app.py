@@ -118,16 +118,21 @@ heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, "token_embeddi
 
 # 4. Positional embeddings
 step_header(4, steps[3])
-st.caption(
-    "One vector per position 0 … T−1, the same for every sequence in the batch. "
-    + (
-        "Learned: random N(0, 1) now, trained later."
-        if cfg.method == "learned"
-        else "Sinusoidal: fixed waves, one frequency per pair of dimensions; nothing to train."
+POS_NOTES = {
+    "learned": "Learned: random N(0, 1) now, trained later.",
+    "sinusoidal": "Sinusoidal: fixed waves, one frequency per pair of dimensions; nothing to train.",
+}
+if cfg.method in POS_NOTES:
+    st.caption(
+        "One vector per position 0 … T−1, the same for every sequence in the batch. " + POS_NOTES[cfg.method]
     )
-)
-values_table(corner.pos_embeddings, corner.positions, corner.dims)
-heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d))
+    values_table(corner.pos_embeddings, corner.positions, corner.dims)
+    heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d))
+else:
+    st.info(
+        f"**{cfg.method}** adds nothing to the input: the input embeddings are the token embeddings, and "
+        "position enters inside attention (see **Families side by side**). Below, the table is all zeros."
+    )
 
 # 5. Broadcasting
 step_header(5, steps[4])

@@ -1,4 +1,8 @@
-"""Charts as pure functions: data in, ``alt.Chart`` out (no Streamlit)."""
+"""Charts as pure functions: data in, ``alt.Chart`` out (no Streamlit).
+
+Every chart takes data that has already been downsampled (see ``core.pipeline.sample_indices``):
+a view stays far below 1 MB of chart data at any context length.
+"""
 
 from __future__ import annotations
 
@@ -21,9 +25,20 @@ def grid_frame(
     )
 
 
-def heatmap(frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220) -> alt.Chart:
-    """A position × dimension heatmap of ``frame`` (columns x, y, value); blue < 0 < red."""
-    limit = float(frame["value"].abs().max()) or 1.0
+def heatmap(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    height: int = 220,
+    scheme: str = "redblue",
+    domain: tuple[float, float] | None = None,
+) -> alt.Chart:
+    """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0."""
+    if domain is None:
+        limit = float(frame["value"].abs().max()) or 1.0
+        domain = (-limit, limit)
+    diverging = scheme == "redblue"
     return (
         alt.Chart(frame, title=title, height=height)
         .mark_rect()
@@ -33,8 +48,71 @@ def heatmap(frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220) 
             color=alt.Color(
                 "value:Q",
                 title="value",
-                scale=alt.Scale(scheme="redblue", reverse=True, domain=[-limit, limit]),
+                scale=alt.Scale(scheme=scheme, reverse=diverging, domain=list(domain)),
             ),
             tooltip=[alt.Tooltip(f"{y}:O"), alt.Tooltip(f"{x}:O"), alt.Tooltip("value:Q", format=".4f")],
         )
+    )
+
+
+def line_chart(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    color: str | None = None,
+    symlog: bool = False,
+    rule_at: float | None = None,
+    rule_label: str = "",
+    height: int = 300,
+    log_y: bool = False,
+) -> alt.Chart:
+    """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule."""
+    scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
+    encoding = {
+        "x": alt.X(f"{x}:Q", title=x),
+        "y": alt.Y(f"{y}:Q", title=y, scale=scale),
+        "tooltip": [alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
+    }
+    if color:
+        encoding["color"] = alt.Color(f"{color}:N", title=color, sort=None, legend=alt.Legend(labelLimit=320))
+        encoding["tooltip"].insert(0, alt.Tooltip(f"{color}:N"))
+    chart = alt.Chart(frame, title=title, height=height).mark_line(point=len(frame) <= 64).encode(**encoding)
+    if rule_at is None:
+        return chart
+    rule = pd.DataFrame({x: [rule_at], "label": [rule_label]})
+    base = alt.Chart(rule).encode(x=f"{x}:Q")
+    marks = base.mark_rule(strokeDash=[6, 4], color="#6b7280") + base.mark_text(
+        align="left", dx=4, dy=-6, color="#374151"
+    ).encode(text="label:N", y=alt.value(10))
+    return chart + marks
+
+
+def bar_chart(frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220) -> alt.Chart:
+    """Bars of ``y`` for each ``x`` (ordinal)."""
+    return (
+        alt.Chart(frame, title=title, height=height)
+        .mark_bar()
+        .encode(
+            x=alt.X(f"{x}:O", title=x, axis=alt.Axis(labelOverlap=True, labelAngle=0)),
+            y=alt.Y(f"{y}:Q", title=y),
+            tooltip=[alt.Tooltip(f"{x}:O"), alt.Tooltip(f"{y}:Q", format=".4g")],
+        )
+    )
+
+
+def scatter_chart(frame: pd.DataFrame, x: str, y: str, color: str, title: str, facet: str) -> alt.Chart:
+    """Points coloured by a quantitative ``color`` field, one small panel per ``facet`` value."""
+    panels = list(dict.fromkeys(frame[facet]))  # in the frame's order
+    return (
+        alt.Chart(frame, width=200, height=200)
+        .mark_circle(size=45)
+        .encode(
+            x=alt.X(f"{x}:Q", scale=alt.Scale(domain=[-1.05, 1.05])),
+            y=alt.Y(f"{y}:Q", scale=alt.Scale(domain=[-1.05, 1.05])),
+            color=alt.Color(f"{color}:Q", scale=alt.Scale(scheme="viridis")),
+            tooltip=[alt.Tooltip(f"{facet}:N"), alt.Tooltip(f"{color}:Q")],
+        )
+        .facet(column=alt.Column(f"{facet}:N", title=None, sort=panels))
+        .properties(title=title)
     )

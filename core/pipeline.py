@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import torch
 
-from core.config import PipelineConfig
+from core.config import ADDITIVE_METHODS, PipelineConfig
 from core.data import Batch
 from core.embeddings import TableRows, TokenRows
 from core.positional import learned_position_rows, sinusoidal_at
@@ -39,12 +39,15 @@ class Step:
 def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
     """The six steps, with shapes, parameters and bytes for the settings in ``cfg``."""
     B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
-    learned = cfg.method == "learned"
-    pos_code = (
-        "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
-        "pos_embeddings = pos_embedding_layer(torch.arange(max_length))"
-        if learned
-        else "pos_embeddings = sinusoidal(max_length, output_dim)  # fixed, no parameters"
+    learned, additive = cfg.method == "learned", cfg.method in ADDITIVE_METHODS
+    pos_code = {
+        "learned": "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
+        "pos_embeddings = pos_embedding_layer(torch.arange(max_length))",
+        "sinusoidal": "pos_embeddings = sinusoidal(max_length, output_dim)  # fixed, no parameters",
+    }.get(
+        cfg.method,
+        f"# {cfg.method}: nothing is added at the input (position enters inside attention)\n"
+        "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing",
     )
     return [
         Step(
@@ -82,7 +85,8 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
             (T, d),
             "float32",
             T * d if learned else 0,
-            T * d * FLOAT32_BYTES,
+            T * d * FLOAT32_BYTES if additive else 0,
+            "" if additive else "no positional table is needed at the input",
         ),
         Step(
             "Broadcasting add",
@@ -137,6 +141,8 @@ def position_rows(cfg: PipelineConfig, positions: torch.Tensor, tokens: TokenRow
     """
     if cfg.method == "sinusoidal":
         return TableRows(positions, sinusoidal_at(positions, cfg.output_dim))
+    if cfg.method != "learned":  # NoPE and the relative methods add nothing at the input
+        return TableRows(positions, torch.zeros(len(positions), cfg.output_dim))
     rows = learned_position_rows(positions, cfg.context_length, cfg.output_dim, cfg.seed, tokens.state_after)
     return TableRows(positions, rows)
 

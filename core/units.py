@@ -22,3 +22,14 @@ def human_count(n: int) -> str:
         if n >= size:
             return f"{n / size:,.2f} {unit}"
     return f"{n:,}"
+
+
+def ordinal(n: int) -> str:
+    """``1`` → ``"1st"``, ``2`` → ``"2nd"``, ``11`` → ``"11th"``, ``23`` → ``"23rd"``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def every(step: int, total: int, what: str) -> str:
+    """What a strided sample shows: ``every(3, 256, "dimensions")`` → ``"every 3rd of 256 dimensions"``."""
+    return f"all {total:,} {what}" if step == 1 else f"every {ordinal(step)} of {total:,} {what}"

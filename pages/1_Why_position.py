@@ -5,6 +5,7 @@ import dataclasses
 import pandas as pd
 import streamlit as st
 
+from core.config import ADDITIVE_METHODS
 from core.order import compare_orders, permutation, shared_tokens
 from core.tokenizer import token_strings
 from ui import cache
@@ -53,6 +54,12 @@ if cfg.method == "learned" and num_positions > cfg.context_length:
         f"{cfg.output_dim})`. Its first {cfg.context_length} rows are exactly the pipeline's."
     )
     cfg = dataclasses.replace(cfg, context_length=num_positions)
+if cfg.method not in ADDITIVE_METHODS:
+    st.info(
+        f"**{cfg.method}** adds nothing to the input vectors, so below 'with positions' equals 'without'. "
+        "Pick learned or sinusoidal in the sidebar to see an input-level difference, or open "
+        "**Families side by side** to see where this method puts position instead."
+    )
 (tok_a, tok_b), pos = cache.sentence_embeddings((text_a, text_b), cfg, num_positions)
 tok_p = tok_a[order]
 

@@ -11,10 +11,12 @@ import dataclasses
 import streamlit as st
 import torch
 
-from core.config import PipelineConfig
+from core.config import FamilyConfig, PipelineConfig
 from core.data import Batch, first_batch
 from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
+from core.families import learned_std
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
+from core.positional import sinusoidal_at
 from core.tokenizer import encode, gpt2_tokenizer
 
 
@@ -81,3 +83,18 @@ def sentence_embeddings(
     ids = [torch.tensor(token_ids(text), dtype=torch.long) for text in texts]
     rows = token_rows(texts, cfg, torch.cat(ids))
     return [rows.lookup(i) for i in ids], position_rows(cfg, torch.arange(num_positions), rows).rows
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, ...]) -> TableRows:
+    """Rows of the learned (scaled by its init's std) or sinusoidal table at ``positions``.
+
+    Learned rows exist only below the context length; the others are left out.
+    """
+    index = torch.tensor(positions, dtype=torch.long)
+    if cfg.method == "sinusoidal":
+        return TableRows(index, sinusoidal_at(index, cfg.output_dim, fam.base, layout=fam.layout))
+    index = index[index < cfg.context_length]
+    tokens = token_rows((), cfg, torch.empty(0, dtype=torch.long))  # for the generator state
+    rows = position_rows(cfg, index, tokens).rows * learned_std(fam.init)
+    return TableRows(index, rows)

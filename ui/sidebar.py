@@ -15,10 +15,15 @@ from core.samples import SAMPLE_TITLES, SAMPLES
 from core.textfile import decode_text_file
 
 MAX_TEXT_CHARS = 1_000_000
-METHOD_HELP = "learned: a trained table, as in GPT-2. sinusoidal: fixed waves, as in the 2017 Transformer."
+METHOD_HELP = (
+    "nope: no position. learned: a trained table (GPT-2). sinusoidal: fixed waves (2017 Transformer). "
+    "shaw: learned vectors per clipped offset. t5: a learned bias per offset bucket. "
+    "alibi: a linear distance penalty. rope: rotates queries and keys."
+)
 PAGES = [
     ("streamlit_app.py", "Pipeline", ":material/linear_scale:"),
     ("pages/1_Why_position.py", "Why position?", ":material/swap_horiz:"),
+    ("pages/2_Families.py", "Families side by side", ":material/compare:"),
 ]
 DEFAULTS = PipelineConfig()
 DEFAULT_SAMPLE = "lesson"
@@ -48,11 +53,15 @@ def _restore_settings(page: str) -> None:
         st.session_state[CURRENT_PAGE] = page
 
 
-def _number(label: str, key: str, default: int, help: str) -> int:
-    # No min/max on the widget: out-of-range values reach PipelineConfig.validate, which
-    # explains them (a bound widget would silently drop an out-of-range URL value).
-    value = st.number_input(label, step=1, key=key, help=help, bind="query-params", value=default)
-    return int(value)
+def bound_number(label: str, key: str, default: int | float, help: str) -> int | float:
+    """A number input bound to the URL parameter ``key``; int or float like ``default``.
+
+    No min/max on the widget: out-of-range values reach the config's ``validate``, which
+    explains them (a bound widget would silently drop an out-of-range URL value).
+    """
+    step = 1 if isinstance(default, int) else None
+    value = st.number_input(label, step=step, key=key, help=help, bind="query-params", value=default)
+    return type(default)(value)
 
 
 def _read_upload() -> TextChoice:
@@ -113,26 +122,49 @@ def pipeline_settings() -> PipelineConfig:
         key="method",
         help=METHOD_HELP,
         bind="query-params",
-        index=0,
+        index=METHODS.index(DEFAULTS.method),
     )
     c1, c2 = st.columns(2)
     with c1:
-        vocab = _number("Vocab V", "vocab", d.vocab_size, "Vocab size: rows of the token embedding table.")
-        context = _number(
+        vocab = bound_number(
+            "Vocab V", "vocab", d.vocab_size, "Vocab size: rows of the token embedding table."
+        )
+        context = bound_number(
             "Context T",
             "context",
             d.context_length,
             "Tokens per window: max_length of the data loader.",
         )
-        stride = _number("Stride", "stride", d.stride, "Tokens between the starts of two windows.")
+        stride = bound_number("Stride", "stride", d.stride, "Tokens between the starts of two windows.")
     with c2:
-        dim = _number("Dim d", "dim", d.output_dim, "Embedding dim (output_dim): length of every vector.")
-        batch = _number("Batch B", "batch", d.batch_size, "Batch size: windows per batch.")
-        seed = _number("Seed", "seed", d.seed, "torch.manual_seed before the layers are made.")
+        dim = bound_number(
+            "Dim d", "dim", d.output_dim, "Embedding dim (output_dim): length of every vector."
+        )
+        batch = bound_number("Batch B", "batch", d.batch_size, "Batch size: windows per batch.")
+        seed = bound_number("Seed", "seed", d.seed, "torch.manual_seed before the layers are made.")
     return PipelineConfig(vocab, dim, context, batch, stride, seed, method)
 
 
-URL_KEYS = ("vocab", "dim", "context", "batch", "stride", "seed", "method", "sample")
+# Settings carried from page to page (the Families page's own ones included).
+URL_KEYS = (
+    "vocab",
+    "dim",
+    "context",
+    "batch",
+    "stride",
+    "seed",
+    "method",
+    "sample",
+    "heads",
+    "base",
+    "buckets",
+    "max_distance",
+    "clip",
+    "extrapolate",
+    "layout",
+    "pairing",
+    "init",
+)
 
 
 def sidebar(page: str) -> tuple[PipelineConfig, TextChoice]:

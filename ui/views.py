@@ -7,6 +7,7 @@ import streamlit as st
 import torch
 
 from core.charts import grid_frame, heatmap
+from core.units import every
 
 
 def values_table(
@@ -24,13 +25,6 @@ def values_table(
     st.dataframe(frame, column_config=config, width="stretch")
 
 
-def _every(step: int, total: int, what: str) -> str:
-    if step == 1:
-        return f"all {total:,} {what}"
-    suffix = "th" if 10 <= step % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(step % 10, "th")
-    return f"every {step}{suffix} of {total:,} {what}"
-
-
 def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor, dims: torch.Tensor) -> str:
     """Says what a heatmap shows when it is downsampled (every k-th position / dimension)."""
     if len(positions) == total_positions and len(dims) == total_dims:
@@ -38,8 +32,8 @@ def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor,
     step_t = int(positions[1] - positions[0]) if len(positions) > 1 else 1
     step_d = int(dims[1] - dims[0]) if len(dims) > 1 else 1
     return (
-        f"Downsampled for drawing: {_every(step_t, total_positions, 'positions')} and "
-        f"{_every(step_d, total_dims, 'dimensions')}; every cell is a real value, none averaged."
+        f"Downsampled for drawing: {every(step_t, total_positions, 'positions')} and "
+        f"{every(step_d, total_dims, 'dimensions')}; every cell is a real value, none averaged."
     )
 
 

@@ -1,33 +1,85 @@
-"""Fixed sinusoidal positions (Vaswani et al. 2017, §3.5).
+"""Fixed sinusoidal positions (Vaswani et al. 2017, §3.5), in the three layouts found in code.
 
-``PE[p, 2i] = sin(p / base^(2i/d))`` and ``PE[p, 2i+1] = cos(p / base^(2i/d))``.
+* ``"interleaved"`` (the paper): ``PE[p, 2i] = sin(p·base^(-2i/d))``, ``PE[p, 2i+1] = cos(same)``.
+* ``"concat"``: the same frequencies as ``[sin(all) | cos(all)]`` (Transformer-XL's
+  ``PositionalEmbedding``; the layout of tensor2tensor's ``get_timing_signal_1d``).
+* ``"fairseq"``: fairseq ``SinusoidalPositionalEmbedding.get_embedding`` (which "matches the
+  implementation in tensor2tensor"): frequencies ``base^(-i/(d/2-1))``, laid out ``[sin | cos]``.
+
+All three use the same ``d/2`` sin/cos pairs up to the frequencies and the column order.
 """
 
 from __future__ import annotations
 
+import math
+
 import torch
 
+LAYOUTS = ("interleaved", "concat", "fairseq")
 
-def sinusoidal_at(positions: torch.Tensor, dim: int, base: float = 10000.0) -> torch.Tensor:
-    """Sinusoidal encodings of the given positions, paper layout (sin/cos interleaved).
+
+def _check(dim: int, layout: str) -> None:
+    """Raise ``ValueError`` for an unknown layout or a dimension the layout cannot fill."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"Unknown sinusoidal layout {layout!r}; choose one of {LAYOUTS}.")
+    if dim % 2:
+        raise ValueError(f"A sinusoidal encoding needs an even dimension (got {dim}).")
+    if layout == "fairseq" and dim < 4:
+        raise ValueError(
+            f"The fairseq layout needs an even dimension of at least 4 (got {dim}): it divides by d/2 − 1."
+        )
+
+
+def sinusoidal_inv_freq(dim: int, base: float = 10000.0, layout: str = "interleaved") -> torch.Tensor:
+    """Angular frequency of each sin/cos pair, in float64.
+
+    Args:
+        dim: d, even (at least 4 for ``"fairseq"``).
+        base: 10000 in the paper.
+        layout: one of ``LAYOUTS``.
+    Returns:
+        [d/2] float64: ``base^(-2i/d)``, or ``base^(-i/(d/2-1))`` for ``"fairseq"``.
+    """
+    _check(dim, layout)
+    if layout == "fairseq":
+        # Difference to the paper: the exponent runs over i/(d/2-1), so the last pair's wavelength is
+        # exactly 2π·base, the paper's stated range; the paper's own formula stops at 2π·base^(1-2/d).
+        half_dim = dim // 2
+        return base ** (-torch.arange(half_dim, dtype=torch.float64) / (half_dim - 1))  # [d/2]
+    return base ** (-torch.arange(0, dim, 2, dtype=torch.float64) / dim)  # [d/2]
+
+
+def sinusoidal_wavelengths(dim: int, base: float = 10000.0, layout: str = "interleaved") -> torch.Tensor:
+    """Wavelength ``2π / inv_freq`` of each sin/cos pair, in positions: [d/2] float64."""
+    return 2 * math.pi / sinusoidal_inv_freq(dim, base, layout)  # [d/2]
+
+
+def sinusoidal_at(
+    positions: torch.Tensor, dim: int, base: float = 10000.0, layout: str = "interleaved"
+) -> torch.Tensor:
+    """Sinusoidal encodings of the given positions, in the chosen layout.
 
     Computed in float64 and rounded once to float32, so every value is the float32 nearest
     the exact formula (a float32 computation drifts by up to ~1e-4 at large positions).
+    fairseq's table starts at ``padding_idx + 1``; here row ``p`` is position ``p`` itself.
 
     Args:
         positions: [P] integer positions.
-        dim: d, even.
+        dim: d, even (at least 4 for ``"fairseq"``).
+        layout: ``"interleaved"`` (paper), ``"concat"`` or ``"fairseq"``.
     Returns:
         [P, d] float32.
     """
-    if dim % 2:
-        raise ValueError(f"Sinusoidal encodings need an even dimension (got {dim}).")
-    inv_freq = base ** (-torch.arange(0, dim, 2, dtype=torch.float64) / dim)  # [d/2]
+    inv_freq = sinusoidal_inv_freq(dim, base, layout)  # [d/2]
     angles = positions.to(torch.float64)[:, None] * inv_freq  # [P, d/2]
-    pe = torch.stack((angles.sin(), angles.cos()), dim=-1)  # [P, d/2, 2]
-    return pe.flatten(1).to(torch.float32)  # [P, d]
+    if layout == "interleaved":
+        pe = torch.stack((angles.sin(), angles.cos()), dim=-1)  # [P, d/2, 2]
+        return pe.flatten(1).to(torch.float32)  # [P, d]
+    return torch.cat((angles.sin(), angles.cos()), dim=-1).to(torch.float32)  # [P, d]
 
 
-def sinusoidal(num_positions: int, dim: int, base: float = 10000.0) -> torch.Tensor:
+def sinusoidal(
+    num_positions: int, dim: int, base: float = 10000.0, layout: str = "interleaved"
+) -> torch.Tensor:
     """The whole table for positions ``0 … num_positions-1``: [T, d] float32."""
-    return sinusoidal_at(torch.arange(num_positions), dim, base)
+    return sinusoidal_at(torch.arange(num_positions), dim, base, layout)

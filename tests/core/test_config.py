@@ -24,7 +24,7 @@ def test_defaults_are_the_books():
         ({"context_length": 0}, "Context length must be between 1"),
         ({"output_dim": 100_000}, "Embedding dim must be between 1 and 16,384"),
         ({"batch_size": -1}, "Batch size"),
-        ({"method": "rope"}, "Unknown positional method"),
+        ({"method": "xpos"}, "Unknown positional method"),
         ({"method": "sinusoidal", "output_dim": 255}, "must be even"),
     ],
 )

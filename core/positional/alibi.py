@@ -1,0 +1,61 @@
+"""ALiBi: a per-head linear penalty on distance (Press et al. 2022, "Train Short, Test Long").
+
+No position is added to the embeddings. Head ``h`` adds ``-m_h·(i − j)`` to the logit of query
+``i`` and key ``j``; the slopes ``m_h`` are a fixed geometric sequence. Reference code:
+github.com/ofirpress/attention_with_linear_biases, ``fairseq/models/transformer.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+def get_slopes(num_heads: int) -> list[float]:
+    """The reference ``get_slopes``: ALiBi's slope of each head, as Python floats.
+
+    For ``n`` a power of two the slopes are ``2^(-8/n), 2^(-16/n), …, 2^(-8)``. Otherwise the
+    paper takes the slopes for the closest smaller power of two, then every other slope of
+    twice that many heads, so the extra heads fall between the first ones.
+
+    Args:
+        num_heads: H ≥ 1.
+    Returns:
+        [H] slopes, head 0 first.
+    """
+    if num_heads < 1:
+        raise ValueError(f"ALiBi needs at least one head (got {num_heads}).")
+    closest_power_of_2 = 2 ** math.floor(math.log2(num_heads))
+    start = 2 ** (-(2 ** -(math.log2(closest_power_of_2) - 3)))  # = 2^(-8/n), as in the reference
+    slopes = [start * start**i for i in range(closest_power_of_2)]
+    if closest_power_of_2 == num_heads:
+        return slopes
+    extra = get_slopes(2 * closest_power_of_2)[0::2]  # the odd powers of the finer sequence
+    return slopes + extra[: num_heads - closest_power_of_2]
+
+
+def alibi_slopes(num_heads: int) -> torch.Tensor:
+    """The slope ``m_h`` of each head, from ``get_slopes``: [H] float32."""
+    return torch.tensor(get_slopes(num_heads), dtype=torch.float32)  # [H]
+
+
+def alibi_bias(num_heads: int, length: int) -> torch.Tensor:
+    """The causal ALiBi bias ``bias[h, i, j] = -m_h·(i − j)`` (paper, Figure 3).
+
+    Entries with ``j > i`` come out positive; a causal model never uses them, since the causal
+    mask sets those logits to −inf. The reference fairseq code adds ``m_h·j`` instead, the same
+    in every row: softmax ignores a constant per row, so both give the same attention.
+
+    Args:
+        num_heads: H.
+        length: L, the number of queries and keys.
+    Returns:
+        [H, L, L] float32.
+    """
+    if length < 0:
+        raise ValueError(f"ALiBi needs a non-negative length (got {length}).")
+    slopes = alibi_slopes(num_heads)  # [H]
+    positions = torch.arange(length)
+    offset = positions[None, :] - positions[:, None]  # [L, L]  j − i, so the diagonal is +0, not −0
+    return slopes[:, None, None] * offset  # [H, L, L]  = −m_h·(i − j)

@@ -1,0 +1,25 @@
+"""No positional encoding (NoPE): every position adds the zero vector.
+
+Without a position signal and without a mask, attention is permutation-equivariant: the model
+sees the tokens as a set, so "dog bites man" and "man bites dog" give the same outputs, reordered.
+A causal mask alone leaks some order back in (Kazemnejad et al. 2023, "The Impact of Positional
+Encoding on Length Generalization in Transformers"): each token sees how many tokens precede it.
+"""
+
+from __future__ import annotations
+
+import torch
+
+
+def nope(num_positions: int, dim: int) -> torch.Tensor:
+    """The NoPE table, all zeros, so ``input_embeddings == token_embeddings``.
+
+    Args:
+        num_positions: T.
+        dim: d.
+    Returns:
+        [T, d] float32 zeros.
+    """
+    if num_positions < 0 or dim < 0:
+        raise ValueError(f"NoPE needs non-negative sizes (got T={num_positions}, d={dim}).")
+    return torch.zeros(num_positions, dim)  # [T, d]

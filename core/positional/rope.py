@@ -1,0 +1,120 @@
+"""Rotary position embedding, RoPE (Su et al. 2021, "RoFormer", §3.4).
+
+Queries and keys are rotated, pair of coordinates by pair, by the angle ``p·θ_i`` with
+``θ_i = base^(-2i/d)``. A rotation by ``m·θ`` dotted with one by ``n·θ`` depends only on
+``m − n``, so the attention logit sees relative position only. Two pairings exist in code:
+
+* interleaved, ``(2i, 2i+1)``: the paper and Meta's LLaMA ``apply_rotary_emb`` (complex numbers);
+* half, ``(i, i + d/2)``: GPT-NeoX and Hugging Face ``apply_rotary_pos_emb`` with ``rotate_half``.
+
+They differ by a fixed permutation of the d coordinates (``rope_pairing_permutation``), which HF's
+LLaMA weight conversion folds into the query and key projections.
+"""
+
+from __future__ import annotations
+
+import torch
+
+
+def _check_dim(dim: int) -> None:
+    """Raise ``ValueError`` for an odd d: RoPE has no partner for the last coordinate."""
+    if dim % 2:
+        raise ValueError(f"RoPE rotates pairs of coordinates, so it needs an even dimension (got {dim}).")
+
+
+def rope_inv_freq(dim: int, base: float = 10000.0, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """The rotation frequencies ``θ_i = base^(-2i/d)``, as HF computes them.
+
+    HF builds ``inv_freq`` and the angles in float32 even for bf16/fp16 models, because angles like
+    ``p·θ_i`` lose their fractional part in half precision (transformers PR #29285).
+
+    Args:
+        dim: d, even.
+        base: 10000 in the paper and LLaMA 1/2 (500000 in LLaMA 3).
+        dtype: float32 as HF; float64 for exact checks.
+    Returns:
+        [d/2] in ``dtype``.
+    """
+    _check_dim(dim)
+    return 1.0 / (base ** (torch.arange(0, dim, 2, dtype=dtype) / dim))  # [d/2]
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    """HF's ``rotate_half``: ``[x1, x2] → [−x2, x1]`` on the halves of the last dim: [..., d] → [..., d]."""
+    x1 = x[..., : x.shape[-1] // 2]  # [..., d/2]
+    x2 = x[..., x.shape[-1] // 2 :]  # [..., d/2]
+    return torch.cat((-x2, x1), dim=-1)  # [..., d]
+
+
+def apply_rope(
+    x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0, interleaved: bool = True
+) -> torch.Tensor:
+    """Rotate each query or key vector by its position.
+
+    Angles are computed in float32 as HF does, or in float64 when ``x`` is float64 (difference to
+    HF, so that identities can be checked tightly); the result keeps ``x``'s dtype.
+
+    Args:
+        x: [..., T, d] queries or keys, d even.
+        positions: [T] integer positions.
+        base: as ``rope_inv_freq``.
+        interleaved: pair ``(2i, 2i+1)`` (paper, LLaMA) if True, else ``(i, i + d/2)`` (NeoX, HF).
+    Returns:
+        [..., T, d], same dtype as ``x``.
+    """
+    T, d = x.shape[-2:]
+    _check_dim(d)
+    if positions.shape != (T,):
+        raise ValueError(f"positions must be [T] = [{T}] to match x (got {list(positions.shape)}).")
+    angle_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
+    inv_freq = rope_inv_freq(d, base, angle_dtype)  # [d/2]
+    angles = positions.to(angle_dtype)[:, None] * inv_freq  # [T, d/2]
+    if interleaved:
+        cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)  # [T, d/2] each
+        x_even, x_odd = x.unflatten(-1, (d // 2, 2)).unbind(-1)  # [..., T, d/2] each
+        new_even = x_even * cos - x_odd * sin  # [..., T, d/2]
+        new_odd = x_even * sin + x_odd * cos  # [..., T, d/2]
+        rotated = torch.stack((new_even, new_odd), dim=-1)  # [..., T, d/2, 2]
+        return rotated.flatten(-2)  # [..., T, d]
+    # Difference to the paper's pairing: coordinate i turns with coordinate i + d/2 (GPT-NeoX, HF).
+    # Same operations in the same order as HF (cat, then cos/sin), so float32 results match bit for bit.
+    angles = torch.cat((angles, angles), dim=-1)  # [T, d]
+    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)  # [T, d] each
+    return x * cos + rotate_half(x) * sin  # [..., T, d]
+
+
+def rope_pairing_permutation(dim: int) -> torch.Tensor:
+    """The coordinate order that turns the interleaved pairing into the half pairing.
+
+    ``apply_rope(x, pos, interleaved=True)[..., P] == apply_rope(x[..., P], pos, interleaved=False)``.
+
+    Args:
+        dim: d, even.
+    Returns:
+        [d] int64: ``[0, 2, …, d−2, 1, 3, …, d−1]``.
+    """
+    _check_dim(dim)
+    return torch.cat((torch.arange(0, dim, 2), torch.arange(1, dim, 2)))  # [d]
+
+
+def rope_long_term_decay(dim: int, max_distance: int, base: float = 10000.0) -> torch.Tensor:
+    """RoFormer's bound on the logit at relative distance r, ``(1/(d/2))·Σ_{j=1}^{d/2} |S_j|`` (§3.4.3).
+
+    ``S_j = Σ_{k<j} e^{i·r·θ_k}``; by Abel summation the logit is at most ``max |h_{k+1} − h_k|``
+    times ``Σ_j |S_j|``, and this mean falls, with ripples, as r grows (the paper's Figure 2).
+
+    Args:
+        dim: d, even.
+        max_distance: the largest r.
+        base: as ``rope_inv_freq``.
+    Returns:
+        [max_distance + 1] float64, for r = 0 … max_distance; the value at r = 0 is (d/2 + 1)/2.
+    """
+    _check_dim(dim)
+    if max_distance < 0:
+        raise ValueError(f"max_distance must be non-negative (got {max_distance}).")
+    theta = rope_inv_freq(dim, base, torch.float64)  # [d/2]
+    r = torch.arange(max_distance + 1, dtype=torch.float64)  # [R]
+    phase = r[:, None] * theta  # [R, d/2]
+    partial_sums = torch.polar(torch.ones_like(phase), phase).cumsum(dim=-1)  # [R, d/2]  S_1 … S_{d/2}
+    return partial_sums.abs().mean(dim=-1)  # [R]

@@ -1,0 +1,69 @@
+"""Relative position representations (Shaw, Uszkoreit & Vaswani 2018, §3).
+
+Attention learns one key vector ``a^K`` and one value vector ``a^V`` per clipped offset
+``clip(j − i, k)``, 2k + 1 of each. Offsets beyond ±k share the end vectors, so the model can
+run on sequences longer than it was trained on.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+def shaw_relative_indices(length: int, clip: int) -> torch.Tensor:
+    """Row of ``rel_k``/``rel_v`` used by each query–key pair: ``clip(j − i, −k, k) + k``.
+
+    Args:
+        length: L.
+        clip: k ≥ 0, the largest offset with a vector of its own.
+    Returns:
+        [L, L] int64 in ``[0, 2k]``; row i is the query, column j the key.
+    """
+    if clip < 0:
+        raise ValueError(f"The clipping distance k must be ≥ 0 (got {clip}).")
+    positions = torch.arange(length)
+    offset = positions[None, :] - positions[:, None]  # [L, L]  j − i
+    return offset.clamp(-clip, clip) + clip  # [L, L]
+
+
+def shaw_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    rel_k: torch.Tensor,
+    rel_v: torch.Tensor,
+    clip: int,
+    causal: bool = False,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Self-attention with relative key and value vectors (the paper's eqs. 3 and 4).
+
+    ``e_ij = q_i·(k_j + a^K_ij) / √d``, ``α = softmax_j(e)``, ``z_i = Σ_j α_ij (v_j + a^V_ij)``.
+
+    Args:
+        q, k, v: [..., L, d] projected queries, keys and values (one head or many).
+        rel_k, rel_v: [2k + 1, d] the learned a^K and a^V, row ``offset + k``.
+        clip: k.
+        causal: mask keys after the query (the paper's decoder).
+    Returns:
+        ``(z, weights)``: [..., L, d] outputs and [..., L, L] attention weights.
+    """
+    L, d = q.shape[-2:]
+    if rel_k.shape != (2 * clip + 1, d) or rel_v.shape != (2 * clip + 1, d):
+        raise ValueError(
+            f"rel_k and rel_v must be [2k + 1, d] = [{2 * clip + 1}, {d}] "
+            f"(got {list(rel_k.shape)} and {list(rel_v.shape)})."
+        )
+    index = shaw_relative_indices(L, clip)  # [L, L]
+    a_k = rel_k[index]  # [L, L, d]
+    a_v = rel_v[index]  # [L, L, d]
+    # Split as in the paper's §3.3: q·k_j as a batched matmul, plus q·a^K_ij shared over the batch.
+    scores = q @ k.transpose(-2, -1) + torch.einsum("...id,ijd->...ij", q, a_k)  # [..., L, L]
+    scores = scores / math.sqrt(d)  # [..., L, L]
+    if causal:
+        future = torch.ones(L, L, dtype=torch.bool).triu(1)  # [L, L]  j > i
+        scores = scores.masked_fill(future, float("-inf"))  # [..., L, L]
+    weights = scores.softmax(dim=-1)  # [..., L, L]
+    z = weights @ v + torch.einsum("...ij,ijd->...id", weights, a_v)  # [..., L, d]
+    return z, weights

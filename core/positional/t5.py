@@ -1,0 +1,101 @@
+"""T5 relative position buckets and biases (Raffel et al. 2020, §2.1).
+
+Each head learns one scalar per bucket of ``relative_position = key − query`` and adds it to
+the attention logits. Small offsets get a bucket each; larger ones share log-spaced buckets up
+to ``max_distance``, beyond which all offsets share the last bucket. Bidirectional (encoder)
+attention spends half of the buckets on keys after the query; causal (decoder) attention
+spends them all on the past. Follows Mesh TensorFlow ``_relative_position_bucket`` and
+Hugging Face ``T5Attention._relative_position_bucket`` / ``compute_bias``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+def _exact_range(bidirectional: bool, num_buckets: int, max_distance: int) -> int:
+    """Check the bucket settings and return ``max_exact``, the number of one-offset buckets per side."""
+    if num_buckets < 2:
+        raise ValueError(f"T5 buckets need num_buckets ≥ 2 (got {num_buckets}).")
+    side_buckets = num_buckets // 2 if bidirectional else num_buckets
+    max_exact = side_buckets // 2
+    if max_exact < 1:
+        raise ValueError(
+            f"Bidirectional T5 buckets need num_buckets ≥ 4 (got {num_buckets}): each side keeps half of "
+            "them and gives half of those to exact offsets."
+        )
+    if max_distance <= max_exact:
+        raise ValueError(
+            f"max_distance must exceed the exact range: offsets below {max_exact} get one bucket each, and "
+            f"the log-spaced buckets span {max_exact} … max_distance (got max_distance={max_distance})."
+        )
+    return max_exact
+
+
+def t5_relative_bucket(
+    relative_position: torch.Tensor,
+    bidirectional: bool = True,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+) -> torch.Tensor:
+    """Bucket index of each relative position, exactly as Hugging Face T5 (float32 logs included).
+
+    Args:
+        relative_position: [...] integer offsets ``key − query`` (memory − query position).
+        bidirectional: True for encoder attention; False for causal attention, where every key
+            after the query (offset > 0) falls in bucket 0 with offset 0.
+        num_buckets: buckets in total (both sides together when bidirectional).
+        max_distance: offsets at or beyond this distance share the last bucket of their side.
+    Returns:
+        [...] int64 buckets in ``[0, num_buckets)``.
+    """
+    if relative_position.is_floating_point() or relative_position.is_complex():
+        raise ValueError(f"relative_position must be an integer tensor (got {relative_position.dtype}).")
+    max_exact = _exact_range(bidirectional, num_buckets, max_distance)
+    relative_position = relative_position.to(torch.long)
+    relative_buckets = torch.zeros_like(relative_position)  # [...]
+    if bidirectional:
+        num_buckets //= 2
+        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets  # keys after the query
+        relative_position = relative_position.abs()
+    else:
+        relative_position = -relative_position.clamp(max=0)  # distance into the past; future keys → 0
+    is_small = relative_position < max_exact
+    # float32 on purpose: Mesh TF and HF take this log in float32 and truncate, and a float64
+    # version could in principle land on the other side of an integer (the at-risk offsets are
+    # those where the exact value is an integer, e.g. |offset| = 32 and 64 bidirectionally).
+    # log(0) = -inf at offset 0 is harmless: torch.where keeps the exact bucket there.
+    log_ratio = torch.log(relative_position.float() / max_exact) / math.log(max_distance / max_exact)
+    relative_position_if_large = max_exact + (log_ratio * (num_buckets - max_exact)).to(torch.long)
+    relative_position_if_large = relative_position_if_large.clamp(max=num_buckets - 1)
+    return relative_buckets + torch.where(is_small, relative_position, relative_position_if_large)
+
+
+def t5_relative_bias(
+    bias_table: torch.Tensor,
+    query_length: int,
+    key_length: int,
+    bidirectional: bool = True,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+) -> torch.Tensor:
+    """The bias T5 adds to the attention logits, heads first (HF ``compute_bias`` without its batch axis).
+
+    Args:
+        bias_table: [num_buckets, H], the weight of ``nn.Embedding(num_buckets, H)``.
+        query_length: Lq.
+        key_length: Lk.
+        bidirectional, num_buckets, max_distance: as ``t5_relative_bucket``.
+    Returns:
+        [H, Lq, Lk]: ``bias[h, i, j] = bias_table[bucket(j − i), h]``.
+    """
+    if bias_table.dim() != 2 or bias_table.shape[0] != num_buckets:
+        raise ValueError(f"bias_table must be [num_buckets={num_buckets}, H] (got {list(bias_table.shape)}).")
+    context_position = torch.arange(query_length)[:, None]  # [Lq, 1]
+    memory_position = torch.arange(key_length)[None, :]  # [1, Lk]
+    relative_position = memory_position - context_position  # [Lq, Lk]
+    buckets = t5_relative_bucket(relative_position, bidirectional, num_buckets, max_distance)  # [Lq, Lk]
+    values = bias_table[buckets]  # [Lq, Lk, H]
+    return values.permute(2, 0, 1)  # [H, Lq, Lk]

@@ -1,0 +1,39 @@
+"""Every positional-encoding family, side by side."""
+
+import streamlit as st
+
+from core.families import FAMILIES
+from ui.cache import warm_tokenizer
+from ui.components import page_setup
+from ui.family_controls import family_settings
+from ui.family_details import details
+from ui.family_views import logit_section, overview, similarity_section
+from ui.sidebar import sidebar
+
+page_setup("Families side by side", ":material/compare:")
+warm_tokenizer()
+cfg, _ = sidebar("families")
+st.title("Positional-encoding families, side by side")
+st.markdown(
+    "Absolute methods give every **position** a vector; relative methods act on the **distance** between "
+    "a query and a key, inside attention. Here all seven meet on the same axes. The sidebar's context "
+    "length is the *trained* length; its method picks the close-up at the bottom."
+)
+with st.expander("Family settings", expanded=True):
+    fam = family_settings()
+try:
+    cfg.validate()
+    fam.validate(cfg.output_dim, cfg.context_length)
+except ValueError as exc:
+    st.error(str(exc))
+    st.stop()
+
+overview(cfg, fam)
+st.subheader("1. What position alone adds to an attention score")
+logit_section(cfg, fam)
+st.subheader("2. How alike are two positions?")
+similarity_section(cfg, fam)
+family = FAMILIES[cfg.method]
+st.subheader(f"3. Close-up: {family.label} ({family.source})")
+st.caption("Pick another family with **Positional method** in the sidebar.")
+details(cfg, fam)

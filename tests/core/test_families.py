@@ -1,0 +1,76 @@
+import math
+
+import pytest
+import torch
+
+from core.config import FamilyConfig
+from core.embeddings import TableRows
+from core.families import FAMILIES, content_vector, position_logits, shaw_key_vectors, t5_bias_table
+from core.positional import rope_inv_freq, sinusoidal
+
+FAM = FamilyConfig()
+D, SEED = 64, 5
+R = torch.arange(0, 300)
+
+
+def logits(method, **kw):
+    return position_logits(method, R, kw.pop("fam", FAM), D, SEED, **kw)
+
+
+def test_every_method_is_described():
+    assert list(FAMILIES) == ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]
+    assert {f.injects for f in FAMILIES.values()} >= {"input add", "logit bias", "query/key rotation"}
+
+
+def test_nope_adds_nothing():
+    assert torch.equal(logits("nope"), torch.zeros(len(R), dtype=torch.float64))
+
+
+def test_alibi_is_the_steepest_heads_line():
+    # 8 heads: slopes 1/2, 1/4, ... (Press et al.); head 1 gives -r/2.
+    torch.testing.assert_close(logits("alibi"), -R.double() / 2)
+
+
+def test_t5_is_flat_past_the_last_bucket():
+    y = logits("t5")
+    table = t5_bias_table(FAM, D, SEED)
+    assert y[0] == table[0, 0].double()  # offset 0 is bucket 0 when causal
+    assert torch.all(y[200:] == y[200])  # every distance past max_distance shares one bucket
+
+
+def test_shaw_is_flat_past_the_clip():
+    y = logits("shaw")
+    a_k = shaw_key_vectors(FAM.clip, D // FAM.heads, SEED).double()
+    u = content_vector(D, SEED)[: D // FAM.heads]
+    assert y[0] == pytest.approx(float(a_k[FAM.clip] @ u) / math.sqrt(D // FAM.heads))
+    assert torch.all(y[FAM.clip :] == y[FAM.clip])
+    assert not torch.all(y[: FAM.clip] == y[FAM.clip])
+
+
+@pytest.mark.parametrize("pairing", ["interleaved", "halves"])
+def test_rope_matches_the_rotation_sum(pairing):
+    # (R_r u)·(R_0 u) - u·u = Σ_pairs (u_a² + u_b²)(cos(r θ_i) - 1): pairs (2i, 2i+1) or (i, i + dh/2).
+    fam = FamilyConfig(pairing=pairing)
+    dh = D // fam.heads
+    u = content_vector(D, SEED)[:dh]
+    a, b = (u[0::2], u[1::2]) if pairing == "interleaved" else (u[: dh // 2], u[dh // 2 :])
+    theta = rope_inv_freq(dh, fam.base).double()
+    expected = ((a**2 + b**2) * (torch.cos(R.double()[:, None] * theta) - 1)).sum(-1) / math.sqrt(dh)
+    torch.testing.assert_close(logits("rope", fam=fam), expected, rtol=1e-6, atol=1e-6)
+    assert logits("rope", fam=fam)[0] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_learned_stops_at_the_context_length():
+    table = torch.randn(8, D)
+    rows = TableRows(torch.arange(8), table)
+    y = logits("learned", additive_rows=rows, context_length=8)[:12]
+    u, p0 = content_vector(D, SEED), table[0].double()
+    assert y[0] == pytest.approx(float((u + p0) @ (u + p0) - u @ u) / math.sqrt(D))
+    assert not torch.isnan(y[:8]).any() and torch.isnan(y[8:]).all()
+
+
+def test_sinusoidal_continues_past_any_length():
+    rows = TableRows(R, sinusoidal(len(R), D))
+    y = logits("sinusoidal", additive_rows=rows)
+    assert not torch.isnan(y).any()
+    assert y[0] > y[1:].max()  # a position is most alike to itself

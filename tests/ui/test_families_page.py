@@ -1,0 +1,68 @@
+"""The Families page through AppTest: every method, its own URL parameters, bad parameters, payload."""
+
+import pytest
+
+from tests.ui.test_pages import errors, open_page
+
+PAGE = "pages/2_Families.py"
+METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]
+MAX_CHART_BYTES = 1_000_000
+
+
+def charts(at):
+    return at.get("vega_lite_chart")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_method_has_its_close_up(method):
+    at = open_page(PAGE, method=method, context="64")
+    assert not at.exception and not at.error
+    assert len(charts(at)) >= 5  # the shared logit and similarity views, plus the close-up
+    subheaders = [s.value for s in at.subheader]
+    assert any(s.startswith("3. Close-up") for s in subheaders)
+    table = at.dataframe[0].value
+    assert list(table["method"]) == METHODS
+
+
+def test_family_parameters_come_from_the_url():
+    at = open_page(PAGE, method="alibi", heads="12", dim="768", clip="4", buckets="16", max_distance="64")
+    assert not at.exception and not at.error
+    assert at.number_input(key="heads").value == 12
+    table = at.dataframe[0].value.set_index("method")
+    assert table.loc["t5", "parameters"] == "192"  # 16 buckets × 12 heads
+    assert table.loc["shaw", "parameters"] == f"{2 * 9 * 64:,}"  # a^K and a^V: 2 × (2k+1) × head dim
+
+
+def test_rope_shift_invariance_is_shown_with_numbers():
+    at = open_page(PAGE, method="rope")
+    table = next(d.value for d in at.dataframe if "shift s" in d.value.columns)
+    assert list(table["shift s"]) == [0, 1, 10, 100, 1000]
+    assert (table["difference from s = 0"].abs() < 1e-9).all()
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"heads": "0"}, "Heads must be between 1"),
+        ({"heads": "5"}, "does not split into 5 heads"),
+        ({"dim": "24"}, "head dim must be even"),  # 24 / 8 heads = 3
+        ({"buckets": "1"}, "T5 needs between 2"),
+        ({"clip": "-1"}, "clipping distance must be 0 or more"),
+        ({"base": "1"}, "base must be greater than 1"),
+        ({"dim": "255"}, "even embedding dim"),
+        ({"max_distance": "0"}, "max distance must be at least 1"),
+    ],
+)
+def test_bad_family_parameters_get_a_message(params, message):
+    at = open_page(PAGE, **params)
+    assert not at.exception
+    assert message in errors(at)
+
+
+@pytest.mark.parametrize("method", ["learned", "rope", "t5", "shaw", "alibi", "sinusoidal"])
+def test_context_8192_stays_small(method):
+    at = open_page(PAGE, method=method, context="8192", extrapolate="8")
+    assert not at.exception and not at.error
+    sizes = [c.proto.ByteSize() for c in charts(at)]
+    assert max(sizes) < MAX_CHART_BYTES, sizes
+    assert any("every" in c.value for c in at.caption)  # says what was downsampled

@@ -1,0 +1,158 @@
+"""Views shared by every family: the overview, the position-only logit and position similarity."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from core.charts import grid_frame, heatmap, line_chart
+from core.config import ADDITIVE_METHODS, METHODS, FamilyConfig, PipelineConfig
+from core.families import FAMILIES, position_logits
+from core.pipeline import sample_indices
+from core.positional import apply_rope
+from core.similarity import cosine_matrix
+from core.units import every
+from ui.cache import additive_rows
+
+CURVE_POINTS = 400  # distances drawn per method
+SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
+
+
+def parameter_count(name: str, cfg: PipelineConfig, fam: FamilyConfig) -> int:
+    """Trainable positional parameters of one family at these settings (one layer's worth)."""
+    head_dim = cfg.output_dim // fam.heads
+    return {
+        "learned": cfg.context_length * cfg.output_dim,
+        "shaw": 2 * (2 * fam.clip + 1) * head_dim,  # a^K and a^V, shared across heads (paper §3.3)
+        "t5": fam.buckets * fam.heads,  # one scalar per bucket and head, shared across layers
+    }.get(name, 0)
+
+
+def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
+    """One row per family: kind, where position enters, parameters, what happens past the context."""
+    rows = [
+        {
+            "method": f.name,
+            "family": f.label,
+            "kind": f.kind,
+            "position enters at": f.injects,
+            "parameters": f"{parameter_count(f.name, cfg, fam):,}",
+            f"past {cfg.context_length:,} positions": f.extrapolates,
+            "source": f.source,
+        }
+        for f in FAMILIES.values()
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def method_rows(name: str, cfg: PipelineConfig, fam: FamilyConfig, positions: torch.Tensor):
+    """The additive table's rows at ``positions`` (None for methods that add nothing)."""
+    if name not in ADDITIVE_METHODS:
+        return None
+    return additive_rows(dataclasses.replace(cfg, method=name), fam, tuple(positions.tolist()))
+
+
+def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
+    """Every method's position-only logit contribution against distance, on the same axes."""
+    T, used = cfg.context_length, fam.extrapolate * cfg.context_length
+    distances = sample_indices(used, CURVE_POINTS)  # [R]
+    frames = []
+    for name in METHODS:
+        rows = method_rows(name, cfg, fam, distances)
+        y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)
+        f = FAMILIES[name]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "distance r": distances.numpy(),
+                    "logit contribution": y.numpy(),
+                    "method": f"{f.label} — {f.injects}",
+                }
+            )
+        )
+    frame = pd.concat(frames, ignore_index=True)
+    rule = T if used > T else None
+    st.altair_chart(
+        line_chart(
+            frame,
+            "distance r",
+            "logit contribution",
+            "Position-only contribution to the attention logit",
+            color="method",
+            symlog=True,
+            rule_at=rule,
+            rule_label="trained length",
+        ),
+        width="stretch",
+    )
+    step = int(distances[1] - distances[0]) if len(distances) > 1 else 1
+    st.caption(
+        f"Query at position r, key at position 0, both with the same content (one random vector, "
+        f"drawn with the seed); "
+        f"weight-free attention, d = {cfg.output_dim} "
+        f"(RoPE and Shaw: head dim {cfg.output_dim // fam.heads}); "
+        f"T5 and ALiBi: head 1 of {fam.heads}. Symmetric-log y axis. "
+        + (f"Drawn: {every(step, used, 'distances')}." if step > 1 else "")
+    )
+    st.markdown(
+        "**What to look at.** NoPE is flat at 0: the score cannot depend on order. ALiBi is a straight "
+        "line: the further back the key, the larger the penalty. T5 and Shaw are flat past their "
+        "bucket range or clip: beyond that, all distances look alike. RoPE starts at 0 and wobbles down: "
+        "nearby keys keep most of their score. The absolute methods have a spike at r = 0 (a vector "
+        "with itself); then sinusoidal decays smoothly, while the untrained learned table gives noise. "
+        "Past the trained length (dashed line) the learned curve stops: its table has no rows there."
+    )
+
+
+def _rope_vectors(positions: torch.Tensor, head_dim: int, fam: FamilyConfig) -> torch.Tensor:
+    """The all-ones query rotated to each position: [P, head_dim]."""
+    ones = torch.ones(len(positions), head_dim, dtype=torch.float64)
+    return apply_rope(ones, positions, fam.base, fam.pairing == "interleaved")  # [P, dh]
+
+
+def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
+    """Cosine similarity between position vectors, as matrices and against distance."""
+    T = cfg.context_length
+    positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
+    vectors = {
+        "learned": method_rows("learned", cfg, fam, positions).rows,
+        "sinusoidal": method_rows("sinusoidal", cfg, fam, positions).rows,
+        "rope": _rope_vectors(positions, cfg.output_dim // fam.heads, fam),
+    }
+    columns = st.columns(3)
+    curves = []
+    for column, (name, x) in zip(columns, vectors.items(), strict=True):
+        sim = cosine_matrix(x)  # [P, P]
+        frame = grid_frame(sim, positions, positions, "position i", "position j")
+        with column:
+            st.altair_chart(
+                heatmap(
+                    frame, "position j", "position i", FAMILIES[name].label, height=260, domain=(-1.0, 1.0)
+                ),
+                width="stretch",
+            )
+        gap = (positions[None, :] - positions[:, None]).abs()  # [P, P]
+        by_gap = pd.DataFrame({"distance": gap.flatten().numpy(), "cosine": sim.flatten().numpy()})
+        mean = by_gap.groupby("distance", as_index=False)["cosine"].mean()
+        curves.append(mean.assign(method=FAMILIES[name].label))
+    step = int(positions[1] - positions[0]) if len(positions) > 1 else 1
+    note = every(step, T, "positions")
+    st.caption(
+        f"Cosine similarity of the position vectors ({note}). RoPE has no position vector of its "
+        "own: shown is the all-ones query rotated to each position, cos = qᵀR(j−i)q / |q|²."
+    )
+    st.altair_chart(
+        line_chart(
+            pd.concat(curves), "distance", "cosine", "Mean similarity against distance", color="method"
+        ),
+        width="stretch",
+    )
+    st.markdown(
+        "**What to look at.** Sinusoidal and RoPE similarity depends only on the distance |i − j| "
+        "(stripes parallel to the diagonal), so nearby positions look alike everywhere. The untrained "
+        "learned table is noise: only the diagonal is 1, and every other pair is about 0 — training has "
+        "to discover that neighbours should be similar."
+    )
