@@ -35,6 +35,7 @@ def test_changing_the_context_changes_the_shapes(server, page):
     [
         ("/?context=16&dim=64&method=sinusoidal", "From text to input embeddings"),
         ("/Why_position?context=8&dim=32", "Why position?"),
+        ("/Families?context=8&method=rope", "Positional-encoding families, side by side"),
     ],
 )
 def test_deep_link_is_the_first_request_to_a_fresh_server(fresh_server, page, path, title):
@@ -91,3 +92,20 @@ def test_upload_of_bad_and_good_files(server, page, tmp_path):
     # The tag is shown as text, never as markup.
     expect(page.locator(".chips b")).to_have_count(0)
     assert page.get_by_test_id("stException").count() == 0
+
+
+def test_families_page_draws_every_chart(server, page):
+    page.goto(server + "/Families?method=alibi&context=512&extrapolate=4")
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="3. Close-up: ALiBi (Press, Smith & Lewis 2022)")).to_be_visible()
+    charts = page.get_by_test_id("stVegaLiteChart")
+    expect(charts).to_have_count(7, timeout=30_000)
+    # Every chart has drawn something (Vega renders to canvas or SVG).
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=stVegaLiteChart]')].every("
+        "c => c.querySelector('canvas, svg'))",
+        timeout=60_000,
+    )
+    assert page.get_by_test_id("stException").count() == 0
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "families_alibi.png"), full_page=True)
