@@ -24,6 +24,7 @@ PAGES = [
     ("streamlit_app.py", "Pipeline", ":material/linear_scale:"),
     ("pages/1_Why_position.py", "Why position?", ":material/swap_horiz:"),
     ("pages/2_Families.py", "Families side by side", ":material/compare:"),
+    ("pages/3_Training.py", "Watch positions being learned", ":material/model_training:"),
 ]
 DEFAULTS = PipelineConfig()
 DEFAULT_SAMPLE = "lesson"
@@ -77,7 +78,7 @@ def _read_upload() -> TextChoice:
     return st.session_state.get("uploaded_text", TextChoice("", "", "Upload a .txt file to use it."))
 
 
-def text_source() -> TextChoice:
+def text_source(default_sample: str = DEFAULT_SAMPLE) -> TextChoice:
     """Sample, pasted or uploaded text (widget keys ``source``, ``sample``, ``text``, ``upload``)."""
     source = st.radio(
         "Text",
@@ -107,7 +108,7 @@ def text_source() -> TextChoice:
         key="sample",
         help="  \n".join(f"**{k}**: {v}" for k, v in SAMPLE_TITLES.items()),
         bind="query-params",
-        index=list(SAMPLES).index(DEFAULT_SAMPLE),
+        index=list(SAMPLES).index(default_sample),
     )
     return TextChoice(SAMPLES[name], f"sample: {SAMPLE_TITLES[name]}")
 
@@ -145,7 +146,7 @@ def pipeline_settings() -> PipelineConfig:
     return PipelineConfig(vocab, dim, context, batch, stride, seed, method)
 
 
-# Settings carried from page to page (the Families page's own ones included).
+# Settings carried from page to page (the Families and Training pages' own ones included).
 URL_KEYS = (
     "vocab",
     "dim",
@@ -164,17 +165,20 @@ URL_KEYS = (
     "layout",
     "pairing",
     "init",
+    "train_context",
+    "size",
+    "steps",
 )
 
 
-def sidebar(page: str) -> tuple[PipelineConfig, TextChoice]:
+def sidebar(page: str, default_sample: str = DEFAULT_SAMPLE) -> tuple[PipelineConfig, TextChoice]:
     """Draw the whole sidebar of ``page``; return the settings and the chosen text."""
     _restore_settings(page)
     with st.sidebar:
         for path, label, icon in PAGES:
             st.page_link(path, label=label, icon=icon)
         st.divider()
-        choice = text_source()
+        choice = text_source(default_sample)
         st.divider()
         cfg = pipeline_settings()
         st.caption("Every setting is in the page's URL: copy it to share this exact view.")

@@ -109,3 +109,15 @@ def test_families_page_draws_every_chart(server, page):
     assert page.get_by_test_id("stException").count() == 0
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "families_alibi.png"), full_page=True)
+
+
+def test_training_shows_progress_then_results(server, page):
+    page.goto(server + "/Training?steps=200&size=tiny&train_context=16&seed=11")
+    wait_for_app(page)
+    page.get_by_role("button", name="Train", exact=True).click()
+    expect(page.get_by_test_id("stProgress")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Validation loss")).to_be_visible(timeout=120_000)
+    expect(page.get_by_test_id("stProgress")).to_have_count(0)
+    assert page.get_by_test_id("stException").count() == 0
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "training_done.png"), full_page=True)

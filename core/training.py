@@ -1,0 +1,230 @@
+"""Train the tiny GPT on a text and record how its positions are learned.
+
+    python -m core.training --method learned --context 32 --size small --steps 400 --text sample:log
+
+prints the run's metrics as JSON (see ``TrainResult.summary``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from core.model import SIZES, TRAINABLE_METHODS, GPTConfig, TinyGPT, init_weights, num_parameters
+from core.similarity import cosine_matrix
+
+VAL_FRACTION = 0.1
+RECORDS = 25  # validation losses and table snapshots per run (bounds a result's memory)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """One training run; equal configs on equal text give identical results (CPU, fixed seed)."""
+
+    method: str = "learned"  # one of TRAINABLE_METHODS
+    context_length: int = 32  # T: the trained length
+    size: str = "small"  # a key of core.model.SIZES
+    steps: int = 300  # optimizer steps
+    batch_size: int = 32  # windows per step
+    lr: float = 3e-3  # AdamW learning rate (cosine decay to 10%)
+    seed: int = 123  # init and batch order
+
+    def validate(self, num_tokens: int) -> None:
+        """Raise ``ValueError`` if the run cannot start on a text of ``num_tokens`` tokens."""
+        if self.method not in TRAINABLE_METHODS:
+            raise ValueError(f"Training supports {', '.join(TRAINABLE_METHODS)} (not {self.method!r}).")
+        if self.size not in SIZES:
+            raise ValueError(f"Model size must be one of {', '.join(SIZES)}.")
+        if not 4 <= self.context_length <= 256:
+            raise ValueError(f"The training context must be between 4 and 256 (it is {self.context_length}).")
+        if not 1 <= self.steps <= 5000:
+            raise ValueError(f"Steps must be between 1 and 5,000 (it is {self.steps}).")
+        needed = math.ceil(2 * (self.context_length + 1) / VAL_FRACTION)
+        if num_tokens < needed:
+            raise ValueError(
+                f"The text has {num_tokens:,} tokens; training with context {self.context_length} needs at "
+                f"least {needed:,} (10% are held out, and the held-out part must fit windows of twice the "
+                "context). Pick the long sample, paste a longer text, or lower the context."
+            )
+
+
+def compact_vocab(token_ids: list[int]) -> tuple[torch.Tensor, list[int]]:
+    """Renumber GPT-2 IDs 0…U−1 by the tokens the text uses: ([N] new IDs, the U GPT-2 IDs).
+
+    A 50,257-row table for a text that uses ~1,000 tokens would be mostly dead weight on a CPU.
+    """
+    vocab = sorted(set(token_ids))
+    index = {t: i for i, t in enumerate(vocab)}
+    return torch.tensor([index[t] for t in token_ids], dtype=torch.long), vocab
+
+
+def unigram_loss(train: torch.Tensor, val: torch.Tensor, vocab_size: int) -> float:
+    """Cross-entropy (nats) of ``val`` under add-one-smoothed token frequencies of ``train``."""
+    counts = torch.bincount(train, minlength=vocab_size).double() + 1.0  # [V]
+    log_p = torch.log(counts / counts.sum())  # [V]
+    return float(-log_p[val].mean())
+
+
+def position_structure(table: torch.Tensor) -> float:
+    """Mean cosine of neighbouring positions minus that of distant ones (|i − j| ≥ T/2).
+
+    About 0 for a random table; positive once neighbours have become alike.
+    """
+    T = table.shape[0]
+    sim = cosine_matrix(table)  # [T, T]
+    gap = (torch.arange(T)[None, :] - torch.arange(T)[:, None]).abs()  # [T, T]
+    return float(sim[gap == 1].mean() - sim[gap >= T // 2].mean())
+
+
+def windows(data: torch.Tensor, length: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Non-overlapping evaluation windows: inputs and next-token targets, [N, length] each."""
+    n = (len(data) - 1) // length
+    x = data[: n * length].view(n, length)  # [N, L]
+    y = data[1 : n * length + 1].view(n, length)  # [N, L]
+    return x, y
+
+
+@torch.no_grad()
+def per_position_loss(model: TinyGPT, data: torch.Tensor, length: int) -> torch.Tensor:
+    """Mean cross-entropy at each position of windows of ``length`` tokens: [length]."""
+    x, y = windows(data, length)
+    logits = model(x)  # [N, L, V]
+    loss = torch.nn.functional.cross_entropy(logits.transpose(1, 2), y, reduction="none")  # [N, L]
+    return loss.mean(dim=0)
+
+
+@dataclass
+class TrainResult:
+    """Everything the page draws; ``summary()`` is what the command line prints."""
+
+    config: TrainConfig
+    vocab_size: int
+    num_parameters: int
+    unigram_val_loss: float
+    steps: list[int] = field(default_factory=list)  # where the losses below were taken
+    train_loss: list[float] = field(default_factory=list)
+    val_loss: list[float] = field(default_factory=list)
+    structure: list[float] = field(default_factory=list)  # learned only: position_structure
+    snapshots: list[torch.Tensor] = field(default_factory=list)  # learned only: [T, d] tables
+    val_loss_inside: float = math.nan  # windows of T tokens
+    val_loss_past_inside: float | None = None  # windows of 2T: positions < T (None: cannot run)
+    val_loss_past_outside: float | None = None  # windows of 2T: positions ≥ T
+    seconds: float = 0.0
+    stopped: bool = False
+
+    def summary(self) -> dict:
+        """Metrics as plain numbers (no tensors)."""
+        out = {k: v for k, v in self.__dict__.items() if k not in ("snapshots", "config")}
+        return {"config": self.config.__dict__, **out}
+
+
+def train(
+    token_ids: list[int],
+    cfg: TrainConfig,
+    on_progress: Callable[[TrainResult, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> TrainResult:
+    """Train a ``TinyGPT`` on the text's tokens; the last 10% are held out for validation.
+
+    Args:
+        token_ids: GPT-2 IDs of the text.
+        on_progress: called with the result so far and the step, ``RECORDS`` times per run.
+        should_stop: polled every step; training ends early (``stopped``) when it returns True.
+    """
+    cfg.validate(len(token_ids))
+    start = time.perf_counter()
+    data, vocab = compact_vocab(token_ids)
+    split = int(len(data) * (1 - VAL_FRACTION))
+    train_data, val_data = data[:split], data[split:]
+    emb_dim, n_heads, n_layers = SIZES[cfg.size]
+    model_cfg = GPTConfig(len(vocab), cfg.context_length, emb_dim, n_heads, n_layers, cfg.method)
+    g = torch.Generator().manual_seed(cfg.seed)
+    model = TinyGPT(model_cfg)
+    init_weights(model, g)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=0.01)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * s / cfg.steps))
+    )
+    result = TrainResult(
+        cfg, len(vocab), num_parameters(model), unigram_loss(train_data, val_data, len(vocab))
+    )
+
+    def record(step: int, loss: float) -> None:
+        model.eval()
+        result.steps.append(step)
+        result.train_loss.append(loss)
+        result.val_loss.append(float(per_position_loss(model, val_data, cfg.context_length).mean()))
+        if cfg.method == "learned":
+            table = model.pos_emb.weight.detach().clone()  # [T, d]
+            result.snapshots.append(table)
+            result.structure.append(position_structure(table))
+        model.train()
+        if on_progress:
+            on_progress(result, step)
+
+    T = cfg.context_length
+    every = max(1, cfg.steps // RECORDS)
+    record(0, float(model.loss(*windows(train_data[: 8 * T + 1], T)).detach()))
+    for step in range(1, cfg.steps + 1):
+        if should_stop and should_stop():
+            result.stopped = True
+            break
+        starts = torch.randint(0, len(train_data) - T - 1, (cfg.batch_size,), generator=g)  # [B]
+        index = starts[:, None] + torch.arange(T + 1)  # [B, T+1]
+        batch = train_data[index]  # [B, T+1]
+        loss = model.loss(batch[:, :-1], batch[:, 1:])
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        schedule.step()
+        if step % every == 0 or step == cfg.steps:
+            record(step, float(loss.detach()))
+    model.eval()
+    result.val_loss_inside = float(per_position_loss(model, val_data, T).mean())
+    if cfg.method != "learned":  # a learned table has no row for position T or later
+        past = per_position_loss(model, val_data, 2 * T)  # [2T]
+        result.val_loss_past_inside = float(past[:T].mean())
+        result.val_loss_past_outside = float(past[T:].mean())
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Train the tiny GPT and print its metrics as JSON.")
+    defaults = TrainConfig()
+    parser.add_argument("--method", default=defaults.method, choices=TRAINABLE_METHODS)
+    parser.add_argument("--context", type=int, default=defaults.context_length)
+    parser.add_argument("--size", default=defaults.size, choices=list(SIZES))
+    parser.add_argument("--steps", type=int, default=defaults.steps)
+    parser.add_argument("--batch", type=int, default=defaults.batch_size)
+    parser.add_argument("--lr", type=float, default=defaults.lr)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--text", default="sample:log", help="sample:NAME (cat, lesson, log) or a path")
+    args = parser.parse_args(argv)
+    from core.samples import SAMPLES
+    from core.tokenizer import encode
+
+    if args.text.startswith("sample:"):
+        text = SAMPLES[args.text.removeprefix("sample:")]
+    else:
+        text = Path(args.text).read_text(encoding="utf-8")
+    cfg = TrainConfig(args.method, args.context, args.size, args.steps, args.batch, args.lr, args.seed)
+    try:
+        result = train(encode(text), cfg)
+    except ValueError as exc:
+        sys.exit(f"error: {exc}")
+    json.dump(result.summary(), sys.stdout, indent=2)
+    print()
+
+
+if __name__ == "__main__":
+    main()

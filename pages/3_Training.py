@@ -1,0 +1,91 @@
+"""Watch positions being learned: a tiny GPT trained live, shared fairly between sessions."""
+
+import streamlit as st
+
+from core.model import TRAINABLE_METHODS
+from core.train_queue import run_key
+from ui import cache
+from ui.components import page_setup
+from ui.sidebar import sidebar
+from ui.training_views import (
+    compare_view,
+    progress_view,
+    results_view,
+    session_id,
+    train_settings,
+    training_queue,
+)
+
+page_setup("Training", ":material/model_training:")
+cache.warm_tokenizer()
+cfg, choice = sidebar("training", default_sample="log")
+st.title("Watch positions being learned")
+st.markdown(
+    "The lesson's positional table starts random; *how do we know the actual values? That is part of the "
+    "LLM training process.* Here a tiny GPT (token embedding + positions + causal self-attention blocks) "
+    "trains on the sidebar's text, on this server's CPU. The sidebar's **Positional method** and **Seed** "
+    "apply; the last 10% of the text is held out for validation."
+)
+tcfg = train_settings(cfg.method, cfg.seed)
+try:
+    if choice.error:
+        raise ValueError(choice.error)
+    if cfg.method not in TRAINABLE_METHODS:
+        raise ValueError(
+            f"Training supports {', '.join(TRAINABLE_METHODS)}: pick one of them in the sidebar."
+        )
+    ids = cache.token_ids(choice.text)
+    tcfg.validate(len(ids))
+except ValueError as exc:
+    st.error(str(exc))
+    if "tokens" in str(exc):
+        st.button(
+            "Use the long sample",
+            key="use_log",
+            on_click=lambda: st.session_state.update(sample="log", source="sample"),
+        )
+    st.stop()
+
+queue, me = training_queue(), session_id()
+b1, b2, b3 = st.columns([1, 1, 3])
+if b1.button("Train", type="primary", key="train"):
+    queue.submit(ids, tcfg, me)
+if b3.button("Train every method (compare)", key="train_all"):
+    for method in TRAINABLE_METHODS:
+        queue.submit(ids, tcfg.__class__(**{**tcfg.__dict__, "method": method}), me)
+
+job = queue.get(run_key(ids, tcfg))
+if b2.button("Stop", key="stop", disabled=job is None or job.finished):
+    queue.stop(job, me)
+
+
+@st.fragment(run_every=0.5 if job is not None and not job.finished else None)
+def live() -> None:
+    """Redraws itself while the run trains; a full rerun shows the results when it ends."""
+    current = queue.get(job.key)
+    if current.finished:
+        st.rerun(scope="app")
+    progress_view(queue, current)
+
+
+if job is None:
+    st.info(
+        f"Press **Train**: {tcfg.steps} steps of a {tcfg.size} model with {tcfg.method} positions, "
+        f"context {tcfg.context_length}. A finished run is kept for everyone who asks for the same settings."
+    )
+elif not job.finished:
+    live()
+elif job.status == "failed":
+    st.error(f"The run failed: {job.error}")
+elif job.status == "stopped":
+    st.warning(f"Stopped at step {job.step}. Press Train to start again.")
+else:
+    results_view(job.result)
+
+st.subheader("Every method on this text")
+compare_view(queue, ids, tcfg)
+st.caption(
+    "Past the trained length: each model reads windows twice as long as it trained on. A learned "
+    "table has no row for position T or later, so it cannot even run; the others can — the last "
+    "column says how well."
+)

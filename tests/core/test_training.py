@@ -1,0 +1,82 @@
+import json
+import math
+
+import pytest
+import torch
+
+from core.samples import SAMPLES
+from core.tokenizer import encode
+from core.training import (
+    TrainConfig,
+    compact_vocab,
+    main,
+    position_structure,
+    train,
+    unigram_loss,
+)
+
+LOG = encode(SAMPLES["log"])
+SHORT = TrainConfig(size="tiny", steps=30, context_length=16, batch_size=16)
+
+
+def test_short_run_is_deterministic_and_learns():
+    a, b = train(LOG, SHORT), train(LOG, SHORT)
+    assert a.train_loss == b.train_loss and a.val_loss == b.val_loss
+    assert a.val_loss[-1] < a.val_loss[0] - 1.0
+    assert a.val_loss_inside < a.unigram_val_loss
+    assert a.steps[0] == 0 and a.steps[-1] == 30
+    assert len(a.snapshots) == len(a.structure) == len(a.steps)
+
+
+def test_methods_that_can_run_past_the_trained_length_report_it():
+    learned = train(LOG, SHORT)
+    rope = train(LOG, TrainConfig(**{**SHORT.__dict__, "method": "rope"}))
+    assert learned.val_loss_past_outside is None
+    assert math.isfinite(rope.val_loss_past_inside) and math.isfinite(rope.val_loss_past_outside)
+    assert rope.snapshots == []
+
+
+def test_stop_ends_the_run_early():
+    result = train(LOG, SHORT, should_stop=lambda: True)
+    assert result.stopped and result.steps == [0]
+
+
+def test_structure_metric():
+    assert abs(position_structure(torch.randn(32, 64, generator=torch.Generator().manual_seed(1)))) < 0.15
+    # A random walk: each position is the previous one plus a small step, so neighbours are alike.
+    walk = torch.randn(32, 64, generator=torch.Generator().manual_seed(2)).cumsum(dim=0)
+    assert position_structure(walk) > 0.3
+    line = torch.stack([torch.tensor([float(math.cos(t / 10)), float(math.sin(t / 10))]) for t in range(32)])
+    assert position_structure(line) > 1.0
+
+
+def test_compact_vocab_and_unigram():
+    ids, vocab = compact_vocab([50256, 7, 7, 3])
+    assert vocab == [3, 7, 50256] and ids.tolist() == [2, 1, 1, 0]
+    # Uniform training counts over 2 tokens (+1 smoothing): -log(1/2).
+    assert unigram_loss(torch.tensor([0, 1]), torch.tensor([0]), 2) == pytest.approx(math.log(2))
+
+
+@pytest.mark.parametrize(
+    "cfg, message",
+    [
+        (TrainConfig(context_length=2), "between 4 and 256"),
+        (TrainConfig(method="t5"), "Training supports"),
+        (TrainConfig(size="huge"), "Model size"),
+    ],
+)
+def test_bad_settings(cfg, message):
+    with pytest.raises(ValueError, match=message):
+        cfg.validate(10_000)
+
+
+def test_text_too_short():
+    with pytest.raises(ValueError, match="needs at least 660"):
+        TrainConfig(context_length=32).validate(278)
+
+
+def test_command_line_prints_json(capsys):
+    main(["--method", "alibi", "--size", "tiny", "--steps", "5", "--context", "8"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["config"]["method"] == "alibi" and out["steps"][-1] == 5
+    assert out["val_loss_inside"] > 0 and out["unigram_val_loss"] > 0

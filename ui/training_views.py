@@ -1,0 +1,189 @@
+"""The Training page's pieces: the shared queue, the controls, live progress and the results."""
+
+from __future__ import annotations
+
+import uuid
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from core.charts import grid_frame, heatmap, line_chart
+from core.model import SIZES, TRAINABLE_METHODS
+from core.similarity import cosine_matrix
+from core.train_queue import Job, TrainingQueue, run_key
+from core.training import TrainConfig, TrainResult
+from ui.sidebar import bound_number
+
+DEFAULTS = TrainConfig()
+WORKERS = 1  # runs training at once on the server's two cores; the rest queue
+KEEP = 16  # finished runs kept for everyone (each ≤ 26 snapshots of ≤ 256 × 128 floats: ≤ 3.4 MB)
+
+
+@st.cache_resource(show_spinner=False)
+def training_queue() -> TrainingQueue:
+    """The one queue of the server process, shared by every session."""
+    return TrainingQueue(workers=WORKERS, keep=KEEP)
+
+
+def session_id() -> str:
+    """A random ID for this browser session (who is waiting for which run)."""
+    return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
+
+
+def train_settings(method: str, seed: int) -> TrainConfig:
+    """Context, model size and steps (URL keys train_context, size, steps)."""
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        context = bound_number(
+            "Trained context T",
+            "train_context",
+            DEFAULTS.context_length,
+            "Window length the model trains on (4 to 256).",
+        )
+    with c2:
+        sizes = list(SIZES)
+        size = st.selectbox(
+            "Model size",
+            sizes,
+            index=sizes.index(DEFAULTS.size),
+            key="size",
+            bind="query-params",
+            help=" · ".join(f"{k}: d {d}, {h} heads, {n} layers" for k, (d, h, n) in SIZES.items()),
+        )
+    with c3:
+        steps = bound_number("Steps", "steps", DEFAULTS.steps, "Optimizer steps (1 to 5,000).")
+    return TrainConfig(method=method, context_length=context, size=size, steps=steps, seed=seed)
+
+
+def progress_view(queue: TrainingQueue, job: Job) -> None:
+    """Status, progress bar and the live loss curve of a queued or running job."""
+    if job.status == "queued":
+        st.info(
+            f"Queued: {queue.position(job)} run(s) ahead. Another student asked first; this page "
+            "updates by itself."
+        )
+        return
+    st.progress(job.step / job.config.steps, text=f"Training: step {job.step} of {job.config.steps}")
+    if job.result is not None and job.result.steps:
+        st.altair_chart(loss_chart(job.result), width="stretch")
+
+
+def loss_chart(result: TrainResult):
+    """Training and validation loss against step, with the unigram baseline."""
+    steps = result.steps
+    frame = pd.concat(
+        [
+            pd.DataFrame({"step": steps, "loss (nats)": result.train_loss, "curve": "training batch"}),
+            pd.DataFrame({"step": steps, "loss (nats)": result.val_loss, "curve": "validation"}),
+            pd.DataFrame(
+                {
+                    "step": [0, result.config.steps],
+                    "loss (nats)": [result.unigram_val_loss] * 2,
+                    "curve": "unigram baseline (validation)",
+                }
+            ),
+        ]
+    )
+    return line_chart(frame, "step", "loss (nats)", "Loss", color="curve", height=260)
+
+
+def results_view(result: TrainResult) -> None:
+    """Final numbers, the loss curves and, for learned positions, the table taking shape."""
+    c = st.columns(4)
+    c[0].metric(
+        "Validation loss",
+        f"{result.val_loss_inside:.3f}",
+        delta=f"{result.val_loss_inside - result.unigram_val_loss:+.3f} vs unigram",
+        delta_color="inverse",
+    )
+    c[1].metric(
+        "Unigram baseline",
+        f"{result.unigram_val_loss:.3f}",
+        help="Cross-entropy of the held-out tokens under the training text's token frequencies.",
+    )
+    c[2].metric(
+        "Parameters",
+        f"{result.num_parameters:,}",
+        help=f"vocabulary: the {result.vocab_size} tokens "
+        "the text uses (renumbered), so no 50,257-row table is trained",
+    )
+    c[3].metric("Trained in", f"{result.seconds:.1f} s")
+    st.altair_chart(loss_chart(result), width="stretch")
+    if result.snapshots:
+        snapshot_view(result)
+
+
+def snapshot_view(result: TrainResult) -> None:
+    """Scrub through the learned table's snapshots: its similarity matrix and structure score."""
+    st.markdown(
+        "**The learned position table, step by step.** Drag the slider: at step 0 the table is "
+        "random noise (only the diagonal is similar); as training goes on, neighbouring positions "
+        "become alike — a band forms along the diagonal."
+    )
+    index = st.select_slider(
+        "Step",
+        options=list(range(len(result.steps))),
+        value=len(result.steps) - 1,
+        format_func=lambda k: str(result.steps[k]),
+        key="snapshot",
+    )
+    table = result.snapshots[index]  # [T, d]
+    T = table.shape[0]
+    c1, c2 = st.columns(2)
+    with c1:
+        frame = grid_frame(cosine_matrix(table), torch.arange(T), torch.arange(T), "position i", "position j")
+        st.altair_chart(
+            heatmap(
+                frame,
+                "position j",
+                "position i",
+                f"Cosine similarity at step {result.steps[index]}",
+                height=300,
+                domain=(-1.0, 1.0),
+            ),
+            width="stretch",
+        )
+    with c2:
+        frame = pd.DataFrame({"step": result.steps, "structure": result.structure})
+        st.altair_chart(
+            line_chart(
+                frame,
+                "step",
+                "structure",
+                "Learned structure",
+                height=300,
+                rule_at=result.steps[index],
+                rule_label="shown",
+            ),
+            width="stretch",
+        )
+    st.caption(
+        f"Structure = mean cosine of neighbouring positions − mean cosine of positions at least {T // 2} "
+        f"apart: {result.structure[0]:+.3f} at step 0, {result.structure[index]:+.3f} at step "
+        f"{result.steps[index]}. About 0 means no order in the table; 2 is the most it can be."
+    )
+
+
+def compare_view(queue: TrainingQueue, token_ids: list[int], cfg: TrainConfig) -> None:
+    """Every finished method on this text and these settings: loss inside and past the trained length."""
+    keys = {m: run_key(token_ids, TrainConfig(**{**cfg.__dict__, "method": m})) for m in TRAINABLE_METHODS}
+    done = {job.config.method: job.result for job in queue.finished_runs(list(keys.values()))}
+    T = cfg.context_length
+    rows = []
+    for method in TRAINABLE_METHODS:
+        r = done.get(method)
+        fmt = (lambda x: f"{x:.3f}") if r else (lambda x: "—")
+        outside = "cannot: no row past T" if method == "learned" else fmt(r and r.val_loss_past_outside)
+        rows.append(
+            {
+                "method": method,
+                f"val loss, windows of {T}": fmt(r and r.val_loss_inside),
+                f"windows of {2 * T}: positions < {T}": "cannot"
+                if method == "learned"
+                else fmt(r and r.val_loss_past_inside),
+                f"windows of {2 * T}: positions ≥ {T}": outside if r else "—",
+                "status": "done" if r else "not trained yet",
+            }
+        )
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
