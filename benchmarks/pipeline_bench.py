@@ -89,8 +89,8 @@ def app_rerun(setting: dict, reruns: int) -> float:
     return statistics.median(times)
 
 
-def server_peak_rss(query: str) -> float | None:
-    """Peak RSS (MB) of a fresh `streamlit run` after Chromium renders ``/?query``."""
+def server_peak_rss(path: str) -> float | None:
+    """Peak RSS (MB) of a fresh `streamlit run` after Chromium renders ``path`` (e.g. ``/?dim=64``)."""
     from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, wait_for_app
 
     if not Path(CHROMIUM).exists():
@@ -102,7 +102,7 @@ def server_peak_rss(query: str) -> float | None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page()
-            page.goto(f"{base}/?{query}")
+            page.goto(base + path)
             wait_for_app(page, timeout=300_000)
             assert page.get_by_test_id("stException").count() == 0
             browser.close()
@@ -125,7 +125,7 @@ def main() -> None:
         rerun = app_rerun(setting, args.reruns)
         ratio = rerun / book["median_s"]
         query = "&".join(f"{k}={v}" for k, v in setting.items()) + "&sample=log"
-        rss = None if args.no_browser else server_peak_rss(query)
+        rss = None if args.no_browser else server_peak_rss("/?" + query)
         print(f"[{name}] {setting}")
         print(
             f"  book code recompute     {book['median_s'] * 1000:9.1f} ms   "

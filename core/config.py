@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.positional import LAYOUTS, check_sinusoidal, check_t5_buckets
+
 # Positional methods, in the order the app lists them (URL values of ``method``).
 METHODS = ("nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope")
 ADDITIVE_METHODS = ("learned", "sinusoidal")  # the ones that add a [T, d] table to the input
@@ -53,7 +55,7 @@ class PipelineConfig:
 
 
 LEARNED_INITS = {"torch": 1.0, "openai": 0.01, "hf": 0.02}  # init name -> std of N(0, std²)
-SINUSOIDAL_LAYOUTS = ("interleaved", "concat", "fairseq")
+SINUSOIDAL_LAYOUTS = LAYOUTS
 ROPE_PAIRINGS = ("interleaved", "halves")
 EXTRAPOLATE_FACTORS = (1, 2, 4, 8)  # used length = factor × trained length (context)
 MAX_HEADS = 128
@@ -95,10 +97,15 @@ class FamilyConfig:
             raise ValueError(f"The frequency base must be greater than 1 (it is {self.base:g}).")
         if not 2 <= self.buckets <= MAX_BUCKETS:
             raise ValueError(f"T5 needs between 2 and {MAX_BUCKETS} buckets (it has {self.buckets}).")
-        if self.max_distance < 1:
-            raise ValueError(f"T5's max distance must be at least 1 (it is {self.max_distance}).")
-        if self.clip < 0:
-            raise ValueError(f"Shaw's clipping distance must be 0 or more (it is {self.clip}).")
+        if not 1 <= self.max_distance <= MAX_USED_LENGTH:
+            raise ValueError(
+                f"T5's max distance must be between 1 and {MAX_USED_LENGTH:,} (it is {self.max_distance:,})."
+            )
+        check_t5_buckets(self.buckets, self.max_distance)  # the bucket layout T5's code can build
+        if not 0 <= self.clip <= MAX_CONTEXT:
+            raise ValueError(
+                f"Shaw's clipping distance must be between 0 and {MAX_CONTEXT:,} (it is {self.clip:,})."
+            )
         if self.extrapolate not in EXTRAPOLATE_FACTORS:
             raise ValueError(
                 f"The used length must be 1, 2, 4 or 8 × the context (it is {self.extrapolate})."
@@ -108,8 +115,8 @@ class FamilyConfig:
                 f"The used length {self.extrapolate} × {context_length:,} is over {MAX_USED_LENGTH:,} "
                 "positions: lower the factor or the context length."
             )
+        check_sinusoidal(dim, self.layout)
         for name, value, allowed in (
-            ("layout", self.layout, SINUSOIDAL_LAYOUTS),
             ("pairing", self.pairing, ROPE_PAIRINGS),
             ("init", self.init, tuple(LEARNED_INITS)),
         ):

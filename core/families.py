@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 import torch
 
-from core.config import LEARNED_INITS, FamilyConfig
-from core.embeddings import TableRows
-from core.positional import alibi_slopes, apply_rope, t5_relative_bucket
+from core.config import FamilyConfig
+from core.embeddings import TableRows, row_seeded_rows
+from core.positional import alibi_bias, apply_rope, shaw_relative_indices, t5_relative_bucket
+
+CHUNK_ELEMENTS = 2**18  # distance × dimension values computed at once
 
 
 @dataclass(frozen=True)
@@ -101,19 +103,17 @@ def seeded_normal(shape: tuple[int, ...], std: float, seed: int, stream: int) ->
     return torch.randn(shape, generator=g) * std
 
 
-def shaw_key_vectors(clip: int, head_dim: int, seed: int) -> torch.Tensor:
-    """Shaw's untrained a^K vectors, one per clipped offset: [2k+1, head_dim], nn.Embedding's N(0, 1)."""
-    return seeded_normal((2 * clip + 1, head_dim), 1.0, seed, stream=1)
+def shaw_key_vectors(head_dim: int, seed: int, rows: torch.Tensor) -> torch.Tensor:
+    """Rows ``rows`` [K] of Shaw's untrained a^K table [2k+1, head_dim], N(0, 1).
+
+    Each row has its own seeded generator, so the cost is K rows whatever the clip.
+    """
+    return row_seeded_rows(rows, head_dim, seed * 1_000_003 + 1)  # [K, dh]
 
 
 def t5_bias_table(fam: FamilyConfig, dim: int, seed: int) -> torch.Tensor:
     """T5's untrained bias table [buckets, H]: N(0, d^-1), as Hugging Face initializes it."""
     return seeded_normal((fam.buckets, fam.heads), dim**-0.5, seed, stream=2)
-
-
-def learned_std(init: str) -> float:
-    """Standard deviation of the learned table's init: torch 1, OpenAI's GPT-2 0.01, HF's 0.02."""
-    return LEARNED_INITS[init]
 
 
 def content_vector(dim: int, seed: int) -> torch.Tensor:
@@ -147,6 +147,24 @@ def position_logits(
     Returns:
         [R] float64; heads: T5 and ALiBi show head 1 (ALiBi's steepest slope).
     """
+    # In chunks of distances, so that [R, d] temporaries stay small even at d = 16384.
+    size = max(1, CHUNK_ELEMENTS // dim)
+    parts = [
+        _position_logits(method, r, fam, dim, seed, additive_rows, context_length)
+        for r in distances.split(size)
+    ]
+    return torch.cat(parts) if parts else torch.zeros(0, dtype=torch.float64)
+
+
+def _position_logits(
+    method: str,
+    distances: torch.Tensor,
+    fam: FamilyConfig,
+    dim: int,
+    seed: int,
+    additive_rows: TableRows | None,
+    context_length: int | None,
+) -> torch.Tensor:
     head_dim = dim // fam.heads
     r = distances.long()
     u = content_vector(dim, seed)  # [d]; RoPE and Shaw use its first head_dim entries
@@ -160,16 +178,19 @@ def position_logits(
             return out
         return _additive(additive_rows, r, u)
     if method == "shaw":
-        index = torch.clamp(-r, -fam.clip, fam.clip) + fam.clip  # [R]: offset j - i = -r
-        a_k = shaw_key_vectors(fam.clip, head_dim, seed).double()  # [2k+1, dh]
-        return a_k[index] @ u[:head_dim] / math.sqrt(head_dim)  # u·(u + a) - u·u = u·a
+        with_key = torch.cat([torch.zeros(1, dtype=torch.long), r])  # [1 + R]: the key at 0, then queries
+        index = shaw_relative_indices(len(with_key), fam.clip, with_key)[1:, 0]  # [R]: query r, key 0
+        rows, inverse = torch.unique(index, return_inverse=True)  # [K], [R]
+        a_k = shaw_key_vectors(head_dim, seed, rows).double()  # [K, dh]
+        return a_k[inverse] @ u[:head_dim] / math.sqrt(head_dim)  # u·(u + a) - u·u = u·a
     if method == "t5":
         buckets = t5_relative_bucket(
             -r, bidirectional=False, num_buckets=fam.buckets, max_distance=fam.max_distance
         )  # [R]
         return t5_bias_table(fam, dim, seed)[buckets, 0].double()
     if method == "alibi":
-        return -alibi_slopes(fam.heads)[0].double() * r.double()
+        with_key = torch.cat([torch.zeros(1, dtype=torch.long), r])  # [1 + R]: the key at 0, then queries
+        return alibi_bias(fam.heads, len(with_key), with_key)[0, 1:, 0].double()  # head 1: query r, key 0
     if method == "rope":
         uh = u[None, :head_dim]  # [1, dh]
         interleaved = fam.pairing == "interleaved"

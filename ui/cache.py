@@ -11,10 +11,9 @@ import dataclasses
 import streamlit as st
 import torch
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import LEARNED_INITS, FamilyConfig, PipelineConfig
 from core.data import Batch, first_batch
 from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
-from core.families import learned_std
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
 from core.positional import sinusoidal_at
 from core.tokenizer import encode, gpt2_tokenizer
@@ -96,5 +95,5 @@ def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, 
         return TableRows(index, sinusoidal_at(index, cfg.output_dim, fam.base, layout=fam.layout))
     index = index[index < cfg.context_length]
     tokens = token_rows((), cfg, torch.empty(0, dtype=torch.long))  # for the generator state
-    rows = position_rows(cfg, index, tokens).rows * learned_std(fam.init)
+    rows = position_rows(cfg, index, tokens).rows * LEARNED_INITS[fam.init]
     return TableRows(index, rows)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import EXTRAPOLATE_FACTORS, ROPE_PAIRINGS, SINUSOIDAL_LAYOUTS, FamilyConfig
+from core.config import EXTRAPOLATE_FACTORS, LEARNED_INITS, ROPE_PAIRINGS, SINUSOIDAL_LAYOUTS, FamilyConfig
 from ui.sidebar import bound_number
 
 DEFAULTS = FamilyConfig()
@@ -28,7 +28,7 @@ def family_settings() -> FamilyConfig:
         init = _choice(
             "Learned init",
             "init",
-            ("torch", "openai", "hf"),
+            tuple(LEARNED_INITS),
             d.init,
             "torch: N(0, 1) as nn.Embedding. openai: N(0, 0.01²) as GPT-2's code. hf: N(0, 0.02²).",
         )

@@ -9,10 +9,11 @@ import streamlit as st
 import torch
 
 from core.charts import bar_chart, grid_frame, heatmap, line_chart, scatter_chart
-from core.config import FamilyConfig, PipelineConfig
-from core.families import shaw_key_vectors, t5_bias_table
-from core.pipeline import sample_indices
+from core.config import LEARNED_INITS, FamilyConfig, PipelineConfig
+from core.families import t5_bias_table
+from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional import (
+    alibi_bias,
     alibi_slopes,
     apply_rope,
     rope_inv_freq,
@@ -26,7 +27,6 @@ from ui.cache import additive_rows
 from ui.views import sampled_note
 
 GRID = 48  # positions per side of a [T, T] matrix view
-HEATMAP_POSITIONS, HEATMAP_DIMS = 64, 96
 
 
 def table_heatmap(cfg: PipelineConfig, fam: FamilyConfig, title: str) -> None:
@@ -62,7 +62,7 @@ def matrix_view(values: torch.Tensor, positions: torch.Tensor, title: str, **kwa
 def learned(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     st.markdown(
         f"`nn.Embedding({cfg.context_length}, {cfg.output_dim})`: one free vector per position, "
-        f"initialised here with `{fam.init}` (std {dict(torch=1, openai=0.01, hf=0.02)[fam.init]}) and "
+        f"initialised here with `{fam.init}` (std {LEARNED_INITS[fam.init]:g}) and "
         "learned in training. It knows nothing about distance until it is trained, and it has no row "
         "for a position past the context length."
     )
@@ -120,9 +120,9 @@ def rope(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     with c2:
         used = fam.extrapolate * cfg.context_length
         span = max(used, 512)  # RoFormer's figure runs to ~250
-        decay = rope_long_term_decay(head_dim, span, fam.base)  # [span+1]
-        r = sample_indices(span + 1, 400)
-        frame = pd.DataFrame({"relative distance": r.numpy(), "upper bound": decay[r].numpy()})
+        r = sample_indices(span + 1, 400)  # [R]: never all 65,536 distances
+        decay = rope_long_term_decay(head_dim, span, fam.base, distances=r)  # [R]
+        frame = pd.DataFrame({"relative distance": r.numpy(), "upper bound": decay.numpy()})
         st.altair_chart(
             line_chart(frame, "relative distance", "upper bound", "Long-term decay (RoFormer §3.4.3)"),
             width="stretch",
@@ -149,8 +149,8 @@ def rope(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         scatter_chart(pd.concat(points), "cos", "sin", "position", "How far each pair turns", "pair")
     )
     st.caption(
-        f"A unit vector in three pairs, rotated to positions 0–{int(positions[-1])}: the first pair "
-        "spins fast, the last barely moves."
+        f"A unit vector in {len(pairs)} pair(s), rotated to positions 0–{int(positions[-1])}: pair 0 "
+        "spins fast (1 radian per position), the last barely moves."
     )
     perm = rope_pairing_permutation(head_dim).tolist()
     shown = ", ".join(map(str, perm[:8])) + (", …" if head_dim > 8 else "")
@@ -176,9 +176,8 @@ def alibi(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     with c2:
         head = st.selectbox("Head", range(1, fam.heads + 1), key="alibi_head")
         positions = sample_indices(cfg.context_length, GRID)  # [P]: never the whole [T, T] matrix
-        distance = positions[:, None] - positions[None, :]  # [P, P] i - j
-        bias = -slopes[head - 1].double() * distance  # alibi_bias at the sampled pairs
-        bias = torch.where(distance >= 0, bias, torch.nan)  # the causal mask hides j > i
+        bias = alibi_bias(fam.heads, cfg.context_length, positions)[head - 1].double()  # [P, P]
+        bias = torch.where(positions[None, :] <= positions[:, None], bias, torch.nan)  # causal mask: j ≤ i
         matrix_view(bias, positions, f"Bias of head {head} (masked above the diagonal)")
 
 
@@ -188,7 +187,8 @@ def t5(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         f"logarithmically wider ones up to {fam.max_distance} — and adds one learned scalar per "
         "bucket and head to the logit (here untrained, N(0, 1/d) as Hugging Face initializes it)."
     )
-    offsets = torch.arange(-2 * fam.max_distance, 2 * fam.max_distance + 1)
+    span = 2 * fam.max_distance
+    offsets = sample_indices(2 * span + 1, 801) - span  # at most 801 offsets in [-2·max, 2·max]
     frames = [
         pd.DataFrame(
             {
@@ -220,11 +220,8 @@ def shaw(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         f"{2 * fam.clip + 1} vectors of {head_dim} numbers for the keys (and as many for the values). "
         "Offsets further than the clip share the outermost vector."
     )
-    positions = sample_indices(cfg.context_length, GRID)  # [P]
-    if cfg.context_length <= GRID:
-        index = shaw_relative_indices(cfg.context_length, fam.clip)  # [T, T]
-    else:  # the same index at the sampled pairs, never the whole [T, T] matrix
-        index = torch.clamp(positions[None, :] - positions[:, None], -fam.clip, fam.clip) + fam.clip
+    positions = sample_indices(cfg.context_length, GRID)  # [P]: never the whole [T, T] matrix
+    index = shaw_relative_indices(cfg.context_length, fam.clip, positions)  # [P, P]
     matrix_view(
         index.double(),
         positions,
@@ -234,7 +231,7 @@ def shaw(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     )
     st.caption(
         f"Index = clip(j − i, −{fam.clip}, {fam.clip}) + {fam.clip}; a^K has shape "
-        f"{tuple(shaw_key_vectors(fam.clip, head_dim, cfg.seed).shape)}."
+        f"({2 * fam.clip + 1}, {head_dim})."
     )
 
 

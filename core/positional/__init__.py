@@ -15,14 +15,19 @@ from core.positional.rope import (
 )
 from core.positional.shaw import shaw_attention, shaw_relative_indices
 from core.positional.sinusoidal import (
+    LAYOUTS,
+    check_sinusoidal,
     sinusoidal,
     sinusoidal_at,
     sinusoidal_inv_freq,
     sinusoidal_wavelengths,
 )
-from core.positional.t5 import t5_relative_bias, t5_relative_bucket
+from core.positional.t5 import check_t5_buckets, t5_relative_bias, t5_relative_bucket
 
 __all__ = [
+    "LAYOUTS",
+    "check_sinusoidal",
+    "check_t5_buckets",
     "alibi_bias",
     "alibi_slopes",
     "apply_rope",

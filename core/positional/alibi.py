@@ -40,7 +40,7 @@ def alibi_slopes(num_heads: int) -> torch.Tensor:
     return torch.tensor(get_slopes(num_heads), dtype=torch.float32)  # [H]
 
 
-def alibi_bias(num_heads: int, length: int) -> torch.Tensor:
+def alibi_bias(num_heads: int, length: int, positions: torch.Tensor | None = None) -> torch.Tensor:
     """The causal ALiBi bias ``bias[h, i, j] = -m_h·(i − j)`` (paper, Figure 3).
 
     Entries with ``j > i`` come out positive; a causal model never uses them, since the causal
@@ -50,12 +50,13 @@ def alibi_bias(num_heads: int, length: int) -> torch.Tensor:
     Args:
         num_heads: H.
         length: L, the number of queries and keys.
+        positions: [P] the positions (within ``0 … L−1``) to evaluate, e.g. a chart's sample; default all.
     Returns:
-        [H, L, L] float32.
+        [H, P, P] float32 (P = L by default).
     """
     if length < 0:
         raise ValueError(f"ALiBi needs a non-negative length (got {length}).")
     slopes = alibi_slopes(num_heads)  # [H]
-    positions = torch.arange(length)
-    offset = positions[None, :] - positions[:, None]  # [L, L]  j − i, so the diagonal is +0, not −0
-    return slopes[:, None, None] * offset  # [H, L, L]  = −m_h·(i − j)
+    positions = torch.arange(length) if positions is None else positions
+    offset = positions[None, :] - positions[:, None]  # [P, P]  j − i, so the diagonal is +0, not −0
+    return slopes[:, None, None] * offset  # [H, P, P]  = −m_h·(i − j)

@@ -97,7 +97,9 @@ def rope_pairing_permutation(dim: int) -> torch.Tensor:
     return torch.cat((torch.arange(0, dim, 2), torch.arange(1, dim, 2)))  # [d]
 
 
-def rope_long_term_decay(dim: int, max_distance: int, base: float = 10000.0) -> torch.Tensor:
+def rope_long_term_decay(
+    dim: int, max_distance: int, base: float = 10000.0, distances: torch.Tensor | None = None
+) -> torch.Tensor:
     """RoFormer's bound on the logit at relative distance r, ``(1/(d/2))·Σ_{j=1}^{d/2} |S_j|`` (§3.4.3).
 
     ``S_j = Σ_{k<j} e^{i·r·θ_k}``; by Abel summation the logit is at most ``max |h_{k+1} − h_k|``
@@ -107,14 +109,20 @@ def rope_long_term_decay(dim: int, max_distance: int, base: float = 10000.0) -> 
         dim: d, even.
         max_distance: the largest r.
         base: as ``rope_inv_freq``.
+        distances: [R] the r to evaluate (default: all of 0 … max_distance); a chart passes a sample.
     Returns:
-        [max_distance + 1] float64, for r = 0 … max_distance; the value at r = 0 is (d/2 + 1)/2.
+        [R] float64 (R = max_distance + 1 by default); the value at r = 0 is (d/2 + 1)/2.
     """
     _check_dim(dim)
     if max_distance < 0:
         raise ValueError(f"max_distance must be non-negative (got {max_distance}).")
     theta = rope_inv_freq(dim, base, torch.float64)  # [d/2]
-    r = torch.arange(max_distance + 1, dtype=torch.float64)  # [R]
-    phase = r[:, None] * theta  # [R, d/2]
-    partial_sums = torch.polar(torch.ones_like(phase), phase).cumsum(dim=-1)  # [R, d/2]  S_1 … S_{d/2}
-    return partial_sums.abs().mean(dim=-1)  # [R]
+    r = torch.arange(max_distance + 1) if distances is None else distances
+    r = r.to(torch.float64)  # [R]
+    out = torch.empty(len(r), dtype=torch.float64)  # [R]
+    rows = max(1, 2**18 // len(theta))  # complex temporaries stay ~10 MB at any d
+    for start in range(0, len(r), rows):
+        phase = r[start : start + rows, None] * theta  # [r, d/2]
+        partial_sums = torch.polar(torch.ones_like(phase), phase).cumsum(dim=-1)  # [r, d/2]  S_1 … S_{d/2}
+        out[start : start + rows] = partial_sums.abs().mean(dim=-1)
+    return out

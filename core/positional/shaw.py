@@ -12,20 +12,21 @@ import math
 import torch
 
 
-def shaw_relative_indices(length: int, clip: int) -> torch.Tensor:
+def shaw_relative_indices(length: int, clip: int, positions: torch.Tensor | None = None) -> torch.Tensor:
     """Row of ``rel_k``/``rel_v`` used by each query–key pair: ``clip(j − i, −k, k) + k``.
 
     Args:
         length: L.
         clip: k ≥ 0, the largest offset with a vector of its own.
+        positions: [P] the positions (within ``0 … L−1``) to evaluate, e.g. a chart's sample; default all.
     Returns:
-        [L, L] int64 in ``[0, 2k]``; row i is the query, column j the key.
+        [P, P] int64 in ``[0, 2k]`` (P = L by default); row i is the query, column j the key.
     """
     if clip < 0:
         raise ValueError(f"The clipping distance k must be ≥ 0 (got {clip}).")
-    positions = torch.arange(length)
-    offset = positions[None, :] - positions[:, None]  # [L, L]  j − i
-    return offset.clamp(-clip, clip) + clip  # [L, L]
+    positions = torch.arange(length) if positions is None else positions
+    offset = positions[None, :] - positions[:, None]  # [P, P]  j − i
+    return offset.clamp(-clip, clip) + clip  # [P, P]
 
 
 def shaw_attention(

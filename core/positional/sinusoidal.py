@@ -16,9 +16,10 @@ import math
 import torch
 
 LAYOUTS = ("interleaved", "concat", "fairseq")
+CHUNK_ELEMENTS = 2**18  # values computed at once
 
 
-def _check(dim: int, layout: str) -> None:
+def check_sinusoidal(dim: int, layout: str) -> None:
     """Raise ``ValueError`` for an unknown layout or a dimension the layout cannot fill."""
     if layout not in LAYOUTS:
         raise ValueError(f"Unknown sinusoidal layout {layout!r}; choose one of {LAYOUTS}.")
@@ -40,7 +41,7 @@ def sinusoidal_inv_freq(dim: int, base: float = 10000.0, layout: str = "interlea
     Returns:
         [d/2] float64: ``base^(-2i/d)``, or ``base^(-i/(d/2-1))`` for ``"fairseq"``.
     """
-    _check(dim, layout)
+    check_sinusoidal(dim, layout)
     if layout == "fairseq":
         # Difference to the paper: the exponent runs over i/(d/2-1), so the last pair's wavelength is
         # exactly 2π·base, the paper's stated range; the paper's own formula stops at 2π·base^(1-2/d).
@@ -71,11 +72,16 @@ def sinusoidal_at(
         [P, d] float32.
     """
     inv_freq = sinusoidal_inv_freq(dim, base, layout)  # [d/2]
-    angles = positions.to(torch.float64)[:, None] * inv_freq  # [P, d/2]
-    if layout == "interleaved":
-        pe = torch.stack((angles.sin(), angles.cos()), dim=-1)  # [P, d/2, 2]
-        return pe.flatten(1).to(torch.float32)  # [P, d]
-    return torch.cat((angles.sin(), angles.cos()), dim=-1).to(torch.float32)  # [P, d]
+    out = torch.empty(len(positions), dim)  # [P, d]
+    rows = max(1, CHUNK_ELEMENTS // dim)  # float64 temporaries stay ~10 MB however large P × d is
+    for start in range(0, len(positions), rows):
+        angles = positions[start : start + rows].to(torch.float64)[:, None] * inv_freq  # [p, d/2]
+        if layout == "interleaved":
+            pe = torch.stack((angles.sin(), angles.cos()), dim=-1).flatten(1)  # [p, d/2, 2] -> [p, d]
+        else:
+            pe = torch.cat((angles.sin(), angles.cos()), dim=-1)  # [p, d]
+        out[start : start + rows] = pe
+    return out
 
 
 def sinusoidal(

@@ -34,6 +34,12 @@ def _exact_range(bidirectional: bool, num_buckets: int, max_distance: int) -> in
     return max_exact
 
 
+def check_t5_buckets(num_buckets: int, max_distance: int) -> None:
+    """Raise ``ValueError`` unless both the bidirectional and the causal bucketing can be built."""
+    _exact_range(True, num_buckets, max_distance)
+    _exact_range(False, num_buckets, max_distance)
+
+
 def t5_relative_bucket(
     relative_position: torch.Tensor,
     bidirectional: bool = True,

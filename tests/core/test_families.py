@@ -40,9 +40,10 @@ def test_t5_is_flat_past_the_last_bucket():
 
 def test_shaw_is_flat_past_the_clip():
     y = logits("shaw")
-    a_k = shaw_key_vectors(FAM.clip, D // FAM.heads, SEED).double()
+    a_k = shaw_key_vectors(D // FAM.heads, SEED, torch.arange(2 * FAM.clip + 1)).double()
     u = content_vector(D, SEED)[: D // FAM.heads]
     assert y[0] == pytest.approx(float(a_k[FAM.clip] @ u) / math.sqrt(D // FAM.heads))
+    assert y[3] == pytest.approx(float(a_k[FAM.clip - 3] @ u) / math.sqrt(D // FAM.heads))  # offset j-i = -3
     assert torch.all(y[FAM.clip :] == y[FAM.clip])
     assert not torch.all(y[: FAM.clip] == y[FAM.clip])
 

@@ -47,10 +47,20 @@ def test_rope_shift_invariance_is_shown_with_numbers():
         ({"heads": "5"}, "does not split into 5 heads"),
         ({"dim": "24"}, "head dim must be even"),  # 24 / 8 heads = 3
         ({"buckets": "1"}, "T5 needs between 2"),
-        ({"clip": "-1"}, "clipping distance must be 0 or more"),
+        ({"clip": "-1"}, "clipping distance must be between 0 and 8,192"),
+        ({"clip": "20000000"}, "clipping distance must be between 0 and 8,192"),
+        ({"max_distance": "5000000"}, "max distance must be between 1 and 65,536"),
+        ({"buckets": "512"}, "max_distance must exceed the exact range"),
+        ({"buckets": "2", "max_distance": "1"}, "need num_buckets ≥ 4"),
+        ({"max_distance": "16"}, "max_distance must exceed the exact range"),
+        ({"buckets": "3", "method": "t5"}, "need num_buckets ≥ 4"),
+        (
+            {"dim": "2", "heads": "1", "layout": "fairseq"},
+            "fairseq layout needs an even dimension of at least 4",
+        ),
         ({"base": "1"}, "base must be greater than 1"),
-        ({"dim": "255"}, "even embedding dim"),
-        ({"max_distance": "0"}, "max distance must be at least 1"),
+        ({"dim": "255"}, "need an even embedding dim (it is 255)"),
+        ({"max_distance": "0"}, "max distance must be between 1"),
     ],
 )
 def test_bad_family_parameters_get_a_message(params, message):
@@ -61,7 +71,17 @@ def test_bad_family_parameters_get_a_message(params, message):
 
 @pytest.mark.parametrize("method", ["learned", "rope", "t5", "shaw", "alibi", "sinusoidal"])
 def test_context_8192_stays_small(method):
-    at = open_page(PAGE, method=method, context="8192", extrapolate="8")
+    # The largest settings: no [T, T], [used, d/2] or vocab × d tensor may be built, no chart over 1 MB.
+    at = open_page(
+        PAGE,
+        method=method,
+        context="8192",
+        extrapolate="8",
+        dim="16384",
+        heads="1",
+        clip="8192",
+        max_distance="65536",
+    )
     assert not at.exception and not at.error
     sizes = [c.proto.ByteSize() for c in charts(at)]
     assert max(sizes) < MAX_CHART_BYTES, sizes
