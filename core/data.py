@@ -91,8 +91,12 @@ def first_batch(token_ids: list[int], batch_size: int, max_length: int, stride: 
     if windows == 0:
         raise ValueError(
             f"The text has {n} tokens, but one window of context length {max_length} needs "
-            f"{max_length + 1} (its target is shifted by one). Use a longer text or a context "
-            f"length of at most {max(n - 1, 1)}."
+            f"{max_length + 1} (its target is shifted by one). "
+            + (
+                f"Use a longer text or a context length of at most {n - 1}."
+                if n >= 2
+                else "Use a longer text."
+            )
         )
     if windows < batch_size:
         raise ValueError(

@@ -28,6 +28,19 @@ def is_exact(vocab_size: int, dim: int) -> bool:
     return vocab_size * dim <= EXACT_MAX_ELEMENTS
 
 
+def same_prefix(short_rows: int, long_rows: int, dim: int) -> bool:
+    """Whether ``normal_`` on [short_rows, d] gives the first rows of ``normal_`` on [long_rows, d].
+
+    Below 16 values torch uses another algorithm; otherwise it redraws the last 16 values when the
+    size is not a multiple of 16. So the short table must be a multiple of 16 (and ≥ 16), and the
+    long table's redrawn tail, if any, must lie past the short one.
+    """
+    short, long = short_rows * dim, long_rows * dim
+    if short < 16 or short % 16 or long < 16:
+        return False
+    return long % 16 == 0 or long - 16 >= short
+
+
 def draw_normal_rows(generator: torch.Generator, num_rows: int, dim: int, keep: torch.Tensor) -> torch.Tensor:
     """Rows ``keep`` of ``torch.empty(num_rows, dim).normal_(generator=generator)``, streamed.
 

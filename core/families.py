@@ -43,7 +43,7 @@ FAMILIES: dict[str, Family] = {
             "none",
             "nowhere",
             "the lesson's starting point",
-            "nothing to extrapolate: the model sees a set of tokens",
+            "nothing to extrapolate (only a causal mask leaks some order)",
         ),
         Family(
             "learned",

@@ -61,8 +61,12 @@ def shared_tokens(
 
 
 def count_shared_vectors(x_a: torch.Tensor, x_b: torch.Tensor) -> int:
-    """How many rows of x_b [Nb, d] are bit-identical to some row of x_a [Na, d]."""
-    return int((x_b[:, None, :] == x_a[None, :, :]).all(dim=-1).any(dim=1).sum())
+    """How many rows of x_b [Nb, d] are bit-identical to some row of x_a [Na, d].
+
+    Compares each row's bytes, so memory stays O((Na + Nb)·d) (an [Nb, Na, d] comparison would not).
+    """
+    rows_a = {row.numpy().tobytes() for row in x_a.contiguous()}
+    return sum(row.numpy().tobytes() in rows_a for row in x_b.contiguous())
 
 
 @dataclass(frozen=True)
@@ -82,8 +86,8 @@ def compare_orders(tok_a: torch.Tensor, tok_b: torch.Tensor, pos: torch.Tensor) 
     """Compare two sentences: tok_a [Na, d], tok_b [Nb, d], pos [max(Na, Nb), d].
 
     Without positions a shuffled sentence hands the model the very same set of vectors (and
-    attention treats its input as a set). With positions the set changes. The mean, though,
-    stays blind either way: mean(tok + pos) = mean(tok) + mean(pos) for any order, which is
+    attention without a causal mask treats its input as a set). With positions the set changes.
+    The mean, though, stays blind either way: mean(tok + pos) = mean(tok) + mean(pos) for any order, which is
     why positions must reach a layer that compares vectors pairwise, like attention.
     Sums run in float64 so that rounding does not pose as a difference.
     """

@@ -13,7 +13,7 @@ import torch
 
 from core.config import ADDITIVE_METHODS, PipelineConfig
 from core.data import Batch
-from core.embeddings import TableRows, TokenRows
+from core.embeddings import TableRows
 from core.positional import learned_position_rows, sinusoidal_at
 
 FLOAT32_BYTES = 4
@@ -134,17 +134,21 @@ def shown_positions(context_length: int) -> torch.Tensor:
     return torch.unique(torch.cat([corner, sample_indices(context_length, HEATMAP_POSITIONS)]))
 
 
-def position_rows(cfg: PipelineConfig, positions: torch.Tensor, tokens: TokenRows) -> TableRows:
+def position_rows(
+    cfg: PipelineConfig, positions: torch.Tensor, state_after: torch.Tensor | None
+) -> TableRows:
     """Rows ``positions`` [P] (sorted, unique) of the positional table for ``cfg.method``.
 
-    ``tokens`` supplies the generator state after the token table, for exact learned rows.
+    ``state_after`` is ``TokenRows.state_after``: the generator state after the token table, for
+    exact learned rows (None: row-seeded). NoPE and the relative methods add zeros at the input.
     """
     if cfg.method == "sinusoidal":
         return TableRows(positions, sinusoidal_at(positions, cfg.output_dim))
-    if cfg.method != "learned":  # NoPE and the relative methods add nothing at the input
+    if cfg.method != "learned":
         return TableRows(positions, torch.zeros(len(positions), cfg.output_dim))
-    rows = learned_position_rows(positions, cfg.context_length, cfg.output_dim, cfg.seed, tokens.state_after)
-    return TableRows(positions, rows)
+    return TableRows(
+        positions, learned_position_rows(positions, cfg.context_length, cfg.output_dim, cfg.seed, state_after)
+    )
 
 
 def embedding_view(

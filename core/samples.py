@@ -9,7 +9,8 @@ A dog bites a man, and nobody writes about it. A man bites a dog, and it is in e
 The words are the same; only their places have changed.
 
 An embedding layer is a lookup table. It hands the word "cat" the same vector wherever the \
-word stands: first, fourth, or last. Attention, too, treats its inputs as a set. So before a \
+word stands: first, fourth, or last. Attention on its own, without a mask, treats its inputs as a \
+set. So before a \
 language model can tell "the cat chased the mouse" from "the mouse chased the cat", something \
 must tell it where each token stands. That something is the positional embedding: one more \
 vector per position, added to each token's vector, so that the cat at position one and the cat \

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.config import ADDITIVE_METHODS
+from core.embeddings import same_prefix
 from core.order import compare_orders, permutation, shared_tokens
 from core.tokenizer import token_strings
 from ui import cache
@@ -51,7 +52,13 @@ if cfg.method == "learned" and num_positions > cfg.context_length:
     st.info(
         f"The sentences need {num_positions} positions and the sidebar's context length is "
         f"{cfg.context_length}, so this page uses `nn.Embedding({num_positions}, "
-        f"{cfg.output_dim})`. Its first {cfg.context_length} rows are exactly the pipeline's."
+        f"{cfg.output_dim})`. "
+        + (
+            f"Its first {cfg.context_length} rows are exactly the pipeline's."
+            if same_prefix(cfg.context_length, num_positions, cfg.output_dim)
+            else "Its rows differ from the pipeline's in some values: torch draws tables whose size is "
+            "not a multiple of 16 slightly differently (it redraws the last 16 values)."
+        )
     )
     cfg = dataclasses.replace(cfg, context_length=num_positions)
 if cfg.method not in ADDITIVE_METHODS:
@@ -133,7 +140,8 @@ st.dataframe(
 )
 st.markdown(
     "- **Without positions** the shuffled sentence hands the model *exactly the same vectors*, "
-    "only listed in another order. Attention treats its input as a set, so it cannot tell.\n"
+    "only listed in another order. One attention step without a causal mask treats its input as a "
+    "set, so it cannot tell.\n"
     "- **With positions** almost none of the vectors are the same any more (only a token "
     "that kept its place keeps its vector): the order is now in the numbers.\n"
     "- A plain average still cannot see it: mean(tok + pos) = mean(tok) + mean(pos) for any "

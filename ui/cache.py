@@ -25,19 +25,22 @@ def warm_tokenizer() -> None:
     gpt2_tokenizer()
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False)
 def token_ids(text: str) -> list[int]:
     """GPT-2 token IDs of ``text``."""
     return encode(text)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False)
 def batch_of(text: str, batch_size: int, max_length: int, stride: int) -> Batch:
-    """The loader's first batch (raises ``ValueError`` with what to change)."""
+    """The loader's first batch (raises ``ValueError`` with what to change); ≤ 8.4 MB at B 128, T 8192."""
     return first_batch(token_ids(text), batch_size, max_length, stride)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per text (8 MB); 8 texts at most
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: int) -> TokenRows:
     # Streaming the vocab×d draws is the costly part (~50 ms at the book's setting), so keep the
     # rows of every token of the texts: reruns for another context or batch size reuse them.
@@ -46,19 +49,31 @@ def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: in
     return token_embedding_rows(ids[ids < vocab_size], vocab_size, dim, seed)
 
 
+@st.cache_resource(max_entries=8, show_spinner=False)
+def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None:
+    """The generator's state after ``manual_seed(seed); nn.Embedding(vocab, d)``; None when row-seeded."""
+    return token_embedding_rows(torch.empty(0, dtype=torch.long), vocab_size, dim, seed).state_after
+
+
 def token_rows(texts: tuple[str, ...], cfg: PipelineConfig, needed: torch.Tensor) -> TokenRows:
-    """Token-table rows covering ``needed`` [N] (exact: all rows of ``texts``, cached)."""
-    if is_exact(cfg.vocab_size, cfg.output_dim):
-        return _exact_text_rows(texts, cfg.vocab_size, cfg.output_dim, cfg.seed)
-    return token_embedding_rows(needed, cfg.vocab_size, cfg.output_dim, cfg.seed)
+    """Token-table rows covering ``needed`` [N]: exact rows of all ``texts`` are cached when small."""
+    V, d = cfg.vocab_size, cfg.output_dim
+    if is_exact(V, d) and len({i for text in texts for i in token_ids(text)}) * d <= CACHED_ROWS_MAX:
+        return _exact_text_rows(texts, V, d, cfg.seed)
+    return token_embedding_rows(needed, V, d, cfg.seed)  # row-seeded, or one uncached stream
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _shown_position_rows(text: str, cfg: PipelineConfig) -> TableRows:
+def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
+    """Rows ``positions`` of the positional table for ``cfg.method`` (the exact state when learned)."""
+    state = generator_state(cfg.vocab_size, cfg.output_dim, cfg.seed) if cfg.method == "learned" else None
+    return position_rows(cfg, positions, state)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _shown_position_rows(cfg: PipelineConfig) -> TableRows:
     # One pass over the context×d draws serves every view of the page (up to 0.5 s at
     # context 8192 × d 16384); a rerun for another batch size or stride reuses it.
-    rows = token_rows((text,), cfg, torch.empty(0, dtype=torch.long))
-    return position_rows(cfg, shown_positions(cfg.context_length), rows)
+    return _position_table_rows(cfg, shown_positions(cfg.context_length))
 
 
 def view(
@@ -71,7 +86,7 @@ def view(
 ) -> EmbeddingView:
     """Real embedding values at the chosen batch rows and dimensions, positions in ``shown_positions``."""
     tokens = token_rows((text,), cfg, batch.inputs[batch_rows][:, positions])
-    pos = _shown_position_rows(text, dataclasses.replace(cfg, batch_size=1, stride=1))
+    pos = _shown_position_rows(dataclasses.replace(cfg, batch_size=1, stride=1))
     return embedding_view(batch, tokens, pos, batch_rows, positions, dims)
 
 
@@ -81,19 +96,31 @@ def sentence_embeddings(
     """Token embeddings of each text ([N_k, d] each) and positional rows [num_positions, d]."""
     ids = [torch.tensor(token_ids(text), dtype=torch.long) for text in texts]
     rows = token_rows(texts, cfg, torch.cat(ids))
-    return [rows.lookup(i) for i in ids], position_rows(cfg, torch.arange(num_positions), rows).rows
+    return [rows.lookup(i) for i in ids], _position_table_rows(cfg, torch.arange(num_positions)).rows
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
 def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, ...]) -> TableRows:
     """Rows of the learned (scaled by its init's std) or sinusoidal table at ``positions``.
 
     Learned rows exist only below the context length; the others are left out.
     """
-    index = torch.tensor(positions, dtype=torch.long)
     if cfg.method == "sinusoidal":
-        return TableRows(index, sinusoidal_at(index, cfg.output_dim, fam.base, layout=fam.layout))
-    index = index[index < cfg.context_length]
-    tokens = token_rows((), cfg, torch.empty(0, dtype=torch.long))  # for the generator state
-    rows = position_rows(cfg, index, tokens).rows * LEARNED_INITS[fam.init]
-    return TableRows(index, rows)
+        return _sinusoidal_rows(cfg.output_dim, fam.base, fam.layout, positions)
+    std = LEARNED_INITS[fam.init]
+    return _learned_rows(cfg.vocab_size, cfg.output_dim, cfg.context_length, cfg.seed, std, positions)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _sinusoidal_rows(dim: int, base: float, layout: str, positions: tuple[int, ...]) -> TableRows:
+    index = torch.tensor(positions, dtype=torch.long)
+    return TableRows(index, sinusoidal_at(index, dim, base, layout=layout))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _learned_rows(
+    vocab_size: int, dim: int, context_length: int, seed: int, std: float, positions: tuple[int, ...]
+) -> TableRows:
+    index = torch.tensor(positions, dtype=torch.long)
+    index = index[index < context_length]
+    cfg = PipelineConfig(vocab_size, dim, context_length, seed=seed)
+    return TableRows(index, _position_table_rows(cfg, index).rows * std)

@@ -101,9 +101,10 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         "**What to look at.** NoPE is flat at 0: the score cannot depend on order. ALiBi is a straight "
         "line: the further back the key, the larger the penalty. T5 and Shaw are flat past their "
         "bucket range or clip: beyond that, all distances look alike. RoPE starts at 0 and wobbles down: "
-        "nearby keys keep most of their score. The absolute methods have a spike at r = 0 (a vector "
-        "with itself); then sinusoidal decays smoothly, while the untrained learned table gives noise. "
-        "Past the trained length (dashed line) the learned curve stops: its table has no rows there."
+        "nearby keys keep most of their score. Sinusoidal is highest near r = 0 and falls gradually, "
+        "with ripples. The untrained learned table gives noise (with torch's N(0, 1) init, a large value "
+        "at r = 0, where a position vector meets itself), and past the trained length (dashed line) its "
+        "curve stops: the table has no rows there."
     )
 
 

@@ -7,6 +7,7 @@ from core.embeddings import (
     is_exact,
     learned_position_rows,
     row_seeded_rows,
+    same_prefix,
     token_embedding_rows,
 )
 
@@ -67,3 +68,13 @@ def test_row_seeded_rows_are_deterministic():
 def test_id_outside_the_table_is_refused():
     with pytest.raises(ValueError, match="not a row"):
         token_embedding_rows(torch.tensor([10]), 10, 4, 0)
+
+
+@pytest.mark.parametrize(
+    "short, long, dim", [(4, 6, 256), (4, 6, 10), (4, 7, 3), (2, 9, 8), (8, 9, 8), (1, 2, 8), (2, 3, 24)]
+)
+def test_same_prefix_says_when_a_longer_table_starts_like_a_shorter_one(short, long, dim):
+    g = torch.Generator()
+    a = torch.empty(short, dim).normal_(generator=g.manual_seed(1))
+    b = torch.empty(long, dim).normal_(generator=g.manual_seed(1))
+    assert same_prefix(short, long, dim) == torch.equal(a, b[:short])
