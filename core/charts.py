@@ -116,3 +116,22 @@ def scatter_chart(frame: pd.DataFrame, x: str, y: str, color: str, title: str, f
         .facet(column=alt.Column(f"{facet}:N", title=None, sort=panels))
         .properties(title=title)
     )
+
+
+def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, height: int = 360) -> alt.Chart:
+    """Points joined in ``order`` (a path through the plane), coloured by ``order``."""
+    base = alt.Chart(frame, title=title, height=height).encode(
+        x=alt.X(f"{x}:Q", title=x),
+        y=alt.Y(f"{y}:Q", title=y),
+        order=alt.Order(f"{order}:Q"),
+    )
+    line = base.mark_line(color="#9ca3af", strokeWidth=1)
+    points = base.mark_circle(size=28).encode(
+        color=alt.Color(f"{order}:Q", title=order, scale=alt.Scale(scheme="viridis")),
+        tooltip=[
+            alt.Tooltip(f"{order}:Q"),
+            alt.Tooltip(f"{x}:Q", format=".3f"),
+            alt.Tooltip(f"{y}:Q", format=".3f"),
+        ],
+    )
+    return line + points

@@ -25,6 +25,7 @@ PAGES = [
     ("pages/1_Why_position.py", "Why position?", ":material/swap_horiz:"),
     ("pages/2_Families.py", "Families side by side", ":material/compare:"),
     ("pages/3_Training.py", "Watch positions being learned", ":material/model_training:"),
+    ("pages/4_Trained_positions.py", "Real trained positions", ":material/insights:"),
 ]
 DEFAULTS = PipelineConfig()
 DEFAULT_SAMPLE = "lesson"

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.e2e
 
 
 def number_input(page, label: str):
-    return page.get_by_test_id("stNumberInput").filter(has_text=label).locator("input")
+    return page.get_by_role("spinbutton", name=label, exact=True)
 
 
 def test_changing_the_context_changes_the_shapes(server, page):
@@ -36,6 +36,8 @@ def test_changing_the_context_changes_the_shapes(server, page):
         ("/?context=16&dim=64&method=sinusoidal", "From text to input embeddings"),
         ("/Why_position?context=8&dim=32", "Why position?"),
         ("/Families?context=8&method=rope", "Positional-encoding families, side by side"),
+        ("/Training?context=8", "Watch positions being learned"),
+        ("/Trained_positions?context=8", "What trained positions look like"),
     ],
 )
 def test_deep_link_is_the_first_request_to_a_fresh_server(fresh_server, page, path, title):

@@ -1,0 +1,26 @@
+"""The Trained positions page: the quoted figures are the data's."""
+
+from core.pretrained import load_minilm_positions, similarity_by_distance
+from tests.ui.test_pages import open_page
+
+PAGE = "pages/4_Trained_positions.py"
+
+
+def test_quoted_figures_are_computed_from_the_data():
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    sims = similarity_by_distance(load_minilm_positions()[0])
+    shown = {m.label: m.value for m in at.metric}
+    for r in (1, 16, 256):
+        assert shown[f"Neighbour similarity at distance {r}"] == f"{float(sims[r]):.2f}"
+    assert len(at.get("vega_lite_chart")) == 8
+    assert any("turning about" in m.value for m in at.markdown)
+
+
+def test_trained_figures_do_not_depend_on_the_seed():
+    a = open_page(PAGE, seed="1")
+    b = open_page(PAGE, seed="2")
+    assert not a.exception and not b.exception
+    captions_a = [c.value for c in a.caption if c.value.startswith("distance 1")]
+    captions_b = [c.value for c in b.caption if c.value.startswith("distance 1")]
+    assert captions_a[0] == captions_b[0]  # the trained table does not depend on the seed

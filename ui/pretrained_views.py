@@ -1,0 +1,114 @@
+"""Views of the trained MiniLM position table beside a random and a sinusoidal table of the same shape."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from core.charts import grid_frame, heatmap, line_chart, path_chart
+from core.embeddings import draw_normal_rows
+from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
+from core.positional import sinusoidal
+from core.pretrained import load_minilm_positions, pca_2d, rotation_per_step, similarity_by_distance
+from core.similarity import cosine_matrix
+from core.units import every
+
+SIMILARITY_POSITIONS = 64
+
+
+@st.cache_resource(show_spinner=False)
+def trained_table() -> tuple[torch.Tensor, dict]:
+    """The shipped table (read once per server); callers only read it."""
+    return load_minilm_positions()
+
+
+def tables(seed: int) -> dict[str, torch.Tensor]:
+    """The trained table, ``manual_seed(seed); nn.Embedding(512, 384)``'s and sinusoidal: [512, 384] each."""
+    trained, _ = trained_table()
+    T, d = trained.shape
+    random = draw_normal_rows(
+        torch.Generator().manual_seed(seed), T, d, torch.arange(T)
+    )  # exactly nn.Embedding's
+    return {
+        "Trained (all-MiniLM-L6-v2)": trained,
+        f"Random nn.Embedding({T}, {d})": random,
+        f"Sinusoidal ({T} × {d})": sinusoidal(T, d),
+    }
+
+
+def figures(table: torch.Tensor) -> dict[str, float]:
+    """Mean neighbour similarity at the distances the page quotes."""
+    sims = similarity_by_distance(table)
+    return {f"distance {r}": float(sims[r]) for r in (1, 16, 256)}
+
+
+def side_by_side(named: dict[str, torch.Tensor]) -> None:
+    """Heatmaps of the three tables and of their cosine-similarity matrices."""
+    T, d = next(iter(named.values())).shape
+    positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
+    sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
+    for column, (name, table) in zip(st.columns(len(named)), named.items(), strict=True):
+        with column:
+            frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
+            st.altair_chart(heatmap(frame, "dimension j", "position t", name, height=240), width="stretch")
+            sim = cosine_matrix(table[sim_positions])  # [P, P]
+            frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
+            st.altair_chart(
+                heatmap(
+                    frame, "position j", "position i", "cosine similarity", height=240, domain=(-1.0, 1.0)
+                ),
+                width="stretch",
+            )
+            st.caption(" · ".join(f"{k}: {v:+.2f}" for k, v in figures(table).items()))
+    st.caption(
+        f"Tables: {every(int(positions[1] - positions[0]), T, 'positions')} and "
+        f"{every(int(dims[1] - dims[0]), d, 'dimensions')}; similarity: "
+        f"{every(int(sim_positions[1] - sim_positions[0]), T, 'positions')}. Every cell is a real value."
+    )
+
+
+def distance_chart(named: dict[str, torch.Tensor]) -> None:
+    """Mean cosine similarity against distance, all three tables on one chart."""
+    frames = [
+        pd.DataFrame(
+            {"distance": range(len(t)), "mean cosine": similarity_by_distance(t).numpy(), "table": name}
+        )
+        for name, t in named.items()
+    ]
+    st.altair_chart(
+        line_chart(
+            pd.concat(frames), "distance", "mean cosine", "Similarity against distance", color="table"
+        ),
+        width="stretch",
+    )
+
+
+def pca_view(table: torch.Tensor) -> None:
+    """The trained positions projected on their first two principal components, in order."""
+    coords, share = pca_2d(table)  # [T, 2], [2]
+    step = rotation_per_step(coords)
+    shown = st.select_slider("Positions drawn", [24, 48, 96, 192, len(table)], value=48, key="pca_span")
+    frame = pd.DataFrame(
+        {"PC 1": coords[:shown, 0].numpy(), "PC 2": coords[:shown, 1].numpy(), "position": range(shown)}
+    )
+    st.altair_chart(
+        path_chart(
+            frame,
+            "PC 1",
+            "PC 2",
+            "position",
+            f"Positions 0–{shown - 1} on the first two principal components",
+        ),
+        width="stretch",
+    )
+    st.caption(
+        f"The two components explain {share[0]:.1%} and {share[1]:.1%} of the variance (computed over all "
+        f"{len(table)} positions); the grey line joins position p to p + 1."
+    )
+    st.markdown(
+        f"**A wave, found by training.** In this plane the positions go round a ring, turning about "
+        f"{step:.0f}° from one position to the next (a period of about {360 / step:.1f} positions). That is "
+        "how one sin/cos pair of the sinusoidal encoding moves: nobody wrote a formula, yet "
+        "gradient descent built a rotating code like it."
+    )
