@@ -18,7 +18,8 @@ from core.tokenizer import ENDOFTEXT, ENDOFTEXT_ID, token_strings
 from core.units import human_bytes
 from ui import cache
 from ui.components import page_setup, step_header, token_chips
-from ui.sidebar import sidebar
+from ui.preset_view import preset_panel
+from ui.sidebar import current_preset, sidebar
 from ui.views import heatmap_view, values_table
 
 MAX_CHIPS = 240
@@ -31,6 +32,8 @@ st.caption(
     "The lesson's pipeline, live: every shape, count and value below comes from real tensors "
     "for the settings in the sidebar."
 )
+if preset := current_preset():
+    preset_panel(preset)
 if choice.error:
     st.error(choice.error)
     st.stop()

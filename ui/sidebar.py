@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core.config import METHODS, PipelineConfig
+from core.presets import PRESETS, Preset
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.textfile import decode_text_file
 
@@ -29,6 +30,9 @@ PAGES = [
 ]
 DEFAULTS = PipelineConfig()
 DEFAULT_SAMPLE = "lesson"
+CUSTOM = "custom"  # the preset value when settings are the user's own
+PRESET_KEYS = ("vocab", "dim", "context", "method", "heads", "base", "buckets", "max_distance")
+APPLIED_PRESET = "_applied_preset"  # session key: the preset whose values were last written
 SAVED_SETTINGS = "_saved_settings"  # session key: the URL-bound settings of the last run
 CURRENT_PAGE = "_current_page"  # session key: the page that ran last
 
@@ -55,6 +59,11 @@ def _restore_settings(page: str) -> None:
         st.session_state[CURRENT_PAGE] = page
 
 
+def to_custom() -> None:
+    """A preset-controlled setting was edited by hand: the view is no longer the preset."""
+    st.session_state["preset"] = CUSTOM
+
+
 def bound_number(label: str, key: str, default: int | float, help: str) -> int | float:
     """A number input bound to the URL parameter ``key``; int or float like ``default``.
 
@@ -62,8 +71,43 @@ def bound_number(label: str, key: str, default: int | float, help: str) -> int |
     explains them (a bound widget would silently drop an out-of-range URL value).
     """
     step = 1 if isinstance(default, int) else None
-    value = st.number_input(label, step=step, key=key, help=help, bind="query-params", value=default)
+    on_change = to_custom if key in PRESET_KEYS else None
+    value = st.number_input(
+        label, step=step, key=key, help=help, bind="query-params", value=default, on_change=on_change
+    )
     return type(default)(value)
+
+
+def preset_values(preset: Preset) -> dict[str, object]:
+    """The widget values a preset sets (only the ones it defines)."""
+    values = {
+        "vocab": preset.vocab_size,
+        "dim": preset.dim,
+        "context": preset.context_length,
+        "method": preset.method,
+        "heads": preset.heads,
+        "base": preset.rope_base,
+        "buckets": preset.buckets,
+        "max_distance": preset.max_distance,
+    }
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def preset_choice() -> Preset | None:
+    """The ``preset`` selectbox; a newly chosen preset (or one from the URL) sets its values once."""
+    name = st.selectbox(
+        "Preset",
+        (CUSTOM, *PRESETS),
+        key="preset",
+        bind="query-params",
+        index=0,
+        help="Published model configurations: " + ", ".join(p.label for p in PRESETS.values()),
+    )
+    if st.session_state.get(APPLIED_PRESET) != name:
+        st.session_state[APPLIED_PRESET] = name
+        if name in PRESETS:  # before the settings' widgets exist in this run, so they take these values
+            st.session_state.update(preset_values(PRESETS[name]))
+    return PRESETS.get(name)
 
 
 def _read_upload() -> TextChoice:
@@ -117,6 +161,7 @@ def text_source(default_sample: str = DEFAULT_SAMPLE) -> TextChoice:
 def pipeline_settings() -> PipelineConfig:
     """The seven URL-bound settings (keys vocab, dim, context, batch, stride, seed, method)."""
     d = DEFAULTS
+    preset_choice()
     # Options show their own names: a bound selectbox writes what it shows into the URL.
     method = st.selectbox(
         "Positional method",
@@ -125,6 +170,7 @@ def pipeline_settings() -> PipelineConfig:
         help=METHOD_HELP,
         bind="query-params",
         index=METHODS.index(DEFAULTS.method),
+        on_change=to_custom,
     )
     c1, c2 = st.columns(2)
     with c1:
@@ -149,6 +195,7 @@ def pipeline_settings() -> PipelineConfig:
 
 # Settings carried from page to page (the Families and Training pages' own ones included).
 URL_KEYS = (
+    "preset",
     "vocab",
     "dim",
     "context",
@@ -185,3 +232,8 @@ def sidebar(page: str, default_sample: str = DEFAULT_SAMPLE) -> tuple[PipelineCo
         st.caption("Every setting is in the page's URL: copy it to share this exact view.")
     st.session_state[SAVED_SETTINGS] = {k: st.session_state[k] for k in URL_KEYS if k in st.session_state}
     return cfg, choice
+
+
+def current_preset() -> Preset | None:
+    """The preset whose values are in force (None for custom settings)."""
+    return PRESETS.get(st.session_state.get("preset", CUSTOM))

@@ -16,7 +16,7 @@ from core.training import (
 )
 
 LOG = encode(SAMPLES["log"])
-SHORT = TrainConfig(size="tiny", steps=30, context_length=16, batch_size=16)
+SHORT = TrainConfig(size="tiny", steps=80, context_length=16, batch_size=16)
 
 
 def test_short_run_is_deterministic_and_learns():
@@ -24,7 +24,7 @@ def test_short_run_is_deterministic_and_learns():
     assert a.train_loss == b.train_loss and a.val_loss == b.val_loss
     assert a.val_loss[-1] < a.val_loss[0] - 1.0
     assert a.val_loss_inside < a.unigram_val_loss
-    assert a.steps[0] == 0 and a.steps[-1] == 30
+    assert a.steps[0] == 0 and a.steps[-1] == 80
     assert len(a.snapshots) == len(a.structure) == len(a.steps)
 
 

@@ -155,3 +155,23 @@ def test_why_position_own_pair_and_bad_input():
     at.text_input(key="a").input("").run()
     assert "Type a sentence in both boxes" in errors(at)
     assert not at.exception
+
+
+def test_preset_from_the_url_sets_the_settings_and_shows_its_tables():
+    at = open_page(preset="gpt2-small", sample="log")
+    assert not at.exception and not at.error
+    assert at.sidebar.number_input(key="dim").value == 768
+    assert at.sidebar.number_input(key="context").value == 1024
+    assert metrics(at)["`token_embeddings` shape"] == "8 × 1,024 × 768"
+    table = at.dataframe[0].value
+    assert list(table["parameters"]) == ["39.38 M", "124.44 M"]
+    assert not at.warning  # GPT-2's own vocabulary
+
+
+def test_other_vocabularies_are_flagged_and_editing_makes_it_custom():
+    at = open_page(preset="llama2-7b", sample="log")
+    assert "still come from GPT-2's tokenizer" in " ".join(w.value for w in at.warning)
+    assert at.sidebar.selectbox(key="method").value == "rope"
+    at.sidebar.number_input(key="dim").set_value(512).run()
+    assert at.sidebar.selectbox(key="preset").value == "custom"
+    assert at.sidebar.number_input(key="dim").value == 512

@@ -1,0 +1,199 @@
+"""Published model configurations as presets, with the size of their embedding tables.
+
+Every number comes from the model's published configuration (README, "Presets", cites each).
+Total parameters are computed from the architecture and checked against the published totals
+in ``tests/core/test_presets.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GPT2_VOCAB = 50257
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One model's embedding-relevant configuration."""
+
+    name: str  # URL value of ``preset``
+    label: str
+    vocab_size: int  # V
+    dim: int  # d (hidden size)
+    context_length: int  # trained context length
+    method: str  # positional method
+    layers: int  # transformer blocks (decoder blocks; T5: per stack)
+    ffn: int  # feed-forward inner size
+    kv_dim: int | None = None  # grouped-query attention: keys/values width (None: d)
+    heads: int | None = None  # attention heads
+    rope_base: float | None = None
+    buckets: int | None = None
+    max_distance: int | None = None
+    architecture: str = "gpt2"  # gpt2 (tied, learned), llama (untied, RMSNorm, SwiGLU), bloom, t5
+    source: str = ""
+
+    def embedding_parameters(self) -> int:
+        """Parameters of the input tables: the token table, plus learned positions or T5's biases."""
+        V, d = self.vocab_size, self.dim
+        if self.method == "learned":
+            return V * d + self.context_length * d
+        if self.method == "t5":
+            return V * d + 2 * self.buckets * self.heads  # encoder and decoder each have one bias table
+        return V * d
+
+    def total_parameters(self) -> int:
+        """The whole model's parameters, from the architecture (biases and norms included)."""
+        V, d, L, f = self.vocab_size, self.dim, self.layers, self.ffn
+        if self.architecture == "gpt2":  # wte + wpe, L × (2 LN, qkv, proj, fc, proj), ln_f; head tied
+            return (
+                V * d + self.context_length * d + L * (4 * d * d + 4 * d + 2 * d * f + f + d + 4 * d) + 2 * d
+            )
+        if self.architecture == "bloom":  # like gpt2 without wpe, plus an embedding layer norm
+            return V * d + 2 * d + L * (4 * d * d + 4 * d + 2 * d * f + f + d + 4 * d) + 2 * d
+        if (
+            self.architecture == "llama"
+        ):  # embed + untied head, L × (q, k, v, o, gate/up/down, 2 RMSNorm), norm
+            kv = self.kv_dim or d
+            return 2 * V * d + L * (2 * d * d + 2 * d * kv + 3 * d * f + 2 * d) + d
+        if self.architecture == "t5":  # shared embedding (tied head); encoder and decoder stacks
+            attn = 4 * d * d
+            encoder = L * (attn + 2 * d * f + 2 * d) + self.buckets * self.heads + d
+            decoder = L * (2 * attn + 2 * d * f + 3 * d) + self.buckets * self.heads + d
+            return V * d + encoder + decoder
+        raise ValueError(f"Unknown architecture {self.architecture!r}.")
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            "book",
+            "The book's setting (ch. 2.8)",
+            GPT2_VOCAB,
+            256,
+            4,
+            "learned",
+            0,
+            0,
+            architecture="gpt2",
+            source="Raschka, Build a LLM from Scratch, ch. 2.8",
+        ),
+        Preset(
+            "gpt2-small",
+            "GPT-2 small (124M)",
+            GPT2_VOCAB,
+            768,
+            1024,
+            "learned",
+            12,
+            3072,
+            heads=12,
+            source="openai-community/gpt2 config.json",
+        ),
+        Preset(
+            "gpt2-medium",
+            "GPT-2 medium (355M)",
+            GPT2_VOCAB,
+            1024,
+            1024,
+            "learned",
+            24,
+            4096,
+            heads=16,
+            source="openai-community/gpt2-medium config.json",
+        ),
+        Preset(
+            "gpt2-large",
+            "GPT-2 large (774M)",
+            GPT2_VOCAB,
+            1280,
+            1024,
+            "learned",
+            36,
+            5120,
+            heads=20,
+            source="openai-community/gpt2-large config.json",
+        ),
+        Preset(
+            "gpt2-xl",
+            "GPT-2 XL (1.5B)",
+            GPT2_VOCAB,
+            1600,
+            1024,
+            "learned",
+            48,
+            6400,
+            heads=25,
+            source="openai-community/gpt2-xl config.json",
+        ),
+        Preset(
+            "gpt3-175b",
+            "GPT-3 175B",
+            GPT2_VOCAB,
+            12288,
+            2048,
+            "learned",
+            96,
+            49152,
+            heads=96,
+            source="Brown et al. 2020, Table 2.1",
+        ),
+        Preset(
+            "llama2-7b",
+            "LLaMA-2 7B",
+            32000,
+            4096,
+            4096,
+            "rope",
+            32,
+            11008,
+            heads=32,
+            rope_base=10000.0,
+            architecture="llama",
+            source="meta-llama/Llama-2-7b-hf config.json",
+        ),
+        Preset(
+            "llama3-8b",
+            "LLaMA-3 8B",
+            128256,
+            4096,
+            8192,
+            "rope",
+            32,
+            14336,
+            kv_dim=1024,
+            heads=32,
+            rope_base=500000.0,
+            architecture="llama",
+            source="meta-llama/Meta-Llama-3-8B config.json",
+        ),
+        Preset(
+            "bloom-176b",
+            "BLOOM 176B",
+            250880,
+            14336,
+            2048,
+            "alibi",
+            70,
+            57344,
+            heads=112,
+            architecture="bloom",
+            source="bigscience/bloom config.json",
+        ),
+        Preset(
+            "t5-base",
+            "T5-base",
+            32128,
+            768,
+            512,
+            "t5",
+            12,
+            3072,
+            heads=12,
+            buckets=32,
+            max_distance=128,
+            architecture="t5",
+            source="google-t5/t5-base config.json",
+        ),
+    )
+}
