@@ -18,6 +18,7 @@ from core.tokenizer import ENDOFTEXT, ENDOFTEXT_ID, token_strings
 from core.units import human_bytes
 from ui import cache
 from ui.components import page_setup, step_header, token_chips
+from ui.downloads import tensor_downloads
 from ui.preset_view import preset_panel
 from ui.sidebar import current_preset, sidebar
 from ui.views import heatmap_view, values_table
@@ -89,6 +90,7 @@ with right:
     st.dataframe(batch.targets[:show_b, :show_t].numpy(), width="stretch")
 if (show_b, show_t) != (B, T):
     st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
+tensor_downloads("inputs", batch.inputs, ("b", "t"), "The whole first batch, int64.")
 
 # Real values at a small corner (tables) and on a downsampled grid (heatmaps).
 corner = cache.view(
@@ -171,3 +173,10 @@ st.caption(
     f"{human_bytes(steps[5].nbytes)} in float32."
 )
 heatmap_view(grid.input_embeddings[0], grid.positions, grid.dims, "input_embeddings[0]", (T, d))
+tensor_downloads(
+    "input_embeddings_grid",
+    grid.input_embeddings[0],
+    ("t", "j"),
+    "input_embeddings[0] at the heatmap's positions (rows) and dimensions (columns): real values.",
+    labels=(grid.positions.tolist(), grid.dims.tolist()),
+)

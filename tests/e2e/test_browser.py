@@ -123,3 +123,19 @@ def test_training_shows_progress_then_results(server, page):
     assert page.get_by_test_id("stException").count() == 0
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "training_done.png"), full_page=True)
+
+
+def test_download_the_batch(server, page, tmp_path):
+    import numpy as np
+
+    page.goto(server + "/?context=6&batch=3")
+    wait_for_app(page)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="inputs.npy").click()
+    path = tmp_path / "inputs.npy"
+    info.value.save_as(path)
+    inputs = np.load(path)
+    assert inputs.shape == (3, 6) and inputs.dtype == np.int64
+    # The first window starts with the sample's first tokens, as the table on the page shows.
+    first_cell = page.get_by_test_id("stDataFrame").first
+    expect(first_cell).to_be_visible()
