@@ -139,3 +139,16 @@ def test_download_the_batch(server, page, tmp_path):
     # The first window starts with the sample's first tokens, as the table on the page shows.
     first_cell = page.get_by_test_id("stDataFrame").first
     expect(first_cell).to_be_visible()
+
+
+def test_presenter_mode_reveals_the_shape(server, page):
+    page.goto(server + "/?present=1")
+    wait_for_app(page)
+    expect(page.get_by_text("Step 1 of 6")).to_be_visible()
+    page.get_by_role("textbox").first.fill("278")
+    page.get_by_role("button", name="Reveal").click()
+    expect(page.get_by_test_id("stMetricValue").filter(has_text="278")).to_be_visible(timeout=30_000)
+    page.get_by_role("button", name="Next ▶").click()
+    expect(page.get_by_role("heading", name="2. Sliding-window batch")).to_be_visible(timeout=30_000)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "presenter.png"), full_page=True)
