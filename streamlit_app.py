@@ -21,6 +21,7 @@ from ui.components import page_setup, token_chips
 from ui.downloads import tensor_downloads
 from ui.presenter import presenter_mode, presenter_nav, step
 from ui.preset_view import preset_panel
+from ui.share import code_export, share_link
 from ui.sidebar import current_preset, sidebar
 from ui.views import heatmap_view, values_table
 
@@ -30,6 +31,7 @@ page_setup("Pipeline", ":material/linear_scale:")
 cache.warm_tokenizer()
 cfg, choice = sidebar("pipeline")
 presenting = presenter_mode()
+share_link()
 st.title("From text to input embeddings")
 st.caption(
     "The lesson's pipeline, live: every shape, count and value below comes from real tensors "
@@ -54,6 +56,7 @@ except ValueError as exc:
     st.stop()
 
 B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim
+code_export(cfg, choice.text)
 steps = pipeline_steps(cfg, len(ids))
 current = presenter_nav(len(steps)) if presenting else 0
 if not is_exact(cfg.vocab_size, d):

@@ -20,7 +20,7 @@ import torch
 
 EXACT_MAX_ELEMENTS = 2**25  # 128 MB of fp32; streaming it costs ~0.12 s on one core
 CHUNK_ELEMENTS = 2**20  # streaming buffer: 4 MB, a multiple of 16
-_POSITION_STREAM = 0x5EED_9051  # separates the row-seeded positional table from token rows
+POSITION_STREAM = 0x5EED_9051  # separates the row-seeded positional table from token rows
 
 
 def is_exact(vocab_size: int, dim: int) -> bool:
@@ -142,5 +142,5 @@ def learned_position_rows(
     if state_after is not None:
         g.set_state(state_after)
     else:
-        g.manual_seed(_row_seed(seed, 0, _POSITION_STREAM))
+        g.manual_seed(_row_seed(seed, 0, POSITION_STREAM))
     return draw_normal_rows(g, context_length, dim, positions)
