@@ -152,3 +152,17 @@ def test_presenter_mode_reveals_the_shape(server, page):
     expect(page.get_by_role("heading", name="2. Sliding-window batch")).to_be_visible(timeout=30_000)
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "presenter.png"), full_page=True)
+
+
+def test_chart_downloads_as_png(server, page, tmp_path):
+    page.goto(server + "/Families?context=16")
+    wait_for_app(page)
+    chart = page.get_by_test_id("stVegaLiteChart").first
+    expect(chart.locator("canvas, svg").first).to_be_visible(timeout=30_000)
+    chart.hover()
+    container = page.get_by_test_id("stElementContainer").filter(has=chart).first
+    with page.expect_download() as info:
+        container.get_by_role("button", name="Download as PNG").click()
+    path = tmp_path / "chart.png"
+    info.value.save_as(path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
