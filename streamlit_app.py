@@ -21,7 +21,7 @@ from ui.components import page_setup, token_chips
 from ui.downloads import tensor_downloads
 from ui.presenter import presenter_mode, presenter_nav, step
 from ui.preset_view import preset_panel
-from ui.share import code_export, share_link
+from ui.share import code_export
 from ui.sidebar import current_preset, sidebar
 from ui.views import heatmap_view, values_table
 
@@ -31,7 +31,6 @@ page_setup("Pipeline", ":material/linear_scale:")
 cache.warm_tokenizer()
 cfg, choice = sidebar("pipeline")
 presenting = presenter_mode()
-share_link()
 st.title("From text to input embeddings")
 st.caption(
     "The lesson's pipeline, live: every shape, count and value below comes from real tensors "

@@ -1,4 +1,4 @@
-"""Sharing a view: its link, and the PyTorch code that computes it."""
+"""The PyTorch code that computes a view."""
 
 from __future__ import annotations
 
@@ -6,16 +6,6 @@ import streamlit as st
 
 from core.codegen import MAX_INLINE_CHARS, pipeline_code
 from core.config import PipelineConfig
-
-
-def share_link() -> None:
-    """The page's current URL in a code box (its copy button copies the link)."""
-    with st.sidebar.popover("Copy link", icon=":material/link:", width="stretch"):
-        st.caption(
-            "This link reopens the view exactly (text aside: pasted and uploaded text stays in this "
-            "browser session)."
-        )
-        st.code(st.context.url or "", language=None, wrap_lines=True)
 
 
 def code_export(cfg: PipelineConfig, text: str) -> None:

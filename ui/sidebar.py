@@ -7,6 +7,7 @@ the view. This module owns those keys.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -230,8 +231,32 @@ def sidebar(page: str, default_sample: str = DEFAULT_SAMPLE) -> tuple[PipelineCo
         st.divider()
         cfg = pipeline_settings()
         st.caption("Every setting is in the page's URL: copy it to share this exact view.")
+        share_link()
     st.session_state[SAVED_SETTINGS] = {k: st.session_state[k] for k in URL_KEYS if k in st.session_state}
     return cfg, choice
+
+
+PAGE_KEYS = ("a", "b")  # page-specific settings (the Why position? sentences) carried in the link too
+
+
+def view_link(url: str, state: dict) -> str:
+    """``url`` without its query, plus every setting in ``state`` as a query parameter.
+
+    Built from the settings themselves, not from the address bar, which loses the settings after a
+    switch between pages (Streamlit drops the old page's bound parameters).
+    """
+    params = {k: state[k] for k in (*URL_KEYS, *PAGE_KEYS) if k in state and state[k] is not None}
+    return url.split("?", 1)[0] + ("?" + urlencode(params) if params else "")
+
+
+def share_link() -> None:
+    """A link that reopens this view, in a code box whose button copies it."""
+    with st.popover("Copy link", icon=":material/link:", width="stretch"):
+        st.caption(
+            "This link reopens the view exactly (text aside: pasted and uploaded text stays in this "
+            "browser session)."
+        )
+        st.code(view_link(st.context.url or "", dict(st.session_state)), language=None, wrap_lines=True)
 
 
 def current_preset() -> Preset | None:

@@ -175,3 +175,17 @@ def test_other_vocabularies_are_flagged_and_editing_makes_it_custom():
     at.sidebar.number_input(key="dim").set_value(512).run()
     assert at.sidebar.selectbox(key="preset").value == "custom"
     assert at.sidebar.number_input(key="dim").value == 512
+
+
+def test_copy_link_carries_every_setting_even_after_a_page_switch():
+    from urllib.parse import parse_qs, urlsplit
+
+    from ui.sidebar import view_link
+
+    at = open_page(context="8", dim="64", method="sinusoidal")
+    at.switch_page("pages/1_Why_position.py").run()
+    state = {k: at.session_state[k] for k in ("context", "dim", "method", "a") if k in at.session_state}
+    link = view_link("http://host/Why_position?stale=1", state)
+    query = parse_qs(urlsplit(link).query)
+    assert urlsplit(link).path == "/Why_position" and "stale" not in query
+    assert query["context"] == ["8"] and query["dim"] == ["64"] and query["method"] == ["sinusoidal"]
