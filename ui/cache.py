@@ -55,10 +55,16 @@ def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None
     return token_embedding_rows(torch.empty(0, dtype=torch.long), vocab_size, dim, seed).state_after
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def unique_token_count(texts: tuple[str, ...]) -> int:
+    """How many distinct token IDs the texts use (kept: a rerun need not count them again)."""
+    return len({i for text in texts for i in token_ids(text)})
+
+
 def token_rows(texts: tuple[str, ...], cfg: PipelineConfig, needed: torch.Tensor) -> TokenRows:
     """Token-table rows covering ``needed`` [N]: exact rows of all ``texts`` are cached when small."""
     V, d = cfg.vocab_size, cfg.output_dim
-    if is_exact(V, d) and len({i for text in texts for i in token_ids(text)}) * d <= CACHED_ROWS_MAX:
+    if is_exact(V, d) and unique_token_count(texts) * d <= CACHED_ROWS_MAX:
         return _exact_text_rows(texts, V, d, cfg.seed)
     return token_embedding_rows(needed, V, d, cfg.seed)  # row-seeded, or one uncached stream
 

@@ -23,6 +23,7 @@ def trained_table() -> tuple[torch.Tensor, dict]:
     return load_minilm_positions()
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
 def tables(seed: int) -> dict[str, torch.Tensor]:
     """The trained table, ``manual_seed(seed); nn.Embedding(512, 384)``'s and sinusoidal: [512, 384] each."""
     trained, _ = trained_table()
