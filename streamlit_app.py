@@ -23,7 +23,7 @@ from ui.presenter import presenter_mode, presenter_nav, step
 from ui.preset_view import preset_panel
 from ui.share import code_export
 from ui.sidebar import current_preset, sidebar
-from ui.views import heatmap_view, values_table
+from ui.views import grid_table, heatmap_view, values_table
 
 MAX_CHIPS = 240
 
@@ -89,10 +89,10 @@ if step(2, steps[1], presenting, current):
     left, right = st.columns(2)
     with left:
         st.markdown("**inputs**")
-        st.dataframe(batch.inputs[:show_b, :show_t].numpy(), width="stretch")
+        st.dataframe(grid_table(batch.inputs[:show_b, :show_t]), width="stretch")
     with right:
         st.markdown("**targets** (inputs shifted by one token)")
-        st.dataframe(batch.targets[:show_b, :show_t].numpy(), width="stretch")
+        st.dataframe(grid_table(batch.targets[:show_b, :show_t]), width="stretch")
     if (show_b, show_t) != (B, T):
         st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
     tensor_downloads("inputs", batch.inputs, ("b", "t"), "The whole first batch, int64.")

@@ -70,7 +70,7 @@ def line_chart(
     """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule."""
     scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
     encoding = {
-        "x": alt.X(f"{x}:Q", title=x),
+        "x": alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1)),  # every x here counts something
         "y": alt.Y(f"{y}:Q", title=y, scale=scale),
         "tooltip": [alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
     }

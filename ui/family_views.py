@@ -40,7 +40,7 @@ def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
             "kind": f.kind,
             "position enters at": f.injects,
             "parameters": f"{parameter_count(f.name, cfg, fam):,}",
-            f"past {cfg.context_length:,} positions": f.extrapolates,
+            f"past the trained length (T = {cfg.context_length:,})": f.extrapolates,
             "source": f.source,
         }
         for f in FAMILIES.values()

@@ -10,6 +10,15 @@ from core.charts import grid_frame, heatmap
 from core.units import every
 
 
+def grid_table(ids: torch.Tensor) -> pd.DataFrame:
+    """A [B, T] block of token IDs with its axes named: rows b=…, columns t=…."""
+    return pd.DataFrame(
+        ids.numpy(),
+        index=[f"b={b}" for b in range(ids.shape[0])],
+        columns=[f"t={t}" for t in range(ids.shape[1])],
+    )
+
+
 def values_table(
     values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, labels: list[str] | None = None
 ) -> None:
