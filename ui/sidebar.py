@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.navigation.page import StreamlitPage
 
 from core.config import METHODS, PipelineConfig
 from core.presets import PRESETS, Preset
@@ -22,20 +23,27 @@ METHOD_HELP = (
     "shaw: learned vectors per clipped offset. t5: a learned bias per offset bucket. "
     "alibi: a linear distance penalty. rope: rotates queries and keys."
 )
+# (file, title, icon, URL path): the app's pages, in the order of the sidebar's links. The first is
+# the default, at "/". The URL paths differ from the file names on purpose: Streamlit scans ``pages/``
+# once per process (and in every AppTest run) before ``st.navigation`` takes over, and then runs the
+# entry point, not a page file, for every page it does not know by that name.
 PAGES = [
-    ("streamlit_app.py", "Pipeline", ":material/linear_scale:"),
-    ("pages/1_Why_position.py", "Why position?", ":material/swap_horiz:"),
-    ("pages/2_Families.py", "Families side by side", ":material/compare:"),
-    ("pages/3_Training.py", "Watch positions being learned", ":material/model_training:"),
-    ("pages/4_Trained_positions.py", "Real trained positions", ":material/insights:"),
+    ("pages/pipeline.py", "Pipeline", ":material/linear_scale:", "Pipeline"),
+    ("pages/why_position.py", "Why position?", ":material/swap_horiz:", "Why_position"),
+    ("pages/families.py", "Families side by side", ":material/compare:", "Families"),
+    ("pages/training.py", "Watch positions being learned", ":material/model_training:", "Training"),
+    ("pages/trained_positions.py", "Real trained positions", ":material/insights:", "Trained_positions"),
 ]
 DEFAULTS = PipelineConfig()
 DEFAULT_SAMPLE = "lesson"
 CUSTOM = "custom"  # the preset value when settings are the user's own
 PRESET_KEYS = ("vocab", "dim", "context", "method", "heads", "base", "buckets", "max_distance")
 APPLIED_PRESET = "_applied_preset"  # session key: the preset whose values were last written
-SAVED_SETTINGS = "_saved_settings"  # session key: the URL-bound settings of the last run
-CURRENT_PAGE = "_current_page"  # session key: the page that ran last
+SETTINGS = "_settings"  # session key: this run's settings, read by the page
+# Every setting is a widget bound to its URL parameter. The sidebar's widgets are drawn by the entry
+# point, so they are the same widgets on every page and the address bar keeps them through page
+# switches; a page's own widgets are kept in the session while another page is shown.
+URL_BOUND = {"bind": "query-params", "persist_state": "session"}
 
 
 @dataclass(frozen=True)
@@ -45,19 +53,6 @@ class TextChoice:
     text: str  # the text ("" when there is none)
     label: str  # where it came from, for captions
     error: str | None = None  # a message for the user instead of a text
-
-
-def _restore_settings(page: str) -> None:
-    """On arriving at ``page`` from another page, give its widgets the settings in force there.
-
-    Pages in ``pages/`` each draw their own widgets, and a page switch starts them afresh (the
-    URL parameters of the old page's bound widgets are dropped). ``sidebar()`` saves the
-    settings in the session after every run and writes them back here, before any widget.
-    """
-    if st.session_state.get(CURRENT_PAGE) != page:
-        for key, value in st.session_state.get(SAVED_SETTINGS, {}).items():
-            st.session_state[key] = value
-        st.session_state[CURRENT_PAGE] = page
 
 
 def to_custom() -> None:
@@ -74,7 +69,7 @@ def bound_number(label: str, key: str, default: int | float, help: str) -> int |
     step = 1 if isinstance(default, int) else None
     on_change = to_custom if key in PRESET_KEYS else None
     value = st.number_input(
-        label, step=step, key=key, help=help, bind="query-params", value=default, on_change=on_change
+        label, step=step, key=key, help=help, **URL_BOUND, value=default, on_change=on_change
     )
     return type(default)(value)
 
@@ -100,7 +95,7 @@ def preset_choice() -> Preset | None:
         "Preset",
         (CUSTOM, *PRESETS),
         key="preset",
-        bind="query-params",
+        **URL_BOUND,
         index=0,
         help="Published model configurations: " + ", ".join(p.label for p in PRESETS.values()),
     )
@@ -124,7 +119,7 @@ def _read_upload() -> TextChoice:
     return st.session_state.get("uploaded_text", TextChoice("", "", "Upload a .txt file to use it."))
 
 
-def text_source(default_sample: str = DEFAULT_SAMPLE) -> TextChoice:
+def text_source() -> TextChoice:
     """Sample, pasted or uploaded text (widget keys ``source``, ``sample``, ``text``, ``upload``)."""
     source = st.radio(
         "Text",
@@ -153,8 +148,8 @@ def text_source(default_sample: str = DEFAULT_SAMPLE) -> TextChoice:
         list(SAMPLES),
         key="sample",
         help="  \n".join(f"**{k}**: {v}" for k, v in SAMPLE_TITLES.items()),
-        bind="query-params",
-        index=list(SAMPLES).index(default_sample),
+        **URL_BOUND,
+        index=list(SAMPLES).index(DEFAULT_SAMPLE),
     )
     return TextChoice(SAMPLES[name], f"sample: {SAMPLE_TITLES[name]}")
 
@@ -169,7 +164,7 @@ def pipeline_settings() -> PipelineConfig:
         METHODS,
         key="method",
         help=METHOD_HELP,
-        bind="query-params",
+        **URL_BOUND,
         index=METHODS.index(DEFAULTS.method),
         on_change=to_custom,
     )
@@ -194,17 +189,9 @@ def pipeline_settings() -> PipelineConfig:
     return PipelineConfig(vocab, dim, context, batch, stride, seed, method)
 
 
-# Settings carried from page to page (the Families and Training pages' own ones included).
-URL_KEYS = (
-    "preset",
-    "vocab",
-    "dim",
-    "context",
-    "batch",
-    "stride",
-    "seed",
-    "method",
-    "sample",
+SIDEBAR_KEYS = ("preset", "vocab", "dim", "context", "batch", "stride", "seed", "method", "sample")
+# The pages' own settings (Families, Training, Why position?): kept in the session when another page is shown.
+PAGE_KEYS = (
     "heads",
     "base",
     "buckets",
@@ -217,35 +204,63 @@ URL_KEYS = (
     "train_context",
     "size",
     "steps",
+    "corpus",
+    "a",
+    "b",
 )
+URL_KEYS = SIDEBAR_KEYS + PAGE_KEYS
 
 
-def sidebar(page: str, default_sample: str = DEFAULT_SAMPLE) -> tuple[PipelineConfig, TextChoice]:
-    """Draw the whole sidebar of ``page``; return the settings and the chosen text."""
-    _restore_settings(page)
+def url_settings(state: dict, keys: tuple[str, ...] = URL_KEYS) -> dict[str, object]:
+    """The settings among ``keys`` that ``state`` holds, as query parameters."""
+    return {k: state[k] for k in keys if k in state and state[k] is not None}
+
+
+def navigation() -> StreamlitPage:
+    """The app's pages (``PAGES``); the sidebar draws their links itself."""
+    pages = [
+        st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
+        for i, (path, title, icon, url) in enumerate(PAGES)
+    ]
+    return st.navigation(pages, position="hidden")
+
+
+def sidebar() -> None:
+    """Draw the sidebar shared by every page; ``settings()`` then returns what it holds."""
     with st.sidebar:
-        for path, label, icon in PAGES:
-            st.page_link(path, label=label, icon=icon)
+        for path, title, icon, _ in PAGES:
+            st.page_link(path, label=title, icon=icon)
         st.divider()
-        choice = text_source(default_sample)
+        choice = text_source()
         st.divider()
         cfg = pipeline_settings()
         st.caption("Every setting is in the page's URL: copy it to share this exact view.")
         share_link()
-    st.session_state[SAVED_SETTINGS] = {k: st.session_state[k] for k in URL_KEYS if k in st.session_state}
-    return cfg, choice
+    st.session_state[SETTINGS] = (cfg, choice)
 
 
-PAGE_KEYS = ("a", "b")  # page-specific settings (the Why position? sentences) carried in the link too
+def settings() -> tuple[PipelineConfig, TextChoice]:
+    """The sidebar's settings and text for this run.
+
+    The entry point draws the sidebar before the page and forgets the settings when the run ends; a
+    page file run on its own (Streamlit's one-off ``pages/`` scan, see ``PAGES``) draws it here.
+    """
+    if SETTINGS not in st.session_state:
+        sidebar()
+    return st.session_state[SETTINGS]
+
+
+def forget_settings() -> None:
+    """End of a run: the next run's page must not read this run's settings."""
+    st.session_state.pop(SETTINGS, None)
 
 
 def view_link(url: str, state: dict) -> str:
     """``url`` without its query, plus every setting in ``state`` as a query parameter.
 
-    Built from the settings themselves, not from the address bar, which loses the settings after a
-    switch between pages (Streamlit drops the old page's bound parameters).
+    Built from the settings themselves, so it holds the page's own settings as well.
     """
-    params = {k: state[k] for k in (*URL_KEYS, *PAGE_KEYS) if k in state and state[k] is not None}
+    params = url_settings(state)
     return url.split("?", 1)[0] + ("?" + urlencode(params) if params else "")
 
 

@@ -10,10 +10,11 @@ import torch
 
 from core.charts import grid_frame, heatmap, line_chart
 from core.model import SIZES, TRAINABLE_METHODS
+from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, run_key
 from core.training import TrainConfig, TrainResult
-from ui.sidebar import bound_number
+from ui.sidebar import URL_BOUND, TextChoice, bound_number
 
 DEFAULTS = TrainConfig()
 WORKERS = 1  # runs training at once on the server's two cores; the rest queue
@@ -29,6 +30,22 @@ def training_queue() -> TrainingQueue:
 def session_id() -> str:
     """A random ID for this browser session (who is waiting for which run)."""
     return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
+
+
+CORPORA = {  # options show their own names: a bound radio writes what it shows into the URL
+    "log": "The ship's log: a sample built for training (~9,100 tokens)",
+    "sidebar": "The text chosen in the sidebar",
+}
+
+
+def training_text(choice: TextChoice) -> TextChoice:
+    """The text to train on (URL key ``corpus``): the long sample by default, or the sidebar's text."""
+    corpus = st.radio(
+        "Train on", list(CORPORA), captions=list(CORPORA.values()), key="corpus", horizontal=True, **URL_BOUND
+    )
+    if corpus == "log":
+        return TextChoice(SAMPLES["log"], f"sample: {SAMPLE_TITLES['log']}")
+    return choice
 
 
 def train_settings(method: str, seed: int) -> TrainConfig:
@@ -48,7 +65,7 @@ def train_settings(method: str, seed: int) -> TrainConfig:
             sizes,
             index=sizes.index(DEFAULTS.size),
             key="size",
-            bind="query-params",
+            **URL_BOUND,
             help=" · ".join(f"{k}: d {d}, {h} heads, {n} layers" for k, (d, h, n) in SIZES.items()),
         )
     with c3:

@@ -114,3 +114,12 @@ def wait_for_app(page, timeout: float = 90_000) -> None:
     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout)
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
     page.wait_for_selector('[data-testid="stHeading"]', timeout=timeout)
+
+
+def wait_for_charts(page, timeout: float = 60_000) -> None:
+    """Wait until every chart on the page has drawn (the page has settled, as before a person's click)."""
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=stVegaLiteChart]')]"
+        ".every(c => c.querySelector('canvas, svg'))",
+        timeout=timeout,
+    )

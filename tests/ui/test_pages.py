@@ -7,16 +7,18 @@ from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
-PAGES = ["streamlit_app.py", "pages/1_Why_position.py"]
+PAGES = ["pages/pipeline.py", "pages/why_position.py"]
 
 
-def open_page(page: str = "streamlit_app.py", **params: str) -> AppTest:
+def open_page(page: str = "pages/pipeline.py", **params: str) -> AppTest:
+    """The app at ``page`` with URL ``params`` (the entry point runs first, as on a server)."""
     at = AppTest.from_file(APP, default_timeout=120)
     for key, value in params.items():
         at.query_params[key] = value
-    if page != "streamlit_app.py":
-        at.switch_page(page)
-    return at.run()
+    at.run()
+    if page != "pages/pipeline.py":
+        at.switch_page(page).run()
+    return at
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -71,9 +73,9 @@ def test_changing_a_control_changes_the_shapes():
 
 def test_settings_survive_a_page_switch():
     at = open_page(context="8")
-    at.switch_page("pages/1_Why_position.py").run()
+    at.switch_page("pages/why_position.py").run()
     assert at.sidebar.number_input(key="context").value == 8
-    at.switch_page("streamlit_app.py").run()
+    at.switch_page("pages/pipeline.py").run()
     assert metrics(at)["`inputs` shape"] == "8 × 8"
 
 
@@ -139,7 +141,7 @@ def test_gpt3_setting_never_allocates_the_table():
 
 
 def test_why_position_cat_example():
-    at = open_page("pages/1_Why_position.py")
+    at = open_page("pages/why_position.py")
     assert not at.exception and not at.error
     values = [m.value for m in at.metric]
     assert values[0] == "1.000000"
@@ -148,7 +150,7 @@ def test_why_position_cat_example():
 
 
 def test_why_position_own_pair_and_bad_input():
-    at = open_page("pages/1_Why_position.py", a=" dog bites man", b=" man bites dog")
+    at = open_page("pages/why_position.py", a=" dog bites man", b=" man bites dog")
     table = at.dataframe[1].value
     shuffled = table[table["pair"] == "A vs B"].iloc[0]
     assert shuffled["same vectors, no positions"] == "3 of 3"  # an exact token-level permutation
@@ -183,7 +185,7 @@ def test_copy_link_carries_every_setting_even_after_a_page_switch():
     from ui.sidebar import view_link
 
     at = open_page(context="8", dim="64", method="sinusoidal")
-    at.switch_page("pages/1_Why_position.py").run()
+    at.switch_page("pages/why_position.py").run()
     state = {k: at.session_state[k] for k in ("context", "dim", "method", "a") if k in at.session_state}
     link = view_link("http://host/Why_position?stale=1", state)
     query = parse_qs(urlsplit(link).query)

@@ -4,7 +4,7 @@ import time
 
 from tests.ui.test_pages import errors, open_page
 
-PAGE = "pages/3_Training.py"
+PAGE = "pages/training.py"
 
 
 def run_until(at, predicate, seconds=120):
@@ -32,7 +32,7 @@ def test_short_run_from_button_to_results():
 
 
 def test_short_text_offers_the_long_sample():
-    at = open_page(PAGE, sample="lesson")
+    at = open_page(PAGE, corpus="sidebar", sample="lesson")
     assert "training with context 32 needs at least 660" in errors(at)
     at.button(key="use_log").click().run()
     assert not at.error

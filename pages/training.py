@@ -5,8 +5,7 @@ import streamlit as st
 from core.model import TRAINABLE_METHODS
 from core.train_queue import run_key
 from ui import cache
-from ui.components import page_setup
-from ui.sidebar import sidebar
+from ui.sidebar import settings
 from ui.training_views import (
     compare_view,
     progress_view,
@@ -14,18 +13,18 @@ from ui.training_views import (
     session_id,
     train_settings,
     training_queue,
+    training_text,
 )
 
-page_setup("Training", ":material/model_training:")
-cache.warm_tokenizer()
-cfg, choice = sidebar("training", default_sample="log")
+cfg, choice = settings()
 st.title("Watch positions being learned")
 st.markdown(
     "The lesson's positional table starts random; *how do we know the actual values? That is part of the "
     "LLM training process.* Here a tiny GPT (token embedding + positions + causal self-attention blocks) "
-    "trains on the sidebar's text, on this server's CPU. The sidebar's **Positional method** and **Seed** "
-    "apply; the last 10% of the text is held out for validation."
+    "trains on the ship's log (or the sidebar's text), on this server's CPU. The sidebar's "
+    "**Positional method** and **Seed** apply; the last 10% of the text is held out for validation."
 )
+choice = training_text(choice)
 tcfg = train_settings(cfg.method, cfg.seed)
 try:
     if choice.error:
@@ -40,9 +39,9 @@ except ValueError as exc:
     st.error(str(exc))
     if "tokens" in str(exc):
         st.button(
-            "Use the long sample",
+            "Train on the ship's log",
             key="use_log",
-            on_click=lambda: st.session_state.update(sample="log", source="sample"),
+            on_click=lambda: st.session_state.update(corpus="log"),
         )
     st.stop()
 

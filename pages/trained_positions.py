@@ -2,14 +2,10 @@
 
 import streamlit as st
 
-from ui.cache import warm_tokenizer
-from ui.components import page_setup
 from ui.pretrained_views import distance_chart, figures, pca_view, side_by_side, tables, trained_table
-from ui.sidebar import sidebar
+from ui.sidebar import settings
 
-page_setup("Trained positions", ":material/insights:")
-warm_tokenizer()
-cfg, _ = sidebar("trained")
+cfg, _ = settings()
 st.title("What trained positions look like")
 named = tables(cfg.seed)
 trained = next(iter(named.values()))

@@ -3,16 +3,12 @@
 import streamlit as st
 
 from core.families import FAMILIES
-from ui.cache import warm_tokenizer
-from ui.components import page_setup
 from ui.family_controls import family_settings
 from ui.family_details import details
 from ui.family_views import logit_section, overview, similarity_section
-from ui.sidebar import sidebar
+from ui.sidebar import settings
 
-page_setup("Families side by side", ":material/compare:")
-warm_tokenizer()
-cfg, _ = sidebar("families")
+cfg, _ = settings()
 st.title("Positional-encoding families, side by side")
 st.markdown(
     "Absolute methods give every **position** a vector; relative methods act on the **distance** between "

@@ -10,14 +10,12 @@ from core.embeddings import same_prefix
 from core.order import compare_orders, permutation, shared_tokens
 from core.tokenizer import token_strings
 from ui import cache
-from ui.components import page_setup, token_chips
-from ui.sidebar import sidebar
+from ui.components import token_chips
+from ui.sidebar import URL_BOUND, settings
 
 MAX_SENTENCE_CHARS = 300
 
-page_setup("Why position?", ":material/swap_horiz:")
-cache.warm_tokenizer()
-cfg, _ = sidebar("why_position")
+cfg, _ = settings()
 st.title("Why position?")
 st.markdown(
     "An embedding layer is a lookup table: a token ID gets **the same vector wherever it "
@@ -25,10 +23,10 @@ st.markdown(
 )
 col_a, col_b = st.columns(2)
 text_a = col_a.text_input(
-    "Sentence A", "The cat sat on the mat", key="a", max_chars=MAX_SENTENCE_CHARS, bind="query-params"
+    "Sentence A", "The cat sat on the mat", key="a", max_chars=MAX_SENTENCE_CHARS, **URL_BOUND
 )
 text_b = col_b.text_input(
-    "Sentence B", "On the mat the cat sat", key="b", max_chars=MAX_SENTENCE_CHARS, bind="query-params"
+    "Sentence B", "On the mat the cat sat", key="b", max_chars=MAX_SENTENCE_CHARS, **URL_BOUND
 )
 try:
     cfg.validate()

@@ -1,0 +1,189 @@
+"""Positional Embeddings Explorer — the pipeline page: text → token IDs → input embeddings."""
+
+import streamlit as st
+import torch
+
+from core.diagrams import broadcast_svg
+from core.embeddings import is_exact
+from core.pipeline import (
+    HEATMAP_DIMS,
+    HEATMAP_POSITIONS,
+    TABLE_DIMS,
+    TABLE_POSITIONS,
+    check_vocab,
+    pipeline_steps,
+    sample_indices,
+)
+from core.tokenizer import ENDOFTEXT, ENDOFTEXT_ID, token_strings
+from core.units import human_bytes
+from ui import cache
+from ui.components import token_chips
+from ui.downloads import tensor_downloads
+from ui.presenter import presenter_mode, presenter_nav, step
+from ui.preset_view import preset_panel
+from ui.share import code_export
+from ui.sidebar import current_preset, settings
+from ui.views import grid_table, heatmap_view, values_table
+
+MAX_CHIPS = 240
+
+cfg, choice = settings()
+presenting = presenter_mode()
+st.title("From text to input embeddings")
+st.caption(
+    "The lesson's pipeline, live: every shape, count and value below comes from real tensors "
+    "for the settings in the sidebar."
+)
+if preset := current_preset():
+    preset_panel(preset)
+if choice.error:
+    st.error(choice.error)
+    st.stop()
+try:
+    cfg.validate()
+    ids = cache.token_ids(choice.text)
+    batch = cache.batch_of(choice.text, cfg.batch_size, cfg.context_length, cfg.stride)
+    check_vocab(batch.inputs, cfg.vocab_size)
+except ValueError as exc:
+    st.error(str(exc))
+    if "vocab size" in str(exc):
+        st.button(
+            "Set vocab size to 50,257", key="fix_vocab", on_click=lambda: st.session_state.update(vocab=50257)
+        )
+    st.stop()
+
+B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim
+code_export(cfg, choice.text)
+steps = pipeline_steps(cfg, len(ids))
+current = presenter_nav(len(steps)) if presenting else 0
+if not is_exact(cfg.vocab_size, d):
+    st.info(
+        f"At vocab {cfg.vocab_size:,} × d {d:,} the token table would take "
+        f"{human_bytes(cfg.vocab_size * d * 4)}. The app never allocates it: each row is drawn "
+        "from its own seeded N(0, 1) generator, so values differ from a bulk "
+        "`nn.Embedding` init (same distribution). Shapes, counts and bytes are exact."
+    )
+
+# 1. Text → token IDs
+if step(1, steps[0], presenting, current):
+    st.caption(f"{choice.label}: {len(choice.text):,} characters → {len(ids):,} GPT-2 tokens.")
+    token_chips(token_strings(ids[:MAX_CHIPS]), ids[:MAX_CHIPS], special_id=ENDOFTEXT_ID)
+    if len(ids) > MAX_CHIPS:
+        st.caption(f"… and {len(ids) - MAX_CHIPS:,} more tokens.")
+    if ENDOFTEXT_ID in ids:
+        st.info(
+            f"The text contains `{ENDOFTEXT}`. As in the lesson's loader "
+            "(`allowed_special={'<|endoftext|>'}`) it becomes the single special token 50256, "
+            "which marks where one document ends and the next begins."
+        )
+
+# 2. Batches
+if step(2, steps[1], presenting, current):
+    st.caption(
+        f"{batch.num_windows:,} windows of {T:,} tokens (stride {cfg.stride:,}) → "
+        f"{batch.num_batches:,} full batches of {B:,}. This is the first batch (no shuffle)."
+    )
+    show_b, show_t = min(B, 8), min(T, 16)
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**inputs**")
+        st.dataframe(grid_table(batch.inputs[:show_b, :show_t]), width="stretch")
+    with right:
+        st.markdown("**targets** (inputs shifted by one token)")
+        st.dataframe(grid_table(batch.targets[:show_b, :show_t]), width="stretch")
+    if (show_b, show_t) != (B, T):
+        st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
+    tensor_downloads("inputs", batch.inputs, ("b", "t"), "The whole first batch, int64.")
+
+# Real values at a small corner (tables) and on a downsampled grid (heatmaps).
+corner = cache.view(
+    choice.text,
+    cfg,
+    batch,
+    torch.arange(min(B, 2)),
+    torch.arange(min(T, TABLE_POSITIONS)),
+    torch.arange(min(d, TABLE_DIMS)),
+)
+grid = cache.view(
+    choice.text,
+    cfg,
+    batch,
+    torch.arange(1),
+    sample_indices(T, HEATMAP_POSITIONS),
+    sample_indices(d, HEATMAP_DIMS),
+)
+pieces = token_strings(batch.inputs[0, : len(corner.positions)].tolist())
+
+# 3. Token embeddings
+if step(3, steps[2], presenting, current):
+    st.caption(
+        "Each token ID picks one row of the table. The same ID always gets the same row, wherever it stands."
+    )
+    values_table(
+        corner.token_embeddings[0],
+        corner.positions,
+        corner.dims,
+        [f"t={t}: {p!r}" for t, p in enumerate(pieces)],
+    )
+    heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, "token_embeddings[0]", (T, d))
+
+# 4. Positional embeddings
+if step(4, steps[3], presenting, current):
+    POS_NOTES = {
+        "learned": "Learned: random N(0, 1) now, trained later.",
+        "sinusoidal": "Sinusoidal: fixed waves, one frequency per pair of dimensions; nothing to train.",
+    }
+    if cfg.method in POS_NOTES:
+        st.caption(
+            "One vector per position 0 … T−1, the same for every sequence in the batch. "
+            + POS_NOTES[cfg.method]
+        )
+        values_table(corner.pos_embeddings, corner.positions, corner.dims)
+        heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d))
+    else:
+        st.info(
+            f"**{cfg.method}** adds nothing to the input: the input embeddings are the token embeddings, and "
+            "position enters inside attention (see **Families side by side**). Below, the table is all zeros."
+        )
+
+# 5. Broadcasting
+if step(5, steps[4], presenting, current):
+    st.html(broadcast_svg(B, T, d))
+    st.markdown(
+        f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "
+        f"the `[{T}, {d}]` table an implicit leading axis of size 1, then repeats it over the "
+        f"{B} sequences without copying it (stride 0). Position t of **every** row gets the same vector:"
+    )
+    if len(corner.batch_rows) > 1:
+        rows = [
+            corner.token_embeddings[0, 0],
+            corner.pos_embeddings[0],
+            corner.input_embeddings[0, 0],
+            corner.token_embeddings[1, 0],
+            corner.pos_embeddings[0],
+            corner.input_embeddings[1, 0],
+        ]
+        labels = [
+            "token_embeddings[0, 0]",
+            "+ pos_embeddings[0]",
+            "= input_embeddings[0, 0]",
+            "token_embeddings[1, 0]",
+            "+ pos_embeddings[0]",
+            "= input_embeddings[1, 0]",
+        ]
+        values_table(torch.stack(rows), corner.positions, corner.dims, labels)
+
+# 6. Input embeddings
+if step(6, steps[5], presenting, current):
+    st.caption(
+        f"What the LLM trains on: {B} sequences × {T:,} positions × {d:,} numbers, "
+        f"{human_bytes(steps[5].nbytes)} in float32."
+    )
+    heatmap_view(grid.input_embeddings[0], grid.positions, grid.dims, "input_embeddings[0]", (T, d))
+    tensor_downloads(
+        "input_embeddings_grid",
+        grid.input_embeddings[0],
+        ("t", "j"),
+        "input_embeddings[0] at the heatmap's positions (rows) and dimensions (columns): real values.",
+        labels=(grid.positions.tolist(), grid.dims.tolist()),
+    )
