@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import torch
 
 EXACT_MAX_ELEMENTS = 2**25  # 128 MB of fp32; streaming it costs ~0.12 s on one core
-CHUNK_ELEMENTS = 2**20  # streaming buffer: 4 MB, a multiple of 16
+STREAM_CHUNK_ELEMENTS = 2**20  # streaming buffer: 4 MB, a multiple of 16
 POSITION_STREAM = 0x5EED_9051  # separates the row-seeded positional table from token rows
 
 
@@ -53,11 +53,11 @@ def draw_normal_rows(generator: torch.Generator, num_rows: int, dim: int, keep: 
     """
     out = torch.empty(len(keep), dim)  # [K, d]
     n = num_rows * dim
-    buf = torch.empty(min(n, CHUNK_ELEMENTS + 16))
+    buf = torch.empty(min(n, STREAM_CHUNK_ELEMENTS + 16))
     row_starts = keep * dim  # [K] flat offset of each kept row
     start = 0
     while start < n:
-        stop = min(n, start + CHUNK_ELEMENTS)
+        stop = min(n, start + STREAM_CHUNK_ELEMENTS)
         if n - stop < 16:  # the bulk call redraws its last 16 values: keep them in one chunk
             stop = n
         chunk = buf[: stop - start].normal_(generator=generator)

@@ -19,7 +19,10 @@ from core.config import FamilyConfig
 from core.embeddings import TableRows, row_seeded_rows
 from core.positional import alibi_bias, apply_rope, shaw_relative_indices, t5_relative_bucket
 
-CHUNK_ELEMENTS = 2**18  # distance × dimension values computed at once
+LOGIT_CHUNK_ELEMENTS = 2**18  # distance × dimension values computed at once
+
+
+CURVE_POINTS = 400  # distances drawn per method on the logit chart
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,7 @@ def position_logits(
         [R] float64; heads: T5 and ALiBi show head 1 (ALiBi's steepest slope).
     """
     # In chunks of distances, so that [R, d] temporaries stay small even at d = 16384.
-    size = max(1, CHUNK_ELEMENTS // dim)
+    size = max(1, LOGIT_CHUNK_ELEMENTS // dim)
     parts = [
         _position_logits(method, r, fam, dim, seed, additive_rows, context_length)
         for r in distances.split(size)

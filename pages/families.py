@@ -3,9 +3,11 @@
 import streamlit as st
 
 from core.families import FAMILIES
+from core.script_export import families_code
 from ui.family_controls import family_settings
 from ui.family_details import details
 from ui.family_views import logit_section, overview, similarity_section
+from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import settings
 
 cfg, _ = settings()
@@ -24,6 +26,12 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 
+script_export(
+    families_code(cfg, fam),
+    "families.py",
+    f"{RUNS_AS_IS}, and prints every method's position-only logit contribution at each distance of chart 1.",
+    excerpt=True,
+)
 overview(cfg, fam)
 st.subheader("1. What position alone adds to an attention score")
 logit_section(cfg, fam)

@@ -2,7 +2,17 @@
 
 import streamlit as st
 
-from ui.pretrained_views import distance_chart, figures, pca_view, side_by_side, tables, trained_table
+from core.script_export import PRETRAINED_FILE, trained_positions_code
+from ui.pretrained_views import (
+    distance_chart,
+    figures,
+    pca_view,
+    side_by_side,
+    tables,
+    trained_file_bytes,
+    trained_table,
+)
+from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import settings
 
 cfg, _ = settings()
@@ -18,6 +28,14 @@ st.markdown(
     "place sentences that belong together close to each other. It is an **encoder** that reads a whole "
     "sentence at once, not a GPT that predicts the next token, but its positions are learned the same way: "
     "one trainable vector per position, added to the token vector."
+)
+script_export(
+    trained_positions_code(),
+    "trained_positions.py",
+    f"{RUNS_AS_IS}; save {PRETRAINED_FILE} next to it. Prints the similarity by distance and the rotation "
+    "in the PCA plane that this page shows.",
+    files={PRETRAINED_FILE: trained_file_bytes()},
+    excerpt=True,
 )
 c = st.columns(3)
 for column, (label, value) in zip(c, quoted.items(), strict=True):

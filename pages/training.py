@@ -2,9 +2,12 @@
 
 import streamlit as st
 
+from core.codegen import MAX_INLINE_CHARS
 from core.model import TRAINABLE_METHODS
+from core.script_export import training_code
 from core.train_queue import run_key
 from ui import cache
+from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import settings
 from ui.training_views import (
     compare_view,
@@ -45,6 +48,15 @@ except ValueError as exc:
         )
     st.stop()
 
+long_text = len(choice.text) > MAX_INLINE_CHARS
+script_export(
+    training_code(tcfg, choice.text),
+    "training.py",
+    f"{RUNS_AS_IS}: the same run as the Train button (same seed, same curves); prints its losses."
+    + (" Save the text as text.txt next to it." if long_text else ""),
+    files={"text.txt": choice.text} if long_text else None,
+    excerpt=True,
+)
 queue, me = training_queue(), session_id()
 b1, b2, b3 = st.columns([1, 1, 3])
 if b1.button("Train", type="primary", key="train"):

@@ -8,9 +8,11 @@ import streamlit as st
 from core.config import ADDITIVE_METHODS
 from core.embeddings import same_prefix
 from core.order import compare_orders, permutation, shared_tokens
+from core.script_export import why_position_code
 from core.tokenizer import token_strings
 from ui import cache
 from ui.components import token_chips
+from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import URL_BOUND, settings
 
 MAX_SENTENCE_CHARS = 300
@@ -43,6 +45,12 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 
+script_export(
+    why_position_code(cfg, text_a, text_b),
+    "why_position.py",
+    f"{RUNS_AS_IS}, and prints the cosines, norms and shuffle comparisons this page shows.",
+    excerpt=True,
+)
 order = permutation(len(ids_a), cfg.seed)
 ids_p = [ids_a[k] for k in order]
 num_positions = max(len(ids_a), len(ids_b))

@@ -10,14 +10,13 @@ import torch
 
 from core.charts import grid_frame, heatmap, line_chart
 from core.config import ADDITIVE_METHODS, METHODS, FamilyConfig, PipelineConfig
-from core.families import FAMILIES, position_logits
+from core.families import CURVE_POINTS, FAMILIES, position_logits
 from core.pipeline import sample_indices
 from core.positional import apply_rope
 from core.similarity import cosine_matrix
 from core.units import every
 from ui.cache import additive_rows
 
-CURVE_POINTS = 400  # distances drawn per method
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
 
 

@@ -10,7 +10,14 @@ from core.charts import grid_frame, heatmap, line_chart, path_chart
 from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional import sinusoidal
-from core.pretrained import load_minilm_positions, pca_2d, rotation_per_step, similarity_by_distance
+from core.pretrained import (
+    DATA,
+    STEM,
+    load_minilm_positions,
+    pca_2d,
+    rotation_per_step,
+    similarity_by_distance,
+)
 from core.similarity import cosine_matrix
 from core.units import every
 
@@ -21,6 +28,12 @@ SIMILARITY_POSITIONS = 64
 def trained_table() -> tuple[torch.Tensor, dict]:
     """The shipped table (read once per server); callers only read it."""
     return load_minilm_positions()
+
+
+@st.cache_resource(show_spinner=False)
+def trained_file_bytes() -> bytes:
+    """The shipped .npy file as it is on disk (for the exported script)."""
+    return (DATA / f"{STEM}.npy").read_bytes()
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

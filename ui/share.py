@@ -1,4 +1,4 @@
-"""The PyTorch code that computes a view."""
+"""The PyTorch code that computes a view, shown and downloadable."""
 
 from __future__ import annotations
 
@@ -6,24 +6,48 @@ import streamlit as st
 
 from core.codegen import MAX_INLINE_CHARS, pipeline_code
 from core.config import PipelineConfig
+from core.script_export import view_lines
+
+RUNS_AS_IS = "Runs as-is with this project's requirements and no network"
 
 
 def code_export(cfg: PipelineConfig, text: str) -> None:
-    """The page's computation as a script: shown, and downloadable as ``pipeline.py``."""
+    """The pipeline page's computation as a script: shown, and downloadable as ``pipeline.py``."""
     code = pipeline_code(cfg, text)
+    note = " Save your text as text.txt next to it." if len(text) > MAX_INLINE_CHARS else ""
+    script_export(
+        code,
+        "pipeline.py",
+        f"{RUNS_AS_IS}, and prints the shapes above and the corner of input_embeddings shown.{note}",
+        files={"text.txt": text} if note else {},
+    )
+
+
+def script_export(
+    code: str, filename: str, caption: str, files: dict[str, str | bytes] | None = None, excerpt: bool = False
+) -> None:
+    """An expander with the script ``code`` (and the ``files`` it reads) to download, and its lines.
+
+    ``excerpt``: show only the lines that compute the view (the download holds the whole script).
+    """
     with st.expander("PyTorch code for this view", icon=":material/code:"):
-        st.caption(
-            "Runs as-is with this project's requirements and no network, and prints the shapes above "
-            "and the corner of input_embeddings this page shows."
-            + (" Save your text as text.txt next to it." if len(text) > MAX_INLINE_CHARS else "")
-        )
-        st.download_button(
-            "pipeline.py",
-            code,
-            "pipeline.py",
-            "text/x-python",
-            key="dl_code",
-            on_click="ignore",
-            icon=":material/download:",
-        )
+        st.caption(caption)
+        names = [filename, *(files or {})]
+        for column, name in zip(st.columns(len(names) + 2)[: len(names)], names, strict=True):
+            column.download_button(
+                name,
+                code if name == filename else files[name],
+                name,
+                "text/x-python" if name == filename else "application/octet-stream",
+                key=f"dl_code_{name}",
+                on_click="ignore",
+                icon=":material/download:",
+            )
+        if excerpt:
+            lines = code.count("\n") + 1
+            st.caption(
+                f"{filename} ({lines:,} lines) begins with the app's own `core` code that this view calls, "
+                "copied in; below are the lines after it, which compute this page's numbers."
+            )
+            code = view_lines(code)
         st.code(code, language="python", line_numbers=True)

@@ -26,7 +26,8 @@ METHOD_HELP = (
 # (file, title, icon, URL path): the app's pages, in the order of the sidebar's links. The first is
 # the default, at "/". The URL paths differ from the file names on purpose: Streamlit scans ``pages/``
 # once per process (and in every AppTest run) before ``st.navigation`` takes over, and then runs the
-# entry point, not a page file, for every page it does not know by that name.
+# entry point, not a page file, for every page it does not know by that name. (So the first request
+# that a fresh server gets, if it is a deep link, also shows a dismissable "Page not found" notice.)
 PAGES = [
     ("pages/pipeline.py", "Pipeline", ":material/linear_scale:", "Pipeline"),
     ("pages/why_position.py", "Why position?", ":material/swap_horiz:", "Why_position"),

@@ -16,7 +16,7 @@ import math
 import torch
 
 LAYOUTS = ("interleaved", "concat", "fairseq")
-CHUNK_ELEMENTS = 2**18  # values computed at once
+SINUSOID_CHUNK_ELEMENTS = 2**18  # values computed at once
 
 
 def check_sinusoidal(dim: int, layout: str) -> None:
@@ -73,7 +73,7 @@ def sinusoidal_at(
     """
     inv_freq = sinusoidal_inv_freq(dim, base, layout)  # [d/2]
     out = torch.empty(len(positions), dim)  # [P, d]
-    rows = max(1, CHUNK_ELEMENTS // dim)  # float64 temporaries stay ~10 MB however large P × d is
+    rows = max(1, SINUSOID_CHUNK_ELEMENTS // dim)  # float64 temporaries stay ~10 MB however large P × d is
     for start in range(0, len(positions), rows):
         angles = positions[start : start + rows].to(torch.float64)[:, None] * inv_freq  # [p, d/2]
         if layout == "interleaved":

@@ -36,7 +36,7 @@ def test_exact_rows_equal_nn_embedding(vocab_size, dim, context_length, seed):
 
 def test_exact_across_chunk_boundaries(monkeypatch):
     # A small buffer forces rows to straddle chunks and the last chunk to absorb the tail.
-    monkeypatch.setattr(embeddings, "CHUNK_ELEMENTS", 48)
+    monkeypatch.setattr(embeddings, "STREAM_CHUNK_ELEMENTS", 48)
     tok_layer, _ = book_layers(37, 5, 1, 11)
     keep = torch.tensor([0, 9, 10, 19, 36])
     got = draw_normal_rows(torch.Generator().manual_seed(11), 37, 5, keep)

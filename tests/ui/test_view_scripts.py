@@ -1,0 +1,148 @@
+"""Every view's exported script runs in a fresh, isolated Python and prints what the page shows."""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from core.config import FamilyConfig, PipelineConfig
+from core.families import CURVE_POINTS, position_logits
+from core.pipeline import sample_indices
+from core.pretrained import DATA, STEM, load_minilm_positions, pca_2d, rotation_per_step
+from core.samples import SAMPLES
+from core.script_export import (
+    PRETRAINED_FILE,
+    families_code,
+    inline_modules,
+    trained_positions_code,
+    training_code,
+    why_position_code,
+)
+from core.tokenizer import encode
+from core.training import TrainConfig, train
+from tests.ui.test_pages import open_page
+from ui.family_views import method_rows
+
+
+def run_script(code: str, tmp_path, name: str) -> tuple[dict, str]:
+    """Run ``code`` with ``python -I`` (no PYTHONPATH, no project on the path) in ``tmp_path``."""
+    script = tmp_path / name
+    script.write_text(code, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if "PROXY" not in k.upper() and k != "PYTHONPATH"}
+    out = subprocess.run(
+        [sys.executable, "-I", str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1]), out.stdout
+
+
+def test_inlined_code_has_no_project_imports_and_no_duplicate_names():
+    import ast
+
+    source = inline_modules(("core.families", "core.training", "core.order", "core.pretrained"))
+    tree = ast.parse("from __future__ import annotations\n" + source)
+    imports = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert not [m for m in imports if m and m.startswith("core")]
+    names = [
+        n.name if not isinstance(n, ast.Assign) else n.targets[0].id
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+        or (isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name))
+    ]
+    duplicated = {n for n in names if names.count(n) > 1}
+    assert not duplicated, f"two inlined modules define {duplicated}"
+
+
+@pytest.mark.parametrize("method", ["learned", "sinusoidal", "rope"])
+def test_why_position_script_prints_the_pages_numbers(method, tmp_path):
+    a, b = "The cat sat on the mat", "On the mat the cat sat"
+    at = open_page("pages/why_position.py", method=method, dim="64", seed="5")
+    assert not at.exception
+    shown = at.dataframe[0].value  # the shared-token table
+    result, stdout = run_script(
+        why_position_code(PipelineConfig(output_dim=64, seed=5, method=method), a, b), tmp_path, "why.py"
+    )
+    assert [s["token_id"] for s in result["shared"]] == shown["ID"].tolist()
+    for s, (_, row) in zip(result["shared"], shown.iterrows(), strict=True):
+        assert s["cosine_with"] == pytest.approx(row["cosine, with positions"], abs=1e-12)
+        assert s["norm_with_b"] == pytest.approx(row["norm in B, with positions"], abs=1e-12)
+    orders = at.dataframe[1].value.set_index("pair")
+    for pair, c in result["orders"].items():
+        assert f"{c['shared_with']} of {c['num_vectors']}" == orders.loc[pair, "same vectors, with positions"]
+        assert c["mean_cosine_with"] == pytest.approx(
+            orders.loc[pair, "cos of means, with positions"], abs=1e-12
+        )
+
+
+@pytest.mark.parametrize(
+    "cfg, fam",
+    [
+        (PipelineConfig(context_length=32), FamilyConfig(extrapolate=2)),
+        (
+            PipelineConfig(context_length=64, output_dim=128, seed=3),
+            FamilyConfig(layout="concat", init="hf"),
+        ),
+    ],
+    ids=["default", "concat-hf-init"],
+)
+def test_families_script_prints_the_charts_curves(cfg, fam, tmp_path):
+    result, _ = run_script(families_code(cfg, fam), tmp_path, "families.py")
+    distances = sample_indices(fam.extrapolate * cfg.context_length, CURVE_POINTS)
+    assert result["distances"] == distances.tolist()
+    for method, curve in result["curves"].items():  # the page's own path: its cached rows, then core
+        rows = method_rows(method, cfg, fam, distances)
+        page = position_logits(method, distances, fam, cfg.output_dim, cfg.seed, rows, cfg.context_length)
+        got = torch.tensor([math.nan if v is None else v for v in curve], dtype=torch.float64)
+        assert torch.equal(got.isnan(), page.isnan()), method
+        assert torch.equal(got.nan_to_num(), page.nan_to_num()), method
+    assert any(v is None for v in result["curves"]["learned"])  # past T a learned table has no row
+
+
+def test_training_script_repeats_the_run(tmp_path):
+    tcfg = TrainConfig(method="rope", context_length=8, size="tiny", steps=12, seed=4)
+    text = SAMPLES["log"]  # longer than the inline limit: read from text.txt
+    (tmp_path / "text.txt").write_text(text, encoding="utf-8")
+    result, stdout = run_script(training_code(tcfg, text), tmp_path, "training.py")
+    page = train(encode(text), tcfg)  # what the page's queue runs for the Train button
+    assert result["steps"] == page.steps
+    assert result["train_loss"] == page.train_loss
+    assert result["val_loss"] == page.val_loss
+    assert "validation loss" in stdout
+
+
+def test_trained_positions_script_prints_the_pages_figures(tmp_path):
+    shutil.copy(DATA / f"{STEM}.npy", tmp_path / PRETRAINED_FILE)
+    result, _ = run_script(trained_positions_code(), tmp_path, "trained.py")
+    at = open_page("pages/trained_positions.py")
+    shown = {m.label: m.value for m in at.metric}
+    for r in (1, 16, 256):
+        assert f"{result['similarity_by_distance'][r]:.2f}" == shown[f"Neighbour similarity at distance {r}"]
+    table, _ = load_minilm_positions()
+    assert result["rotation_per_step"] == pytest.approx(rotation_per_step(pca_2d(table)[0]), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "pages/pipeline.py",
+        "pages/why_position.py",
+        "pages/families.py",
+        "pages/training.py",
+        "pages/trained_positions.py",
+    ],
+)
+def test_every_view_offers_its_code(page):
+    at = open_page(page)
+    assert "PyTorch code for this view" in [e.label for e in at.expander]
+    code = "\n".join(c.value for c in at.code)
+    assert "import torch" in code and "print(json.dumps(" in code
