@@ -162,7 +162,7 @@ def test_training_shows_progress_then_results(server, page):
     wait_for_app(page)
     page.get_by_role("button", name="Train", exact=True).click()
     expect(page.get_by_test_id("stProgress")).to_be_visible(timeout=30_000)
-    expect(page.get_by_text("Validation loss")).to_be_visible(timeout=120_000)
+    expect(page.get_by_text("Validation loss", exact=True)).to_be_visible(timeout=120_000)
     expect(page.get_by_test_id("stProgress")).to_have_count(0)
     assert page.get_by_test_id("stException").count() == 0
     SHOTS.mkdir(exist_ok=True)
