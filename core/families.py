@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import torch
 
-from core.config import FamilyConfig
+from core.config import FamilyConfig, PipelineConfig
 from core.embeddings import TableRows, row_seeded_rows
+from core.pipeline import position_rows
 from core.positional import alibi_bias, apply_rope, shaw_relative_indices, t5_relative_bucket
 
 LOGIT_CHUNK_ELEMENTS = 2**18  # distance × dimension values computed at once
@@ -117,6 +118,21 @@ def shaw_key_vectors(head_dim: int, seed: int, rows: torch.Tensor) -> torch.Tens
 def t5_bias_table(fam: FamilyConfig, dim: int, seed: int) -> torch.Tensor:
     """T5's untrained bias table [buckets, H]: N(0, d^-1), as Hugging Face initializes it."""
     return seeded_normal((fam.buckets, fam.heads), dim**-0.5, seed, stream=2)
+
+
+def learned_table_rows(
+    positions: torch.Tensor, cfg: PipelineConfig, std: float, state: torch.Tensor | None
+) -> TableRows:
+    """Rows of the learned table, initialised N(0, std²), at ``positions`` [P] below the context length.
+
+    ``state``: the generator's state after the token table (None when row-seeded); positions at or
+    past the context length have no row and are left out.
+    """
+    positions = positions[positions < cfg.context_length]
+    table = PipelineConfig(
+        cfg.vocab_size, cfg.output_dim, cfg.context_length, seed=cfg.seed, method="learned"
+    )
+    return TableRows(positions, position_rows(table, positions, state).rows * std)
 
 
 def content_vector(dim: int, seed: int) -> torch.Tensor:

@@ -143,14 +143,11 @@ state = token_embedding_rows(no_rows, cfg.vocab_size, cfg.output_dim, cfg.seed).
 
 def additive_rows(method):
     \"\"\"Rows of the learned (scaled by its init's std) or sinusoidal table at the distances.\"\"\"
-    positions = distances
     if method == "sinusoidal":
-        return TableRows(positions, sinusoidal_at(positions, cfg.output_dim, fam.base, layout=fam.layout))
-    if method != "learned":
-        return None
-    positions = positions[positions < T]  # a learned table has no row for position T or later
-    rows = position_rows(PipelineConfig(cfg.vocab_size, cfg.output_dim, T, seed=cfg.seed), positions, state)
-    return TableRows(positions, rows.rows * LEARNED_INITS[fam.init])
+        return TableRows(distances, sinusoidal_at(distances, cfg.output_dim, fam.base, layout=fam.layout))
+    if method == "learned":  # no row for position T or later
+        return learned_table_rows(distances, cfg, LEARNED_INITS[fam.init], state)
+    return None
 
 
 curves = {{}}

@@ -14,6 +14,7 @@ import torch
 from core.config import LEARNED_INITS, FamilyConfig, PipelineConfig
 from core.data import Batch, first_batch
 from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
+from core.families import learned_table_rows
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
 from core.positional import sinusoidal_at
 from core.tokenizer import encode, gpt2_tokenizer
@@ -126,7 +127,6 @@ def _sinusoidal_rows(dim: int, base: float, layout: str, positions: tuple[int, .
 def _learned_rows(
     vocab_size: int, dim: int, context_length: int, seed: int, std: float, positions: tuple[int, ...]
 ) -> TableRows:
-    index = torch.tensor(positions, dtype=torch.long)
-    index = index[index < context_length]
     cfg = PipelineConfig(vocab_size, dim, context_length, seed=seed)
-    return TableRows(index, _position_table_rows(cfg, index).rows * std)
+    state = generator_state(vocab_size, dim, seed)
+    return learned_table_rows(torch.tensor(positions, dtype=torch.long), cfg, std, state)
