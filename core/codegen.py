@@ -12,6 +12,18 @@ from core.embeddings import POSITION_STREAM, is_exact
 from core.pipeline import TABLE_DIMS, TABLE_POSITIONS
 
 MAX_INLINE_CHARS = 20_000  # longer texts are read from a file next to the script
+TEXT_FILE = "text.txt"
+
+
+def read_text_lines(text: str) -> str:
+    """The script lines that set ``raw_text``: the text itself, or (when long) read from ``TEXT_FILE``."""
+    if len(text) <= MAX_INLINE_CHARS:
+        return f"raw_text = {text!r}\n"
+    return (
+        f"with open({TEXT_FILE!r}, encoding='utf-8') as f:  # save your text next to this script\n"
+        "    raw_text = f.read()\n"
+    )
+
 
 _HEADER = '''"""Text -> token IDs -> batch -> token + positional embeddings -> input embeddings.
 
@@ -90,20 +102,13 @@ pos_embeddings = pos_embeddings.flatten(1).to(torch.float32)
 """
 
 
-def pipeline_code(cfg: PipelineConfig, text: str, text_file: str = "text.txt") -> str:
+def pipeline_code(cfg: PipelineConfig, text: str) -> str:
     """A standalone script that computes what the pipeline page shows for ``cfg`` and ``text``."""
     settings = (
         f"vocab {cfg.vocab_size}, dim {cfg.output_dim}, context {cfg.context_length}, "
         f"batch {cfg.batch_size}, stride {cfg.stride}, seed {cfg.seed}, method {cfg.method}"
     )
-    lines = [_HEADER.format(settings=settings)]
-    if len(text) <= MAX_INLINE_CHARS:
-        lines.append(f"raw_text = {text!r}\n")
-    else:
-        lines.append(
-            f"with open({text_file!r}, encoding='utf-8') as f:  # save your text next to this script\n"
-            "    raw_text = f.read()\n"
-        )
+    lines = [_HEADER.format(settings=settings), read_text_lines(text)]
     lines.append(f"""
 vocab_size = {cfg.vocab_size}
 output_dim = {cfg.output_dim}

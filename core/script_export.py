@@ -15,7 +15,7 @@ import functools
 import importlib
 import inspect
 
-from core.codegen import MAX_INLINE_CHARS
+from core.codegen import read_text_lines
 from core.config import FamilyConfig, PipelineConfig
 from core.families import CURVE_POINTS
 from core.training import TrainConfig
@@ -164,15 +164,9 @@ print(json.dumps({{"distances": distances.tolist(), "curves": curves}}))
     )
 
 
-def training_code(tcfg: TrainConfig, text: str, text_file: str = "text.txt") -> str:
+def training_code(tcfg: TrainConfig, text: str) -> str:
     """The Training page: the same run (same seed, same curves) as the page's Train button."""
-    if len(text) <= MAX_INLINE_CHARS:
-        read = f"raw_text = {text!r}"
-    else:
-        read = f"with open({text_file!r}, encoding='utf-8') as f:  # the text, saved next to this script\n"
-        read += "    raw_text = f.read()"
-    main = f"""{read}
-token_ids = encode(raw_text)
+    main = f"""{read_text_lines(text)}token_ids = encode(raw_text)
 config = {tcfg!r}
 result = train(token_ids, config)
 print(f"validation loss {{result.val_loss[-1]:.4f}} (unigram {{result.unigram_val_loss:.4f}})")

@@ -2,12 +2,11 @@
 
 import streamlit as st
 
-from core.codegen import MAX_INLINE_CHARS
 from core.model import TRAINABLE_METHODS
 from core.script_export import training_code
 from core.train_queue import run_key
 from ui import cache
-from ui.share import RUNS_AS_IS, script_export
+from ui.share import RUNS_AS_IS, script_export, text_file
 from ui.sidebar import settings
 from ui.training_views import (
     compare_view,
@@ -48,13 +47,12 @@ except ValueError as exc:
         )
     st.stop()
 
-long_text = len(choice.text) > MAX_INLINE_CHARS
+note, files = text_file(choice.text)
 script_export(
     training_code(tcfg, choice.text),
     "training.py",
-    f"{RUNS_AS_IS}: the same run as the Train button (same seed, same curves); prints its losses."
-    + (" Save the text as text.txt next to it." if long_text else ""),
-    files={"text.txt": choice.text} if long_text else None,
+    f"{RUNS_AS_IS}: the same run as the Train button (same seed, same curves); prints its losses.{note}",
+    files=files,
     excerpt=True,
 )
 queue, me = training_queue(), session_id()

@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.codegen import MAX_INLINE_CHARS, pipeline_code
+from core.codegen import MAX_INLINE_CHARS, TEXT_FILE, pipeline_code
 from core.config import PipelineConfig
 from core.script_export import view_lines
 
 RUNS_AS_IS = "Runs as-is with this project's requirements and no network"
 
 
+def text_file(text: str) -> tuple[str, dict[str, str]]:
+    """A caption note and the text file a script reads, for texts too long to write into it."""
+    if len(text) <= MAX_INLINE_CHARS:
+        return "", {}
+    return f" Save the text as {TEXT_FILE} next to it.", {TEXT_FILE: text}
+
+
 def code_export(cfg: PipelineConfig, text: str) -> None:
     """The pipeline page's computation as a script: shown, and downloadable as ``pipeline.py``."""
-    code = pipeline_code(cfg, text)
-    note = " Save your text as text.txt next to it." if len(text) > MAX_INLINE_CHARS else ""
+    note, files = text_file(text)
     script_export(
-        code,
+        pipeline_code(cfg, text),
         "pipeline.py",
         f"{RUNS_AS_IS}, and prints the shapes above and the corner of input_embeddings shown.{note}",
-        files={"text.txt": text} if note else {},
+        files=files,
     )
 
 
