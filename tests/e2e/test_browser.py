@@ -77,22 +77,28 @@ def test_page_switch_keeps_the_settings(server, page):
     expect(number_input(page, "Context T")).to_have_value("8")
 
 
+def switch_page(page, link: str, title: str | re.Pattern) -> None:
+    """Click the sidebar's ``link`` as a person would, and wait for the page titled ``title``.
+
+    A click within ~1 s of a render can beat the frontend's own registration of the URL-bound
+    widgets, and the new page's URL then lacks them (an upstream race): so wait first.
+    """
+    wait_for_charts(page)
+    page.wait_for_timeout(1500)
+    page.get_by_test_id("stSidebar").get_by_role("link", name=link).click()
+    expect(page.get_by_role("heading", name=title)).to_be_visible(timeout=30_000)
+    wait_for_app(page)
+
+
 def test_address_bar_keeps_the_settings_through_page_switches_and_reloads(server, page):
     page.goto(server + "/?context=8&dim=64&method=rope")
     wait_for_app(page)
-    sidebar = page.get_by_test_id("stSidebar")
     for link, title in [
         ("Families side by side", "Positional-encoding families, side by side"),
         ("Why position?", "Why position?"),
         ("Pipeline", "From text to input embeddings"),
     ]:
-        # As a person would: a click within ~1 s of a render can beat the frontend's own
-        # registration of the URL-bound widgets, and the new page's URL then lacks them (upstream race).
-        wait_for_charts(page)
-        page.wait_for_timeout(1500)
-        sidebar.get_by_role("link", name=link).click()
-        expect(page.get_by_role("heading", name=title)).to_be_visible(timeout=30_000)
-        wait_for_app(page)
+        switch_page(page, link, title)
         for param in ("context=8", "dim=64", "method=rope"):
             expect(page).to_have_url(re.compile(param), timeout=10_000)
         page.reload()
@@ -106,16 +112,8 @@ def test_address_bar_keeps_the_settings_through_page_switches_and_reloads(server
 def test_a_page_keeps_its_own_settings_while_another_page_is_shown(server, page):
     page.goto(server + "/Families?heads=4&context=16")
     wait_for_app(page)
-    sidebar = page.get_by_test_id("stSidebar")
-    for link, title in [
-        ("Pipeline", "From text to input embeddings"),
-        ("Families side by side", "side by side"),
-    ]:
-        wait_for_charts(page)
-        page.wait_for_timeout(1500)
-        sidebar.get_by_role("link", name=link).click()
-        expect(page.get_by_role("heading", name=re.compile(title))).to_be_visible(timeout=30_000)
-        wait_for_app(page)
+    switch_page(page, "Pipeline", "From text to input embeddings")
+    switch_page(page, "Families side by side", re.compile("side by side"))
     expect(page).to_have_url(re.compile("heads=4"), timeout=10_000)
     expect(page).to_have_url(re.compile("context=16"))
     expect(number_input(page, "Heads H")).to_have_value("4")
