@@ -33,14 +33,18 @@ def heatmap(
     height: int = 220,
     scheme: str = "redblue",
     domain: tuple[float, float] | None = None,
+    title_color: str | None = None,
 ) -> alt.Chart:
-    """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0."""
+    """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0.
+
+    ``title_color``: the tensor's colour (``core.colors.TENSOR_COLORS``), as in the diagrams.
+    """
     if domain is None:
         limit = float(frame["value"].abs().max()) or 1.0
         domain = (-limit, limit)
     diverging = scheme == "redblue"
     return (
-        alt.Chart(frame, title=title, height=height)
+        alt.Chart(frame, title=alt.Title(title, color=title_color) if title_color else title, height=height)
         .mark_rect()
         .encode(
             x=alt.X(f"{x}:O", title=x, axis=alt.Axis(labelOverlap=True, labelAngle=0)),

@@ -66,7 +66,8 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
             (B, T),
             "int64",
             0,
-            2 * B * T * INT64_BYTES,
+            B * T * INT64_BYTES,
+            f"inputs only, {B}×{T} int64; targets take as much again",
         ),
         Step(
             "Token embedding lookup",

@@ -3,7 +3,15 @@
 import streamlit as st
 import torch
 
-from core.diagrams import broadcast_svg
+from core.diagrams import (
+    MAX_LOOKUP_ROWS,
+    MAX_WINDOW_TOKENS,
+    broadcast_svg,
+    lookup_svg,
+    shown_piece,
+    windows_sentence,
+    windows_svg,
+)
 from core.embeddings import is_exact
 from core.pipeline import (
     HEATMAP_DIMS,
@@ -17,7 +25,7 @@ from core.pipeline import (
 from core.tokenizer import ENDOFTEXT, ENDOFTEXT_ID, token_strings
 from core.units import human_bytes
 from ui import cache
-from ui.components import token_chips
+from ui.components import picture, token_chips
 from ui.downloads import tensor_downloads
 from ui.presenter import presenter_mode, presenter_nav, step
 from ui.preset_view import preset_panel
@@ -26,6 +34,11 @@ from ui.sidebar import current_preset, settings
 from ui.views import grid_table, heatmap_view, values_table
 
 MAX_CHIPS = 240
+CHIP_MARKS = (
+    "Each chip is one token with its ID. · marks a space (GPT-2 keeps a word's leading space in its token: "
+    "' cat' and 'cat' are different IDs), ↵ a line break, and � a piece of a character that spans several "
+    "tokens (one UTF-8 byte sequence split between them)."
+)
 
 cfg, choice = settings()
 presenting = presenter_mode()
@@ -70,6 +83,7 @@ if step(1, steps[0], presenting, current):
     token_chips(token_strings(ids[:MAX_CHIPS]), ids[:MAX_CHIPS], special_id=ENDOFTEXT_ID)
     if len(ids) > MAX_CHIPS:
         st.caption(f"… and {len(ids) - MAX_CHIPS:,} more tokens.")
+    st.caption(CHIP_MARKS)
     if ENDOFTEXT_ID in ids:
         st.info(
             f"The text contains `{ENDOFTEXT}`. As in the lesson's loader "
@@ -83,6 +97,10 @@ if step(2, steps[1], presenting, current):
         f"{batch.num_windows:,} windows of {T:,} tokens (stride {cfg.stride:,}) → "
         f"{batch.num_batches:,} full batches of {B:,}. This is the first batch (no shuffle)."
     )
+    st.markdown("**The windows over the text** (first batch: each lane is one row b of `inputs`)")
+    starts = [b * cfg.stride for b in range(B)]
+    picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS]), starts, T))
+    st.caption(windows_sentence(T, cfg.stride))
     show_b, show_t = min(B, 8), min(T, 16)
     left, right = st.columns(2)
     with left:
@@ -119,6 +137,19 @@ if step(3, steps[2], presenting, current):
     st.caption(
         "Each token ID picks one row of the table. The same ID always gets the same row, wherever it stands."
     )
+    first_ids = batch.inputs[0].tolist()  # [T]
+    shown_ids = first_ids[:MAX_LOOKUP_ROWS]
+    picture(
+        lookup_svg(
+            [f"{shown_piece(p)} {i:,}" for p, i in zip(token_strings(shown_ids), shown_ids, strict=True)],
+            first_ids,
+            cfg.vocab_size,
+            d,
+            "token_embedding_layer",
+            "token_embeddings[0]",
+            "token_embeddings",
+        )
+    )
     values_table(
         corner.token_embeddings[0],
         corner.positions,
@@ -138,6 +169,9 @@ if step(4, steps[3], presenting, current):
             "One vector per position 0 … T−1, the same for every sequence in the batch. "
             + POS_NOTES[cfg.method]
         )
+        table = "pos_embedding_layer" if cfg.method == "learned" else "sinusoidal(T, d)"
+        labels = [f"t = {t}" for t in range(min(T, MAX_LOOKUP_ROWS))]
+        picture(lookup_svg(labels, list(range(T)), T, d, table, "pos_embeddings", "pos_embeddings"))
         values_table(corner.pos_embeddings, corner.positions, corner.dims)
         heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d))
     else:
@@ -148,7 +182,7 @@ if step(4, steps[3], presenting, current):
 
 # 5. Broadcasting
 if step(5, steps[4], presenting, current):
-    st.html(broadcast_svg(B, T, d))
+    picture(broadcast_svg(B, T, d))
     st.markdown(
         f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "
         f"the `[{T}, {d}]` table an implicit leading axis of size 1, then repeats it over the "

@@ -19,6 +19,8 @@ _CSS = """
 .chip.c0 { background: #dbeafe; } .chip.c1 { background: #fef3c7; }
 .chip.c2 { background: #dcfce7; } .chip.c3 { background: #fce7f3; }
 .chip.special { background: #1f2937; color: #f9fafb; }
+/* The diagrams (core.diagrams, drawn with st.image) fill a phone's width; wider screens keep their size. */
+@media (max-width: 640px) { [data-testid="stImage"] img { width: 100% !important; height: auto !important; } }
 </style>
 """
 
@@ -39,10 +41,16 @@ def token_chips(pieces: list[str], ids: list[int], special_id: int | None = None
     st.html(f'<div class="chips">{"".join(chips)}</div>')
 
 
+def picture(svg: str) -> None:
+    """A diagram from ``core.diagrams``, drawn as an image; its accessible label becomes the alt text."""
+    label = svg.split('aria-label="', 1)[1].split('"', 1)[0]
+    st.image(svg, alt=html.unescape(label), width="content")
+
+
 def step_header(number: int, step: Step) -> None:
     """A step's title, its line of code and its shape, parameters and bytes."""
     st.subheader(f"{number}. {step.title}")
-    st.code(step.code, language="python")
+    st.code(step.code, language="python", wrap_lines=True)
     c1, c2, c3 = st.columns(3)
     c1.metric(f"`{step.name}` shape", shape_str(step.shape), help=f"dtype {step.dtype}")
     c2.metric("Parameters", human_count(step.params), help=f"{step.params:,} trainable values")

@@ -18,20 +18,22 @@ def tensor_downloads(
     """Two buttons, CSV and .npy, for ``tensor`` saved as ``name`` (``labels``: a grid's real indices)."""
     c1, c2, c3 = st.columns([1, 1, 4])
     c1.download_button(
-        f"{name}.csv",
+        "CSV",
         to_csv(tensor, axes, labels),
         f"{name}.csv",
         "text/csv",
         key=f"dl_{name}_csv",
+        help=f"Download {name}.csv",
         on_click="ignore",
         icon=":material/download:",
     )
     c2.download_button(
-        f"{name}.npy",
+        ".npy",
         to_npy(tensor),
         f"{name}.npy",
         "application/octet-stream",
         key=f"dl_{name}_npy",
+        help=f"Download {name}.npy (NumPy)",
         on_click="ignore",
         icon=":material/download:",
     )

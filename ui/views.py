@@ -7,6 +7,7 @@ import streamlit as st
 import torch
 
 from core.charts import grid_frame, heatmap
+from core.colors import TENSOR_COLORS
 from core.units import every
 
 
@@ -49,7 +50,11 @@ def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor,
 def heatmap_view(
     values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, title: str, total: tuple[int, int]
 ) -> None:
-    """A position × dimension heatmap of real values [P, D] with a downsampling note."""
+    """A position × dimension heatmap of real values [P, D] with a downsampling note.
+
+    A title that names one of the lesson's tensors takes its colour from ``TENSOR_COLORS``.
+    """
     frame = grid_frame(values, positions, dims, "position t", "dimension j")
-    st.altair_chart(heatmap(frame, "dimension j", "position t", title), width="stretch")
+    color = TENSOR_COLORS.get(title.split("[")[0], (None, None))[1]
+    st.altair_chart(heatmap(frame, "dimension j", "position t", title, title_color=color), width="stretch")
     st.caption(sampled_note(total[0], total[1], positions, dims))

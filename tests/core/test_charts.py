@@ -1,7 +1,6 @@
 import torch
 
 from core.charts import grid_frame, heatmap
-from core.diagrams import broadcast_svg
 from core.units import human_bytes, human_count, shape_str
 
 
@@ -14,14 +13,6 @@ def test_heatmap_data_is_the_grid():
     assert data[3] == {"position t": 5, "dimension j": 0, "value": 1.0}
     assert spec["mark"]["type"] == "rect"
     assert spec["encoding"]["color"]["scale"]["domain"] == [-3.0, 3.0]
-
-
-def test_broadcast_svg_states_the_shapes():
-    svg = broadcast_svg(8, 4, 256)
-    assert svg.startswith("<svg") and svg.endswith("</svg>")
-    assert "8 × 4 × 256" in svg and "4 × 256 → repeated ×8" in svg
-    assert svg.count("<rect") == 3 * 8
-    assert broadcast_svg(64, 2048, 12288).count("<rect") == 3 * 8  # capped, label says 64
 
 
 def test_units():

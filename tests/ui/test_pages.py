@@ -191,3 +191,33 @@ def test_copy_link_carries_every_setting_even_after_a_page_switch():
     query = parse_qs(urlsplit(link).query)
     assert urlsplit(link).path == "/Why_position" and "stale" not in query
     assert query["context"] == ["8"] and query["dim"] == ["64"] and query["method"] == ["sinusoidal"]
+
+
+def picture_labels(at: AppTest) -> list[str]:
+    return [image.proto.imgs[0].alt for image in at.get("image")]
+
+
+def test_pipeline_draws_windows_lookups_and_broadcasting_as_labelled_images():
+    at = open_page(batch="3", stride="6")
+    labels = picture_labels(at)
+    assert labels[0] == "Sliding windows: 3 windows of 4 tokens, one starting every 6 tokens"
+    assert labels[1] == "Lookup: token_embeddings[0] takes 4 rows of token_embedding_layer"
+    assert labels[2] == "Lookup: pos_embeddings takes 4 rows of pos_embedding_layer"
+    assert labels[3].startswith("Broadcasting: token_embeddings 3 × 4 × 256 + pos_embeddings 4 × 256")
+    assert all(image.proto.imgs[0].url.startswith("data:image/svg+xml") for image in at.get("image"))
+    captions = " ".join(c.value for c in at.caption)
+    assert "2 tokens between two windows (grey) are never an input" in captions
+
+
+def test_batch_memory_is_that_of_inputs_and_downloads_are_labelled_by_format():
+    at = open_page()
+    memory = [m for m in at.metric if m.label == "Memory"][1]
+    assert memory.value == "256 B"  # 8 × 4 int64: inputs only
+    assert "targets take as much again" in memory.proto.help
+    assert [b.label for b in at.get("download_button")][-4:] == ["CSV", ".npy", "CSV", ".npy"]
+
+
+def test_nope_has_no_position_lookup_picture():
+    at = open_page(method="nope")
+    labels = picture_labels(at)
+    assert len(labels) == 3 and not any("pos_embedding_layer" in label for label in labels)
