@@ -62,19 +62,24 @@ def side_by_side(named: dict[str, torch.Tensor]) -> None:
     T, d = next(iter(named.values())).shape
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
-    for column, (name, table) in zip(st.columns(len(named)), named.items(), strict=True):
-        with column:
-            frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
-            st.altair_chart(heatmap(frame, "dimension j", "position t", name, height=240), width="stretch")
-            sim = cosine_matrix(table[sim_positions])  # [P, P]
-            frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
-            st.altair_chart(
-                heatmap(
-                    frame, "position j", "position i", "cosine similarity", height=240, domain=(-1.0, 1.0)
-                ),
-                width="stretch",
-            )
-            st.caption(" · ".join(f"{k}: {v:+.2f}" for k, v in figures(table).items()))
+    for name, table in named.items():  # one row per table: wide enough to read at any screen width
+        values, similarity = st.columns(2)
+        frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
+        values.altair_chart(heatmap(frame, "dimension j", "position t", name, height=220), width="stretch")
+        sim = cosine_matrix(table[sim_positions])  # [P, P]
+        frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
+        similarity.altair_chart(
+            heatmap(
+                frame,
+                "position j",
+                "position i",
+                f"{name}: cosine similarity",
+                height=220,
+                domain=(-1.0, 1.0),
+            ),
+            width="stretch",
+        )
+        st.caption(f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in figures(table).items()))
     st.caption(
         f"Tables: {every(int(positions[1] - positions[0]), T, 'positions')} and "
         f"{every(int(dims[1] - dims[0]), d, 'dimensions')}; similarity: "

@@ -21,6 +21,8 @@ def test_trained_figures_do_not_depend_on_the_seed():
     a = open_page(PAGE, seed="1")
     b = open_page(PAGE, seed="2")
     assert not a.exception and not b.exception
-    captions_a = [c.value for c in a.caption if c.value.startswith("distance 1")]
-    captions_b = [c.value for c in b.caption if c.value.startswith("distance 1")]
+    captions_a = [c.value for c in a.caption if ": distance 1:" in c.value]
+    captions_b = [c.value for c in b.caption if ": distance 1:" in c.value]
+    assert len(captions_a) == 3  # one line of figures per table
     assert captions_a[0] == captions_b[0]  # the trained table does not depend on the seed
+    assert captions_a[1] != captions_b[1]  # the random table does
