@@ -1,0 +1,54 @@
+"""Every page, as a browser draws it at desktop and phone width (issue 10: the lesson in pictures)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import SHOTS, wait_for_app, wait_for_charts
+from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems
+
+pytestmark = pytest.mark.e2e
+
+PAGES = ["", "Why_position", "Families", "Training", "Trained_positions"]
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def sized_page(request, browser):
+    width, height = VIEWPORTS[request.param]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    yield request.param, page
+    page.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_is_drawn_whole(server, sized_page, path):
+    size, page = sized_page
+    page.goto(f"{server}/{path}")
+    wait_for_app(page)
+    wait_for_charts(page)
+    page.wait_for_timeout(500)  # let Vega size its charts to their containers
+    assert page.get_by_test_id("stException").count() == 0
+    assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"layout_{path or 'Pipeline'}_{size}.png"), full_page=True)
+
+
+def test_the_pipeline_pictures_are_drawn_with_a_size(server, sized_page):
+    size, page = sized_page
+    page.goto(f"{server}/?batch=12&stride=2")
+    wait_for_app(page)
+    broadcasting = page.get_by_role("img", name=re.compile("^Broadcasting"))
+    broadcasting.scroll_into_view_if_needed()
+    expect(broadcasting).to_be_visible()
+    width, height = drawn_size(broadcasting)
+    assert width > 300 and height > 100  # the whole diagram, not a collapsed element
+    alt = broadcasting.get_attribute("alt")
+    assert "12 × 4 × 256" in alt and "B = 12" in alt
+    for name in ("^Sliding windows", "^Lookup: token_embeddings", "^Lookup: pos_embeddings"):
+        picture = page.get_by_role("img", name=re.compile(name))
+        expect(picture).to_be_visible()
+        assert min(drawn_size(picture)) > 100
+    if size == "phone":  # on a phone a diagram fills the column instead of shrinking below it
+        column = page.get_by_test_id("stMainBlockContainer")
+        assert width >= drawn_size(column)[0] - 80
