@@ -7,12 +7,14 @@ The pages (``pages/``) read them with ``ui.sidebar.settings()``.
 
 from ui import cache
 from ui.components import page_setup
+from ui.presenter import presenter_style, presenting
 from ui.sidebar import forget_settings, navigation, sidebar
 
 page = navigation()
-page_setup(page.title, page.icon)
+page_setup(page.title, page.icon, sidebar_collapsed=presenting())
 cache.warm_tokenizer()
 sidebar()
+presenter_style()
 try:
     page.run()
 finally:  # also when the page stops early (st.stop) or reruns

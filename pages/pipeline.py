@@ -27,11 +27,11 @@ from core.units import human_bytes
 from ui import cache
 from ui.components import picture, token_chips
 from ui.downloads import tensor_downloads
-from ui.presenter import presenter_mode, presenter_nav, step
+from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
 from ui.share import code_export
 from ui.sidebar import current_preset, settings
-from ui.views import grid_table, heatmap_view, values_table
+from ui.views import grid_table, heatmap_view, show_table, values_table
 
 MAX_CHIPS = 240
 CHIP_MARKS = (
@@ -41,12 +41,12 @@ CHIP_MARKS = (
 )
 
 cfg, choice = settings()
-presenting = presenter_mode()
 st.title("From text to input embeddings")
-st.caption(
-    "The lesson's pipeline, live: every shape, count and value below comes from real tensors "
-    "for the settings in the sidebar."
-)
+if not presenting():
+    st.caption(
+        "The lesson's pipeline, live: every shape, count and value below comes from real tensors "
+        "for the settings in the sidebar."
+    )
 if preset := current_preset():
     preset_panel(preset)
 if choice.error:
@@ -66,9 +66,10 @@ except ValueError as exc:
     st.stop()
 
 B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim
-code_export(cfg, choice.text)
+if not presenting():
+    code_export(cfg, choice.text)
 steps = pipeline_steps(cfg, len(ids))
-current = presenter_nav(len(steps)) if presenting else 0
+slides = Slides("pipeline", [s.title for s in steps])
 if not is_exact(cfg.vocab_size, d):
     st.info(
         f"At vocab {cfg.vocab_size:,} × d {d:,} the token table would take "
@@ -78,7 +79,7 @@ if not is_exact(cfg.vocab_size, d):
     )
 
 # 1. Text → token IDs
-if step(1, steps[0], presenting, current):
+if step(1, steps[0], slides):
     st.caption(f"{choice.label}: {len(choice.text):,} characters → {len(ids):,} GPT-2 tokens.")
     token_chips(token_strings(ids[:MAX_CHIPS]), ids[:MAX_CHIPS], special_id=ENDOFTEXT_ID)
     if len(ids) > MAX_CHIPS:
@@ -92,7 +93,7 @@ if step(1, steps[0], presenting, current):
         )
 
 # 2. Batches
-if step(2, steps[1], presenting, current):
+if step(2, steps[1], slides):
     st.caption(
         f"{batch.num_windows:,} windows of {T:,} tokens (stride {cfg.stride:,}) → "
         f"{batch.num_batches:,} full batches of {B:,}. This is the first batch (no shuffle)."
@@ -105,10 +106,10 @@ if step(2, steps[1], presenting, current):
     left, right = st.columns(2)
     with left:
         st.markdown("**inputs**")
-        st.dataframe(grid_table(batch.inputs[:show_b, :show_t]), width="stretch")
+        show_table(grid_table(batch.inputs[:show_b, :show_t]))
     with right:
         st.markdown("**targets** (inputs shifted by one token)")
-        st.dataframe(grid_table(batch.targets[:show_b, :show_t]), width="stretch")
+        show_table(grid_table(batch.targets[:show_b, :show_t]))
     if (show_b, show_t) != (B, T):
         st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
     tensor_downloads("inputs", batch.inputs, ("b", "t"), "The whole first batch, int64.")
@@ -133,7 +134,7 @@ grid = cache.view(
 pieces = token_strings(batch.inputs[0, : len(corner.positions)].tolist())
 
 # 3. Token embeddings
-if step(3, steps[2], presenting, current):
+if step(3, steps[2], slides):
     st.caption(
         "Each token ID picks one row of the table. The same ID always gets the same row, wherever it stands."
     )
@@ -159,7 +160,7 @@ if step(3, steps[2], presenting, current):
     heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, "token_embeddings[0]", (T, d))
 
 # 4. Positional embeddings
-if step(4, steps[3], presenting, current):
+if step(4, steps[3], slides):
     POS_NOTES = {
         "learned": "Learned: random N(0, 1) now, trained later.",
         "sinusoidal": "Sinusoidal: fixed waves, one frequency per pair of dimensions; nothing to train.",
@@ -181,7 +182,7 @@ if step(4, steps[3], presenting, current):
         )
 
 # 5. Broadcasting
-if step(5, steps[4], presenting, current):
+if step(5, steps[4], slides):
     picture(broadcast_svg(B, T, d))
     st.markdown(
         f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "
@@ -208,7 +209,7 @@ if step(5, steps[4], presenting, current):
         values_table(torch.stack(rows), corner.positions, corner.dims, labels)
 
 # 6. Input embeddings
-if step(6, steps[5], presenting, current):
+if step(6, steps[5], slides):
     st.caption(
         f"What the LLM trains on: {B} sequences × {T:,} positions × {d:,} numbers, "
         f"{human_bytes(steps[5].nbytes)} in float32."

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from core.script_export import PRETRAINED_FILE, trained_positions_code
+from ui.presenter import Slides, predict_number, presenting
 from ui.pretrained_views import (
     distance_chart,
     figures,
@@ -29,37 +30,55 @@ st.markdown(
     "sentence at once, not a GPT that predicts the next token, but its positions are learned the same way: "
     "one trainable vector per position, added to the token vector."
 )
-script_export(
-    trained_positions_code(),
-    "trained_positions.py",
-    f"{RUNS_AS_IS}; save {PRETRAINED_FILE} next to it. Prints the similarity by distance and the rotation "
-    "in the PCA plane that this page shows.",
-    files={PRETRAINED_FILE: trained_file_bytes()},
-    excerpt=True,
-)
-c = st.columns(3)
-for column, (label, value) in zip(c, quoted.items(), strict=True):
-    column.metric(
-        f"Neighbour similarity at {label}",
-        f"{value:.2f}",
-        help="Mean cosine similarity of all pairs of trained positions that far apart.",
+if not presenting():
+    script_export(
+        trained_positions_code(),
+        "trained_positions.py",
+        f"{RUNS_AS_IS}; save {PRETRAINED_FILE} next to it. Prints the similarity by distance and the "
+        "rotation in the PCA plane that this page shows.",
+        files={PRETRAINED_FILE: trained_file_bytes()},
+        excerpt=True,
     )
-st.markdown(
-    f"**What to look at.** Trained neighbours are alike (cosine {quoted['distance 1']:.2f} at distance 1), "
-    f"and the likeness fades with distance, with ripples, to about {quoted['distance 256']:.2f} at 256: "
-    "training discovered that nearby words matter together, without being told. The random table shows "
-    "nothing of the kind (only the diagonal); the sinusoidal table has its structure built in by formula."
+slides = Slides(
+    "trained",
+    ["Neighbours after training", "Three tables", "Similarity against distance", "The path through space"],
 )
-st.subheader("1. Three tables of the same shape")
-side_by_side(named)
-st.subheader("2. Similarity against distance")
-distance_chart(named)
-st.subheader("3. The path through space")
-pca_view(trained)
-st.caption(
-    "Fine-tuning used inputs of at most 128 tokens (the model card), so positions past 128 were last "
-    "shaped in pre-training."
-)
+if slides.shows(1) and (
+    not slides.on
+    or predict_number(
+        "trained_1",
+        "Predict the mean cosine similarity of two neighbouring trained positions (distance 1), from −1 to 1",
+        quoted["distance 1"],
+        0.1,
+    )
+):
+    c = st.columns(3)
+    for column, (label, value) in zip(c, quoted.items(), strict=True):
+        column.metric(
+            f"Neighbour similarity at {label}",
+            f"{value:.2f}",
+            help="Mean cosine similarity of all pairs of trained positions that far apart.",
+        )
+    st.markdown(
+        "**What to look at.** Trained neighbours are alike "
+        f"(cosine {quoted['distance 1']:.2f} at distance 1), and the likeness fades with distance, "
+        f"with ripples, to about {quoted['distance 256']:.2f} at 256: "
+        "training discovered that nearby words matter together, without being told. The random table shows "
+        "nothing of the kind (only the diagonal); the sinusoidal table has its structure built in by formula."
+    )
+if slides.shows(2):
+    st.subheader("1. Three tables of the same shape")
+    side_by_side(named)
+if slides.shows(3):
+    st.subheader("2. Similarity against distance")
+    distance_chart(named)
+if slides.shows(4):
+    st.subheader("3. The path through space")
+    pca_view(trained)
+    st.caption(
+        "Fine-tuning used inputs of at most 128 tokens (the model card), so positions past 128 were last "
+        "shaped in pre-training."
+    )
 with st.expander("Where the numbers come from"):
     _, provenance = trained_table()
     st.json(provenance)

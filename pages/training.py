@@ -6,6 +6,7 @@ from core.model import TRAINABLE_METHODS
 from core.script_export import training_code
 from core.train_queue import run_key
 from ui import cache
+from ui.presenter import Slides, presenting
 from ui.share import RUNS_AS_IS, script_export, text_file
 from ui.sidebar import settings
 from ui.training_views import (
@@ -47,25 +48,18 @@ except ValueError as exc:
         )
     st.stop()
 
-note, files = text_file(choice.text)
-script_export(
-    training_code(tcfg, choice.text),
-    "training.py",
-    f"{RUNS_AS_IS}: the same run as the Train button (same seed, same curves); prints its losses.{note}",
-    files=files,
-    excerpt=True,
-)
+if not presenting():
+    note, files = text_file(choice.text)
+    script_export(
+        training_code(tcfg, choice.text),
+        "training.py",
+        f"{RUNS_AS_IS}: the same run as the Train button (same seed, same curves); prints its losses.{note}",
+        files=files,
+        excerpt=True,
+    )
+slides = Slides("training", ["Train one model", "Every method on this text"])
 queue, me = training_queue(), session_id()
-b1, b2, b3 = st.columns([1, 1, 3])
-if b1.button("Train", type="primary", key="train"):
-    queue.submit(ids, tcfg, me)
-if b3.button("Train every method (compare)", key="train_all"):
-    for method in TRAINABLE_METHODS:
-        queue.submit(ids, tcfg.__class__(**{**tcfg.__dict__, "method": method}), me)
-
 job = queue.get(run_key(ids, tcfg))
-if b2.button("Stop", key="stop", disabled=job is None or job.finished):
-    queue.stop(job, me)
 
 
 @st.fragment(run_every=0.5 if job is not None and not job.finished else None)
@@ -77,24 +71,37 @@ def live() -> None:
     progress_view(queue, current)
 
 
-if job is None:
-    st.info(
-        f"Press **Train**: {tcfg.steps} steps of a {tcfg.size} model with {tcfg.method} positions, "
-        f"context {tcfg.context_length}. A finished run is kept for everyone who asks for the same settings."
-    )
-elif not job.finished:
-    live()
-elif job.status == "failed":
-    st.error(f"The run failed: {job.error}")
-elif job.status == "stopped":
-    st.warning(f"Stopped at step {job.step}. Press Train to start again.")
-else:
-    results_view(job.result)
+if slides.shows(1):
+    b1, b2, b3 = st.columns([1, 1, 3])
+    if b1.button("Train", type="primary", key="train"):
+        queue.submit(ids, tcfg, me)
+        job = queue.get(run_key(ids, tcfg))
+    if b3.button("Train every method (compare)", key="train_all"):
+        for method in TRAINABLE_METHODS:
+            queue.submit(ids, tcfg.__class__(**{**tcfg.__dict__, "method": method}), me)
+        job = queue.get(run_key(ids, tcfg))
+    if b2.button("Stop", key="stop", disabled=job is None or job.finished):
+        queue.stop(job, me)
+    if job is None:
+        st.info(
+            f"Press **Train**: {tcfg.steps} steps of a {tcfg.size} model with {tcfg.method} positions, "
+            f"context {tcfg.context_length}. A finished run is kept for everyone who asks for the same "
+            "settings."
+        )
+    elif not job.finished:
+        live()
+    elif job.status == "failed":
+        st.error(f"The run failed: {job.error}")
+    elif job.status == "stopped":
+        st.warning(f"Stopped at step {job.step}. Press Train to start again.")
+    else:
+        results_view(job.result)
 
-st.subheader("Every method on this text")
-compare_view(queue, ids, tcfg)
-st.caption(
-    "Past the trained length: each model reads windows twice as long as it trained on. A learned "
-    "table has no row for position T or later, so it cannot even run; the others can — the last "
-    "column says how well."
-)
+if slides.shows(2):
+    st.subheader("Every method on this text")
+    compare_view(queue, ids, tcfg)
+    st.caption(
+        "Past the trained length: each model reads windows twice as long as it trained on. A learned "
+        "table has no row for position T or later, so it cannot even run; the others can — the last "
+        "column says how well."
+    )

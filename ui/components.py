@@ -25,9 +25,14 @@ _CSS = """
 """
 
 
-def page_setup(title: str, icon: str) -> None:
-    """First call of every page: page config and the shared style."""
-    st.set_page_config(page_title=f"{title} · Positional Embeddings Explorer", page_icon=icon, layout="wide")
+def page_setup(title: str, icon: str, sidebar_collapsed: bool = False) -> None:
+    """First call of every page: page config and the shared style (presenting: sidebar collapsed)."""
+    st.set_page_config(
+        page_title=f"{title} · Positional Embeddings Explorer",
+        page_icon=icon,
+        layout="wide",
+        initial_sidebar_state="collapsed" if sidebar_collapsed else "auto",
+    )
     st.html(_CSS)
 
 
@@ -51,6 +56,11 @@ def step_header(number: int, step: Step) -> None:
     """A step's title, its line of code and its shape, parameters and bytes."""
     st.subheader(f"{number}. {step.title}")
     st.code(step.code, language="python", wrap_lines=True)
+    step_metrics(step)
+
+
+def step_metrics(step: Step) -> None:
+    """A step's shape, parameters and bytes."""
     c1, c2, c3 = st.columns(3)
     c1.metric(f"`{step.name}` shape", shape_str(step.shape), help=f"dtype {step.dtype}")
     c2.metric("Parameters", human_count(step.params), help=f"{step.params:,} trainable values")

@@ -16,6 +16,7 @@ from core.config import METHODS, PipelineConfig
 from core.presets import PRESETS, Preset
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.textfile import decode_text_file
+from ui.presenter import PRESENT, presenter_toggle
 
 MAX_TEXT_CHARS = 1_000_000
 METHOD_HELP = (
@@ -190,7 +191,7 @@ def pipeline_settings() -> PipelineConfig:
     return PipelineConfig(vocab, dim, context, batch, stride, seed, method)
 
 
-SIDEBAR_KEYS = ("preset", "vocab", "dim", "context", "batch", "stride", "seed", "method", "sample")
+SIDEBAR_KEYS = ("preset", "vocab", "dim", "context", "batch", "stride", "seed", "method", "sample", PRESENT)
 # The pages' own settings (Families, Training, Why position?): kept in the session when another page is shown.
 PAGE_KEYS = (
     "heads",
@@ -237,6 +238,7 @@ def sidebar() -> None:
         cfg = pipeline_settings()
         st.caption("Every setting is in the page's URL: copy it to share this exact view.")
         share_link()
+        presenter_toggle(URL_BOUND)
     st.session_state[SETTINGS] = (cfg, choice)
 
 

@@ -9,6 +9,7 @@ import torch
 from core.charts import grid_frame, heatmap
 from core.colors import TENSOR_COLORS
 from core.units import every
+from ui.presenter import presenting, readable
 
 
 def grid_table(ids: torch.Tensor) -> pd.DataFrame:
@@ -18,6 +19,14 @@ def grid_table(ids: torch.Tensor) -> pd.DataFrame:
         index=[f"b={b}" for b in range(ids.shape[0])],
         columns=[f"t={t}" for t in range(ids.shape[1])],
     )
+
+
+def show_table(frame: pd.DataFrame) -> None:
+    """A small table: a scrollable grid, or an HTML table in large type when presenting."""
+    if presenting():
+        st.table(frame)
+    else:
+        st.dataframe(frame, width="stretch")
 
 
 def values_table(
@@ -30,6 +39,9 @@ def values_table(
     columns = [f"d{int(j)}" for j in dims]
     index = labels or [f"t={int(t)}" for t in positions]
     frame = pd.DataFrame(values.double().numpy(), index=index, columns=columns)
+    if presenting():  # an HTML table grows with the presenter's type; the grid's canvas would not
+        st.table(frame.style.format("{:.4f}"))
+        return
     # Formatting in the browser (column_config) costs nothing here; a pandas Styler costs ~10 ms.
     config = {c: st.column_config.NumberColumn(format="%.4f") for c in columns}
     st.dataframe(frame, column_config=config, width="stretch")
@@ -56,5 +68,7 @@ def heatmap_view(
     """
     frame = grid_frame(values, positions, dims, "position t", "dimension j")
     color = TENSOR_COLORS.get(title.split("[")[0], (None, None))[1]
-    st.altair_chart(heatmap(frame, "dimension j", "position t", title, title_color=color), width="stretch")
+    st.altair_chart(
+        readable(heatmap(frame, "dimension j", "position t", title, title_color=color)), width="stretch"
+    )
     st.caption(sampled_note(total[0], total[1], positions, dims))
