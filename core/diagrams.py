@@ -72,8 +72,9 @@ def windows_svg(pieces: list[str], starts: list[int], context_length: int) -> st
         starts: the first token of each window of the batch (``b * stride``), one lane each.
         context_length: T, the tokens per window; each target window is its input shifted by one.
     """
-    T = context_length
-    n = min(len(pieces), MAX_WINDOW_TOKENS, starts[-1] + T + 1)  # up to the batch's last target
+    T, total = context_length, len(starts)
+    starts = starts[:MAX_SLABS]  # the first windows, one lane each
+    n = min(len(pieces), MAX_WINDOW_TOKENS, starts[-1] + T + 1)  # up to the last drawn target
     cell_w, cell_h, lane_h, left, top = 70, 40, 20, 50, 34
     width = left + TOKENS_PER_ROW * cell_w + 10
     fill, ink = TENSOR_COLORS["token_embeddings"]
@@ -119,7 +120,7 @@ def windows_svg(pieces: list[str], starts: list[int], context_length: int) -> st
         )
         y0 += 20
     stride = starts[1] - starts[0] if len(starts) > 1 else T
-    label = f"Sliding windows: {len(starts)} windows of {T:,} tokens, one starting every {stride:,} tokens"
+    label = f"Sliding windows: {total} windows of {T:,} tokens, one starting every {stride:,} tokens"
     return _svg(width, y0, label, body)
 
 

@@ -81,7 +81,15 @@ def test_windows_escape_token_text_and_say_when_the_batch_goes_on():
     svg = windows_svg(["<b>&", *["x"] * 100], [0, 40], 30)
     assert "<b>" not in svg and "&lt;b&gt;&amp;" in svg
     root = parse(svg)
-    assert "… the batch's windows go on to token 70" in texts(root)
+    assert "… these windows go on to token 70" in texts(root)
+
+
+def test_windows_draw_at_most_eight_lanes_and_count_the_rest():
+    root = parse(windows_svg([f"w{k}" for k in range(40)], list(range(12)), 3))
+    assert "… 4 more windows" in texts(root)
+    assert root.get("aria-label").startswith("Sliding windows: 12 windows of 3 tokens")
+    assert sum(t.startswith("b=") for t in texts(root)) <= 8 * 2  # a lane is labelled in each row it crosses
+    assert "b=8" not in texts(root)
 
 
 def test_windows_sentence_follows_stride_and_context():
