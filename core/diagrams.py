@@ -112,12 +112,11 @@ def windows_svg(pieces: list[str], starts: list[int], context_length: int) -> st
                     )
             y += lane_h
         y0 = y + 12
+    more = [f"{total - len(starts):,} more windows"] if total > len(starts) else []
     if starts[-1] + T + 1 > n:
-        body.append(
-            _text(
-                left, y0 + 6, f"… the batch's windows go on to token {starts[-1] + T:,}", 14, "start", MUTED
-            )
-        )
+        more.insert(0, f"these windows go on to token {starts[-1] + T:,}")
+    if more:
+        body.append(_text(left, y0 + 6, "… " + "; ".join(more), 14, "start", MUTED))
         y0 += 20
     stride = starts[1] - starts[0] if len(starts) > 1 else T
     label = f"Sliding windows: {total} windows of {T:,} tokens, one starting every {stride:,} tokens"
