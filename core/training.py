@@ -23,6 +23,8 @@ from core.similarity import cosine_matrix
 
 VAL_FRACTION = 0.1
 RECORDS = 25  # validation losses and table snapshots per run (bounds a result's memory)
+EVAL_TOKENS = 16_384  # held-out tokens an evaluation reads at most (a 1 MB text holds ~40,000)
+LOGIT_ELEMENTS = 2**22  # logits computed at once in an evaluation (16 MB of float32)
 
 
 @dataclass(frozen=True)
@@ -94,11 +96,21 @@ def windows(data: torch.Tensor, length: int) -> tuple[torch.Tensor, torch.Tensor
 
 @torch.no_grad()
 def per_position_loss(model: TinyGPT, data: torch.Tensor, length: int) -> torch.Tensor:
-    """Mean cross-entropy at each position of windows of ``length`` tokens: [length]."""
-    x, y = windows(data, length)
-    logits = model(x)  # [N, L, V]
-    loss = torch.nn.functional.cross_entropy(logits.transpose(1, 2), y, reduction="none")  # [N, L]
-    return loss.mean(dim=0)
+    """Mean cross-entropy at each position of windows of ``length`` tokens: [length].
+
+    Reads at most ``EVAL_TOKENS`` of ``data`` and computes the logits a few windows at a time, so the
+    memory an evaluation takes is bounded whatever the text's length and vocabulary (all logits of a
+    1 MB text at once would take over a gigabyte).
+    """
+    x, y = windows(data[: EVAL_TOKENS + 1], length)  # [N, L] each
+    vocab = model.head.out_features
+    chunk = max(1, LOGIT_ELEMENTS // (length * vocab))  # windows per forward pass
+    total = torch.zeros(length, dtype=torch.float64)
+    for k in range(0, len(x), chunk):
+        logits = model(x[k : k + chunk])  # [n, L, V]
+        loss = torch.nn.functional.cross_entropy(logits.transpose(1, 2), y[k : k + chunk], reduction="none")
+        total += loss.sum(dim=0, dtype=torch.float64)  # [L]
+    return (total / len(x)).float()
 
 
 @dataclass

@@ -80,3 +80,24 @@ def test_command_line_prints_json(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["config"]["method"] == "alibi" and out["steps"][-1] == 5
     assert out["val_loss_inside"] > 0 and out["unigram_val_loss"] > 0
+
+
+def test_evaluation_in_chunks_equals_one_pass_over_every_window(monkeypatch):
+    import core.training as training
+    from core.model import GPTConfig, TinyGPT
+
+    torch.manual_seed(0)
+    model = TinyGPT(GPTConfig(50, 8, 16, 2, 1, "learned")).eval()
+    data = torch.randint(0, 50, (200,))
+    x, y = training.windows(data, 8)  # 24 windows
+    with torch.no_grad():
+        logits = model(x)  # [24, 8, 50], all at once
+    expected = torch.nn.functional.cross_entropy(logits.transpose(1, 2), y, reduction="none").mean(0)
+    monkeypatch.setattr(training, "LOGIT_ELEMENTS", 5 * 8 * 50)  # five windows per pass: 5 passes
+    torch.testing.assert_close(training.per_position_loss(model, data, 8), expected)
+    monkeypatch.setattr(training, "EVAL_TOKENS", 80)  # a capped evaluation reads the first 10 windows
+    with torch.no_grad():
+        first = torch.nn.functional.cross_entropy(logits[:10].transpose(1, 2), y[:10], reduction="none").mean(
+            0
+        )
+    torch.testing.assert_close(training.per_position_loss(model, data, 8), first)
