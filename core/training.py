@@ -8,6 +8,7 @@ prints the run's metrics as JSON (see ``TrainResult.summary``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -18,13 +19,31 @@ from pathlib import Path
 
 import torch
 
+from core.budget import RUN_SECONDS, TRAIN_BYTES
 from core.model import SIZES, TRAINABLE_METHODS, GPTConfig, TinyGPT, init_weights, num_parameters
 from core.similarity import cosine_matrix
 
 VAL_FRACTION = 0.1
 RECORDS = 25  # validation losses and table snapshots per run (bounds a result's memory)
-EVAL_TOKENS = 16_384  # held-out tokens an evaluation reads at most (a 1 MB text holds ~40,000)
+EVAL_TOKENS = 16_384  # held-out tokens the final evaluation reads at most (a 1 MB text holds ~40,000)
+RECORD_EVAL_TOKENS = 2_048  # held-out tokens each of the RECORDS evaluations during training reads
 LOGIT_ELEMENTS = 2**22  # logits computed at once in an evaluation (16 MB of float32)
+# Cost model of one run on one CPU core, fitted on this machine (benchmarks/training_bench.py):
+# matrix products at ~60 GFLOP/s, and ~10 ns per logit element (softmax, cross-entropy, their grads).
+FLOPS_PER_SECOND = 60e9
+SECONDS_PER_LOGIT = 10e-9
+
+
+MAX_TRAIN_TOKENS = 20_000  # a longer text is cut here: its vocabulary sets the model's logits' memory
+TOKENS_PER_STEP = 1024  # the page's batch: 32 windows of 32 tokens, 4 windows of 256
+
+
+def batch_size_for(context_length: int) -> int:
+    """Windows per step so that a step reads about ``TOKENS_PER_STEP`` tokens (at least 4 windows).
+
+    Longer windows with the same batch would multiply the attention maps' memory by T².
+    """
+    return max(4, TOKENS_PER_STEP // context_length)
 
 
 @dataclass(frozen=True)
@@ -39,8 +58,12 @@ class TrainConfig:
     lr: float = 3e-3  # AdamW learning rate (cosine decay to 10%)
     seed: int = 123  # init and batch order
 
-    def validate(self, num_tokens: int) -> None:
-        """Raise ``ValueError`` if the run cannot start on a text of ``num_tokens`` tokens."""
+    def validate(self, num_tokens: int, vocab_size: int | None = None) -> None:
+        """Raise ``ValueError`` if the run cannot start on a text of ``num_tokens`` tokens.
+
+        With ``vocab_size`` (the text's distinct tokens) it also refuses a run that would take longer
+        than ``RUN_SECONDS`` or more memory than ``TRAIN_BYTES`` (``core.budget``).
+        """
         if self.method not in TRAINABLE_METHODS:
             raise ValueError(f"Training supports {', '.join(TRAINABLE_METHODS)} (not {self.method!r}).")
         if self.size not in SIZES:
@@ -56,6 +79,58 @@ class TrainConfig:
                 f"least {needed:,} (10% are held out, and the held-out part must fit windows of twice the "
                 "context). Pick the long sample, paste a longer text, or lower the context."
             )
+        if vocab_size is None:
+            return
+        seconds = estimated_seconds(self, vocab_size, num_tokens)
+        nbytes = estimated_bytes(self, vocab_size)
+        if seconds > RUN_SECONDS:
+            fixed = estimated_seconds(
+                dataclasses.replace(self, steps=0), vocab_size, num_tokens
+            )  # evaluations
+            most = int((RUN_SECONDS - fixed) / ((seconds - fixed) / self.steps))
+            raise ValueError(
+                f"This run would take about {seconds:,.0f} s of the server's CPU, which the whole class "
+                f"shares; a run may take at most {RUN_SECONDS} s. "
+                + (f"Lower the steps to at most {most:,}, " if most >= 1 else "Lower ")
+                + "the context or the model size."
+            )
+        if nbytes > TRAIN_BYTES:
+            raise ValueError(
+                f"This run would need about {nbytes / 1e6:,.0f} MB of memory; a run may take at most "
+                f"{TRAIN_BYTES / 1e6:,.0f} MB on the shared server. Lower the context or the model size, "
+                "or use a text with fewer distinct tokens."
+            )
+
+
+def _forward_flops(cfg: TrainConfig, vocab_size: int, tokens: int, length: int) -> float:
+    """Matrix-product FLOPs of one forward pass over ``tokens`` tokens in windows of ``length``."""
+    d, _, n_layers = SIZES[cfg.size]
+    return 2 * tokens * (12 * n_layers * d * d + d * vocab_size) + 2 * tokens * n_layers * length * d
+
+
+def estimated_seconds(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> float:
+    """Seconds of one CPU core a run takes (steps, the RECORDS evaluations and the final ones)."""
+    T, held_out = cfg.context_length, int(num_tokens * VAL_FRACTION)
+    step_tokens = cfg.batch_size * T
+    step = 3 * _forward_flops(cfg, vocab_size, step_tokens, T) / FLOPS_PER_SECOND
+    step += 3 * step_tokens * vocab_size * SECONDS_PER_LOGIT
+    record, final = min(held_out, RECORD_EVAL_TOKENS), min(held_out, EVAL_TOKENS)
+    evals = [(record, T)] * (RECORDS + 1) + [(final, T), (final, 2 * T)]
+    evaluation = sum(
+        _forward_flops(cfg, vocab_size, n, length) / FLOPS_PER_SECOND + n * vocab_size * SECONDS_PER_LOGIT
+        for n, length in evals
+    )
+    return cfg.steps * step + evaluation
+
+
+def estimated_bytes(cfg: TrainConfig, vocab_size: int) -> int:
+    """Peak bytes of one training step: logits and their gradient, attention maps, activations."""
+    d, n_heads, n_layers = SIZES[cfg.size]
+    B, T = cfg.batch_size, cfg.context_length
+    logits = 3 * B * T * vocab_size  # logits, log-softmax, gradient
+    attention = 3 * n_layers * B * n_heads * T * T  # scores, weights, gradient
+    activations = 20 * n_layers * B * T * d  # what autograd keeps per block
+    return 4 * (logits + attention + activations)
 
 
 def compact_vocab(token_ids: list[int]) -> tuple[torch.Tensor, list[int]]:
@@ -95,14 +170,16 @@ def windows(data: torch.Tensor, length: int) -> tuple[torch.Tensor, torch.Tensor
 
 
 @torch.no_grad()
-def per_position_loss(model: TinyGPT, data: torch.Tensor, length: int) -> torch.Tensor:
+def per_position_loss(
+    model: TinyGPT, data: torch.Tensor, length: int, max_tokens: int = EVAL_TOKENS
+) -> torch.Tensor:
     """Mean cross-entropy at each position of windows of ``length`` tokens: [length].
 
-    Reads at most ``EVAL_TOKENS`` of ``data`` and computes the logits a few windows at a time, so the
+    Reads at most ``max_tokens`` of ``data`` and computes the logits a few windows at a time, so the
     memory an evaluation takes is bounded whatever the text's length and vocabulary (all logits of a
     1 MB text at once would take over a gigabyte).
     """
-    x, y = windows(data[: EVAL_TOKENS + 1], length)  # [N, L] each
+    x, y = windows(data[: max_tokens + 1], length)  # [N, L] each
     vocab = model.head.out_features
     chunk = max(1, LOGIT_ELEMENTS // (length * vocab))  # windows per forward pass
     total = torch.zeros(length, dtype=torch.float64)
@@ -151,7 +228,7 @@ def train(
         on_progress: called with the result so far and the step, ``RECORDS`` times per run.
         should_stop: polled every step; training ends early (``stopped``) when it returns True.
     """
-    cfg.validate(len(token_ids))
+    cfg.validate(len(token_ids), len(set(token_ids)))
     start = time.perf_counter()
     data, vocab = compact_vocab(token_ids)
     split = int(len(data) * (1 - VAL_FRACTION))
@@ -173,7 +250,8 @@ def train(
         model.eval()
         result.steps.append(step)
         result.train_loss.append(loss)
-        result.val_loss.append(float(per_position_loss(model, val_data, cfg.context_length).mean()))
+        val = per_position_loss(model, val_data, cfg.context_length, RECORD_EVAL_TOKENS)
+        result.val_loss.append(float(val.mean()))
         if cfg.method == "learned":
             table = model.pos_emb.weight.detach().clone()  # [T, d]
             result.snapshots.append(table)

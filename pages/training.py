@@ -5,6 +5,7 @@ import streamlit as st
 from core.model import TRAINABLE_METHODS
 from core.script_export import training_code
 from core.train_queue import run_key
+from core.training import MAX_TRAIN_TOKENS
 from ui import cache
 from ui.presenter import Slides, presenting
 from ui.share import RUNS_AS_IS, script_export, text_file
@@ -37,7 +38,13 @@ try:
             f"Training supports {', '.join(TRAINABLE_METHODS)}: pick one of them in the sidebar."
         )
     ids = cache.token_ids(choice.text)
-    tcfg.validate(len(ids))
+    if len(ids) > MAX_TRAIN_TOKENS:
+        st.caption(
+            f"The text has {len(ids):,} tokens; training reads its first {MAX_TRAIN_TOKENS:,} "
+            "(the shared server's memory bound)."
+        )
+        ids = ids[:MAX_TRAIN_TOKENS]
+    tcfg.validate(len(ids), len(set(ids)))
 except ValueError as exc:
     st.error(str(exc))
     if "tokens" in str(exc):

@@ -13,7 +13,7 @@ from core.model import SIZES, TRAINABLE_METHODS
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, run_key
-from core.training import TrainConfig, TrainResult
+from core.training import TrainConfig, TrainResult, batch_size_for
 from ui.sidebar import URL_BOUND, TextChoice, bound_number
 
 DEFAULTS = TrainConfig()
@@ -70,7 +70,8 @@ def train_settings(method: str, seed: int) -> TrainConfig:
         )
     with c3:
         steps = bound_number("Steps", "steps", DEFAULTS.steps, "Optimizer steps (1 to 5,000).")
-    return TrainConfig(method=method, context_length=context, size=size, steps=steps, seed=seed)
+    batch = batch_size_for(context) if context >= 1 else 1
+    return TrainConfig(method, context, size, steps, batch_size=batch, seed=seed)
 
 
 def progress_view(queue: TrainingQueue, job: Job) -> None:

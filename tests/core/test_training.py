@@ -95,9 +95,25 @@ def test_evaluation_in_chunks_equals_one_pass_over_every_window(monkeypatch):
     expected = torch.nn.functional.cross_entropy(logits.transpose(1, 2), y, reduction="none").mean(0)
     monkeypatch.setattr(training, "LOGIT_ELEMENTS", 5 * 8 * 50)  # five windows per pass: 5 passes
     torch.testing.assert_close(training.per_position_loss(model, data, 8), expected)
-    monkeypatch.setattr(training, "EVAL_TOKENS", 80)  # a capped evaluation reads the first 10 windows
-    with torch.no_grad():
-        first = torch.nn.functional.cross_entropy(logits[:10].transpose(1, 2), y[:10], reduction="none").mean(
-            0
-        )
-    torch.testing.assert_close(training.per_position_loss(model, data, 8), first)
+    with torch.no_grad():  # a capped evaluation reads the first 10 windows
+        first = torch.nn.functional.cross_entropy(logits[:10].transpose(1, 2), y[:10], reduction="none")
+    torch.testing.assert_close(training.per_position_loss(model, data, 8, max_tokens=80), first.mean(0))
+
+
+def test_a_run_over_the_time_or_memory_budget_is_refused_with_what_to_change():
+    from core.training import batch_size_for, estimated_bytes, estimated_seconds
+
+    assert [batch_size_for(T) for T in (4, 32, 64, 256)] == [256, 32, 16, 4]
+    default = TrainConfig()
+    assert estimated_seconds(default, 340, 9115) < 60  # the page's default run on the ship's log
+    default.validate(9115, 340)
+    long_run = TrainConfig(size="medium", context_length=256, batch_size=4, steps=5000)
+    with pytest.raises(ValueError, match=r"Lower the steps to at most [0-9,]+, the context") as refused:
+        long_run.validate(9115, 340)
+    allowed = int(str(refused.value).split("at most ")[2].split(",")[0])
+    assert 10 < allowed < 5000
+    TrainConfig(size="medium", context_length=256, batch_size=4, steps=allowed).validate(9115, 340)
+    wide = TrainConfig(size="small", context_length=32, steps=10)
+    assert estimated_bytes(wide, 20_000) > estimated_bytes(wide, 340)
+    with pytest.raises(ValueError, match="MB of memory"):
+        wide.validate(200_000, 20_000)
