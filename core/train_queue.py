@@ -1,21 +1,30 @@
-"""One shared queue of training runs for a whole server: no run is started twice.
+"""One shared queue of training runs for a whole server: fair, bounded, and impossible to jam.
 
 Thirty students pressing Train at once must not start thirty trainings on two cores. Every
 request is keyed by (text, settings): a request equal to one queued, running or finished is
 attached to it; at most ``workers`` runs train at a time and the rest wait in order; finished
 runs are kept (up to ``keep`` of them, oldest dropped first) for every session that asks again.
+
+Each session has at most one run of its own at a time: asking for another leaves the first (which
+is cancelled once nobody waits for it), Stop always stops the session's own run whatever its
+settings now say, and a run whose every session has stopped looking for ``abandon_after`` seconds
+is cancelled. Every run is bounded in time and memory by ``TrainConfig.validate``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from core.training import TrainConfig, TrainResult, train
+from core.training import TrainConfig, TrainResult, estimated_seconds, train
+
+ABANDON_SECONDS = 30.0  # a run nobody has looked at for this long is cancelled
 
 
 def run_key(token_ids: list[int], cfg: TrainConfig) -> str:
@@ -24,16 +33,30 @@ def run_key(token_ids: list[int], cfg: TrainConfig) -> str:
     return digest[:24]
 
 
+def published(result: TrainResult) -> TrainResult:
+    """A copy of ``result`` that the trainer will not change any more (its lists are new lists).
+
+    The page reads a job's result while the trainer appends to its own: it must only ever see a
+    consistent snapshot (equal-length lists).
+    """
+    lists = {
+        f.name: list(getattr(result, f.name)) for f in dataclasses.fields(result) if f.default_factory is list
+    }
+    return dataclasses.replace(result, **lists)
+
+
 @dataclass
 class Job:
-    """One run: its state, its latest partial result and who is waiting for it."""
+    """One run: its state, its latest published result and who is waiting for it."""
 
     key: str
     config: TrainConfig
+    estimate: float = 0.0  # seconds of CPU the run is expected to take (core.training cost model)
     status: str = "queued"  # queued, running, done, stopped, failed
     step: int = 0
     result: TrainResult | None = None
     error: str = ""
+    started: float | None = None  # clock time when it started training
     subscribers: set[str] = field(default_factory=set)
     cancel: threading.Event = field(default_factory=threading.Event)
 
@@ -45,26 +68,42 @@ class Job:
 class TrainingQueue:
     """Runs ``train`` on a small pool of threads; see the module docstring."""
 
-    def __init__(self, workers: int = 1, keep: int = 16, trainer: Callable[..., TrainResult] = train):
+    def __init__(
+        self,
+        workers: int = 1,
+        keep: int = 16,
+        trainer: Callable[..., TrainResult] = train,
+        abandon_after: float = ABANDON_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="train")
-        self._jobs: OrderedDict[str, Job] = OrderedDict()  # unfinished and finished, oldest first
-        self._waiting: list[str] = []  # keys of queued jobs, in order
-        self._keep = keep
-        self._trainer = trainer
+        self._jobs: OrderedDict[str, Job] = OrderedDict()  # the latest job per key, oldest first
+        self._waiting: list[Job] = []  # queued jobs, in order
+        self._own: dict[str, Job] = {}  # session -> the run it last asked for
+        self._seen: dict[str, float] = {}  # session -> when it last looked at its run
+        self._keep, self._trainer, self._abandon_after, self._clock = keep, trainer, abandon_after, clock
 
     def submit(self, token_ids: list[int], cfg: TrainConfig, subscriber: str) -> Job:
-        """The job for (text, settings), started or queued if there is none yet (or it was stopped)."""
-        cfg.validate(len(token_ids))
+        """The job for (text, settings), started or queued if there is none yet (or it was stopped).
+
+        The session leaves the run it asked for before, if that was another one.
+        """
+        cfg.validate(len(token_ids), len(set(token_ids)))
         key = run_key(token_ids, cfg)
         with self._lock:
+            self._seen[subscriber] = self._clock()
+            previous = self._own.get(subscriber)
+            if previous is not None and previous.key != key:
+                self._leave(previous, subscriber)
             job = self._jobs.get(key)
-            if job is None or job.status in ("stopped", "failed"):
-                job = Job(key, cfg)
+            if job is None or job.status in ("stopped", "failed") or job.cancel.is_set():
+                job = Job(key, cfg, estimated_seconds(cfg, len(set(token_ids)), len(token_ids)))
                 self._jobs[key] = job
-                self._waiting.append(key)
+                self._waiting.append(job)
                 self._pool.submit(self._run, job, list(token_ids))
             job.subscribers.add(subscriber)
+            self._own[subscriber] = job
             self._jobs.move_to_end(key)
             self._forget_old()
             return job
@@ -73,42 +112,80 @@ class TrainingQueue:
         with self._lock:
             return self._jobs.get(key)
 
+    def own_job(self, subscriber: str) -> Job | None:
+        """The run this session asked for last (finished or not), if any."""
+        with self._lock:
+            return self._own.get(subscriber)
+
+    def touch(self, subscriber: str) -> None:
+        """The session is looking at its run: it is not abandoned."""
+        with self._lock:
+            self._seen[subscriber] = self._clock()
+
     def position(self, job: Job) -> int:
         """0 while it trains (or is done); n when n runs are ahead of it in the queue."""
         with self._lock:
-            return self._waiting.index(job.key) + 1 if job.key in self._waiting else 0
+            return next((k + 1 for k, j in enumerate(self._waiting) if j is job), 0)
 
-    def stop(self, job: Job, subscriber: str) -> None:
-        """Leave the job; it is cancelled once nobody waits for it any more."""
+    def wait_seconds(self, job: Job) -> float:
+        """Estimated seconds until ``job`` starts: what the running runs have left, plus the runs ahead."""
         with self._lock:
-            job.subscribers.discard(subscriber)
-            if not job.subscribers and not job.finished:
-                job.cancel.set()
+            now = self._clock()
+            running = [j for j in self._jobs.values() if j.status == "running"]
+            ahead = self._waiting[: next((k for k, j in enumerate(self._waiting) if j is job), 0)]
+            left = sum(max(0.0, j.estimate - (now - (j.started or now))) for j in running)
+            return left + sum(j.estimate for j in ahead)
+
+    def stop(self, subscriber: str) -> None:
+        """Stop this session's own run (it is cancelled once nobody else waits for it)."""
+        with self._lock:
+            job = self._own.get(subscriber)
+            if job is not None:
+                self._leave(job, subscriber)
 
     def finished_runs(self, keys: list[str]) -> list[Job]:
         """The finished jobs among ``keys``."""
         with self._lock:
             return [self._jobs[k] for k in keys if k in self._jobs and self._jobs[k].status == "done"]
 
+    def _leave(self, job: Job, subscriber: str) -> None:  # holding the lock
+        job.subscribers.discard(subscriber)
+        if not job.subscribers and not job.finished:
+            job.cancel.set()
+
+    def _abandoned(self, job: Job) -> bool:
+        """Nobody has looked at the job for ``abandon_after`` seconds (then it is cancelled)."""
+        with self._lock:
+            now = self._clock()
+            if all(now - self._seen.get(s, now) > self._abandon_after for s in job.subscribers):
+                job.cancel.set()
+            return job.cancel.is_set()
+
     def _run(self, job: Job, token_ids: list[int]) -> None:
         with self._lock:
-            if job.key in self._waiting:
-                self._waiting.remove(job.key)
-            if job.cancel.is_set():
-                job.status = "stopped"
-                return
-            job.status = "running"
+            if job in self._waiting:
+                self._waiting.remove(job)
+        if self._abandoned(job):
+            job.status = "stopped"
+            return
+        with self._lock:
+            job.status, job.started = "running", self._clock()
 
         def progress(result: TrainResult, step: int) -> None:
-            job.result, job.step = result, step
+            job.result, job.step = published(result), step
 
         try:
-            result = self._trainer(token_ids, job.config, progress, job.cancel.is_set)
-            job.result, job.status = result, ("stopped" if result.stopped else "done")
+            result = self._trainer(token_ids, job.config, progress, lambda: self._abandoned(job))
+            job.result, job.status = published(result), ("stopped" if result.stopped else "done")
         except Exception as exc:  # shown to the user; the queue keeps working
             job.error, job.status = f"{type(exc).__name__}: {exc}", "failed"
 
-    def _forget_old(self) -> None:
+    def _forget_old(self) -> None:  # holding the lock
         finished = [k for k, j in self._jobs.items() if j.finished]
         for key in finished[: max(0, len(finished) - self._keep)]:
             del self._jobs[key]
+        now = self._clock()
+        for session in [s for s, t in self._seen.items() if now - t > 3600]:  # gone for an hour
+            self._seen.pop(session, None)
+            if self._own.get(session) is not None and self._own[session].finished:
+                del self._own[session]

@@ -1,11 +1,13 @@
 """Watch positions being learned: a tiny GPT trained live, shared fairly between sessions."""
 
+import dataclasses
+
 import streamlit as st
 
 from core.model import TRAINABLE_METHODS
 from core.script_export import training_code
 from core.train_queue import run_key
-from core.training import MAX_TRAIN_TOKENS
+from core.training import MAX_TRAIN_TOKENS, TrainConfig
 from ui import cache
 from ui.presenter import Slides, presenting
 from ui.share import RUNS_AS_IS, script_export, text_file
@@ -66,29 +68,38 @@ if not presenting():
     )
 slides = Slides("training", ["Train one model", "Every method on this text"])
 queue, me = training_queue(), session_id()
-job = queue.get(run_key(ids, tcfg))
+plan = st.session_state.setdefault("train_plan", [])  # Train every method: the runs still to ask for
+own = queue.own_job(me)  # a session has one run at a time
+if plan and (own is None or own.finished):
+    own = queue.submit(ids, plan.pop(0), me)
+job = own if own is not None and not own.finished else queue.get(run_key(ids, tcfg))
+
+
+def start(configs: list[TrainConfig]) -> None:
+    plan[:] = configs[1:]
+    queue.submit(ids, configs[0], me)
+
+
+def stop() -> None:
+    plan.clear()
+    queue.stop(me)
 
 
 @st.fragment(run_every=0.5 if job is not None and not job.finished else None)
 def live() -> None:
     """Redraws itself while the run trains; a full rerun shows the results when it ends."""
-    current = queue.get(job.key)
-    if current.finished:
+    queue.touch(me)  # someone is watching: the run is not abandoned
+    if job.finished:
         st.rerun(scope="app")
-    progress_view(queue, current)
+    progress_view(queue, job)
 
 
 if slides.shows(1):
     b1, b2, b3 = st.columns([1, 1, 3])
-    if b1.button("Train", type="primary", key="train"):
-        queue.submit(ids, tcfg, me)
-        job = queue.get(run_key(ids, tcfg))
-    if b3.button("Train every method (compare)", key="train_all"):
-        for method in TRAINABLE_METHODS:
-            queue.submit(ids, tcfg.__class__(**{**tcfg.__dict__, "method": method}), me)
-        job = queue.get(run_key(ids, tcfg))
-    if b2.button("Stop", key="stop", disabled=job is None or job.finished):
-        queue.stop(job, me)
+    b1.button("Train", type="primary", key="train", on_click=start, args=([tcfg],))
+    b2.button("Stop", key="stop", disabled=own is None or own.finished, on_click=stop)
+    every_method = [dataclasses.replace(tcfg, method=m) for m in TRAINABLE_METHODS]
+    b3.button("Train every method (compare)", key="train_all", on_click=start, args=(every_method,))
     if job is None:
         st.info(
             f"Press **Train**: {tcfg.steps} steps of a {tcfg.size} model with {tcfg.method} positions, "
@@ -96,6 +107,14 @@ if slides.shows(1):
             "settings."
         )
     elif not job.finished:
+        if job.config != tcfg:
+            c = job.config
+            st.caption(
+                f"Your run ({c.method}, {c.size}, context {c.context_length}, {c.steps} steps) is still "
+                "training with its own settings: Stop stops it."
+            )
+        if plan:
+            st.caption(f"Then {len(plan)} more: {', '.join(c.method for c in plan)}, one after another.")
         live()
     elif job.status == "failed":
         st.error(f"The run failed: {job.error}")

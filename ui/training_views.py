@@ -78,7 +78,8 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
     """Status, progress bar and the live loss curve of a queued or running job."""
     if job.status == "queued":
         st.info(
-            f"Queued: {queue.position(job)} run(s) ahead. Another student asked first; this page "
+            f"Queued: {queue.position(job)} run(s) ahead, about {queue.wait_seconds(job):,.0f} s of "
+            "training before yours starts (one run trains at a time on this shared server). This page "
             "updates by itself."
         )
         return

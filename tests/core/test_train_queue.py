@@ -1,6 +1,8 @@
 import threading
 import time
 
+import pytest
+
 from core.train_queue import TrainingQueue, run_key
 from core.training import TrainConfig, TrainResult
 
@@ -57,10 +59,10 @@ def test_stop_cancels_only_when_nobody_waits():
     job = queue.submit(IDS, TrainConfig(), "alice")
     queue.submit(IDS, TrainConfig(), "bob")
     assert wait_for(lambda: job.status == "running")
-    queue.stop(job, "alice")
+    queue.stop("alice")
     time.sleep(0.05)
     assert job.status == "running"
-    queue.stop(job, "bob")
+    queue.stop("bob")
     assert wait_for(lambda: job.status == "stopped")
 
 
@@ -68,7 +70,7 @@ def test_finished_runs_are_bounded():
     trainer = FakeTrainer()
     trainer.release.set()
     queue = TrainingQueue(workers=1, keep=2, trainer=trainer)
-    jobs = [queue.submit(IDS, TrainConfig(seed=s), "x") for s in range(4)]
+    jobs = [queue.submit(IDS, TrainConfig(seed=s), f"x{s}") for s in range(4)]
     assert wait_for(lambda: all(j.status == "done" for j in jobs))
     queue.submit(IDS, TrainConfig(seed=9), "x")
     assert len(queue.finished_runs([j.key for j in jobs])) <= 2
@@ -78,3 +80,100 @@ def test_run_key_depends_on_text_and_settings():
     assert run_key(IDS, TrainConfig()) == run_key(list(IDS), TrainConfig())
     assert run_key(IDS, TrainConfig()) != run_key(IDS[:-1], TrainConfig())
     assert run_key(IDS, TrainConfig()) != run_key(IDS, TrainConfig(steps=301))
+
+
+def test_stop_stops_the_sessions_own_run_whatever_the_settings_now_say():
+    trainer = FakeTrainer()
+    queue = TrainingQueue(workers=1, trainer=trainer)
+    job = queue.submit(IDS, TrainConfig(steps=500), "alice")
+    assert wait_for(lambda: job.status == "running")
+    # alice edits steps 500 -> 499: the page's settings no longer name her run, Stop still does
+    assert queue.own_job("alice") is job
+    queue.stop("alice")
+    assert wait_for(lambda: job.status == "stopped")
+
+
+def test_train_right_after_stop_starts_a_new_run():
+    trainer = FakeTrainer()
+    queue = TrainingQueue(workers=1, trainer=trainer)
+    first = queue.submit(IDS, TrainConfig(), "alice")
+    assert wait_for(lambda: first.status == "running")
+    queue.stop("alice")
+    second = queue.submit(IDS, TrainConfig(), "alice")  # before the worker has noticed the stop
+    assert second is not first and second.status == "queued"
+    assert wait_for(lambda: first.status == "stopped")
+    assert wait_for(lambda: second.status == "running")
+    trainer.release.set()
+    assert wait_for(lambda: second.status == "done")
+    assert trainer.calls == ["learned", "learned"]
+
+
+def test_a_session_has_one_run_at_a_time():
+    trainer = FakeTrainer()
+    queue = TrainingQueue(workers=1, trainer=trainer)
+    a = queue.submit(IDS, TrainConfig(method="rope"), "alice")
+    b = queue.submit(IDS, TrainConfig(method="alibi"), "alice")
+    assert queue.own_job("alice") is b
+    assert a.cancel.is_set() and not b.cancel.is_set()  # a is cancelled: nobody else waits for it
+    shared = queue.submit(IDS, TrainConfig(method="nope"), "bob")
+    queue.submit(IDS, TrainConfig(method="nope"), "alice")  # alice joins bob's run ...
+    queue.submit(IDS, TrainConfig(method="learned"), "alice")  # ... and leaves it: bob's run goes on
+    assert not shared.cancel.is_set() and shared.subscribers == {"bob"}
+    trainer.release.set()
+
+
+def test_a_run_nobody_watches_is_cancelled():
+    now = [0.0]
+    trainer = FakeTrainer()
+    queue = TrainingQueue(workers=1, trainer=trainer, abandon_after=30, clock=lambda: now[0])
+    job = queue.submit(IDS, TrainConfig(), "alice")
+    assert wait_for(lambda: job.status == "running")
+    now[0] = 25.0
+    queue.touch("alice")  # the page polls: still watched
+    now[0] = 50.0
+    time.sleep(0.05)
+    assert job.status == "running"
+    now[0] = 56.0  # 31 s since alice last looked
+    assert wait_for(lambda: job.status == "stopped")
+
+
+def test_the_wait_estimate_adds_up_the_runs_ahead():
+    now = [100.0]
+    trainer = FakeTrainer()
+    queue = TrainingQueue(workers=1, trainer=trainer, clock=lambda: now[0])
+    running = queue.submit(IDS, TrainConfig(method="rope"), "alice")
+    assert wait_for(lambda: running.status == "running")
+    second = queue.submit(IDS, TrainConfig(method="alibi"), "bob")
+    third = queue.submit(IDS, TrainConfig(method="nope"), "carol")
+    now[0] = 102.0
+    assert running.estimate > 2
+    assert queue.wait_seconds(second) == pytest.approx(running.estimate - 2)
+    assert queue.wait_seconds(third) == pytest.approx(running.estimate - 2 + second.estimate)
+    assert queue.position(third) == 2
+    trainer.release.set()
+
+
+def test_the_page_only_ever_reads_consistent_results():
+    """The trainer appends to its lists while the page polls: every poll sees equal lengths."""
+
+    def appending_trainer(token_ids, cfg, progress, should_stop):
+        result = TrainResult(cfg, 10, 100, 2.0)
+        for step in range(3000):
+            result.steps.append(step)
+            result.train_loss.append(1.0)
+            result.val_loss.append(1.0)
+            progress(result, step)
+        return result
+
+    queue = TrainingQueue(workers=1, trainer=appending_trainer)
+    job = queue.submit(IDS, TrainConfig(), "alice")
+    polls, unequal = 0, 0
+    while job.status != "done" or polls < 3000:
+        result = job.result
+        if result is not None:
+            polls += 1
+            lengths = {len(result.steps), len(result.train_loss), len(result.val_loss)}
+            unequal += len(lengths) > 1
+        if job.status == "done" and polls >= 3000:
+            break
+    assert polls >= 3000 and unequal == 0

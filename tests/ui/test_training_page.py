@@ -42,3 +42,26 @@ def test_unsupported_method_gets_a_message():
     at = open_page(PAGE, method="t5")
     assert "Training supports learned, sinusoidal, rope, alibi, nope" in errors(at)
     assert not at.exception
+
+
+def test_stop_after_a_settings_change_stops_the_run_and_train_starts_again():
+    at = open_page(PAGE, steps="400", size="small", train_context="64", seed="8")
+    at.button(key="train").click().run()
+    at.number_input(key="steps").set_value(399).run()  # the settings no longer name the running run
+    assert not at.button(key="stop").disabled
+    assert any("is still training with its own settings" in c.value for c in at.caption)
+    at.button(key="stop").click().run()
+    run_until(at, lambda a: not any("still training" in c.value for c in a.caption))
+    assert at.button(key="stop").disabled
+    at.number_input(key="steps").set_value(400).run()
+    assert any("Stopped at step" in w.value for w in at.warning)
+    at.button(key="train").click().run()  # Train right after Stop starts a new run
+    assert not any("Stopped at step" in w.value for w in at.warning)
+    assert not at.button(key="stop").disabled
+    at.button(key="stop").click().run()
+
+
+def test_a_run_over_the_budget_is_refused_with_what_to_change():
+    at = open_page(PAGE, steps="5000", size="medium", train_context="256")
+    assert "a run may take at most 60 s. Lower the steps to at most" in errors(at)
+    assert not at.exception
