@@ -1,7 +1,8 @@
 """Cached calls into ``core``: what to keep between reruns, and for whom.
 
 Caches are keyed by their inputs, text included, so a session only ever gets back results for
-text it sent itself.
+text it sent itself. Results that hold tensors or token lists share one cache bounded in bytes
+(``core.budget.CACHE_BYTES``); Streamlit's own caches count entries, not bytes.
 """
 
 from __future__ import annotations
@@ -11,13 +12,17 @@ import dataclasses
 import streamlit as st
 import torch
 
+from core.budget import CACHE_BYTES
 from core.config import LEARNED_INITS, FamilyConfig, PipelineConfig
 from core.data import Batch, first_batch
 from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
 from core.families import learned_table_rows
+from core.lru import ByteLRU
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
 from core.positional import sinusoidal_at
 from core.tokenizer import encode, gpt2_tokenizer
+
+SHARED = ByteLRU(CACHE_BYTES)  # every session's tables, batches and token lists, least recently used out
 
 
 @st.cache_resource(show_spinner=False)
@@ -26,22 +31,22 @@ def warm_tokenizer() -> None:
     gpt2_tokenizer()
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@SHARED.cached
 def token_ids(text: str) -> list[int]:
     """GPT-2 token IDs of ``text``."""
     return encode(text)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@SHARED.cached
 def batch_of(text: str, batch_size: int, max_length: int, stride: int) -> Batch:
     """The loader's first batch (raises ``ValueError`` with what to change); ≤ 8.4 MB at B 128, T 8192."""
     return first_batch(token_ids(text), batch_size, max_length, stride)
 
 
-CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per text (8 MB); 8 texts at most
+CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per text (8 MB)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@SHARED.cached
 def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: int) -> TokenRows:
     # Streaming the vocab×d draws is the costly part (~50 ms at the book's setting), so keep the
     # rows of every token of the texts: reruns for another context or batch size reuse them.
@@ -56,7 +61,7 @@ def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None
     return token_embedding_rows(torch.empty(0, dtype=torch.long), vocab_size, dim, seed).state_after
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@SHARED.cached
 def unique_token_count(texts: tuple[str, ...]) -> int:
     """How many distinct token IDs the texts use (kept: a rerun need not count them again)."""
     return len({i for text in texts for i in token_ids(text)})
@@ -76,7 +81,7 @@ def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableR
     return position_rows(cfg, positions, state)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@SHARED.cached
 def _shown_position_rows(cfg: PipelineConfig) -> TableRows:
     # One pass over the context×d draws serves every view of the page (up to 0.5 s at
     # context 8192 × d 16384); a rerun for another batch size or stride reuses it.
@@ -117,13 +122,13 @@ def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, 
     return _learned_rows(cfg.vocab_size, cfg.output_dim, cfg.context_length, cfg.seed, std, positions)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@SHARED.cached
 def _sinusoidal_rows(dim: int, base: float, layout: str, positions: tuple[int, ...]) -> TableRows:
     index = torch.tensor(positions, dtype=torch.long)
     return TableRows(index, sinusoidal_at(index, dim, base, layout=layout))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@SHARED.cached
 def _learned_rows(
     vocab_size: int, dim: int, context_length: int, seed: int, std: float, positions: tuple[int, ...]
 ) -> TableRows:
