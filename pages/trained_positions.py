@@ -17,6 +17,11 @@ from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import settings
 
 cfg, _ = settings()
+try:
+    cfg.validate()  # the sidebar's settings are checked the same way on every page
+except ValueError as exc:
+    st.error(str(exc))
+    st.stop()
 st.title("What trained positions look like")
 named = tables(cfg.seed)
 trained = next(iter(named.values()))

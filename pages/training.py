@@ -23,6 +23,11 @@ from ui.training_views import (
 )
 
 cfg, choice = settings()
+try:
+    cfg.validate()  # the sidebar's settings are checked the same way on every page
+except ValueError as exc:
+    st.error(str(exc))
+    st.stop()
 st.title("Watch positions being learned")
 st.markdown(
     "The lesson's positional table starts random; *how do we know the actual values? That is part of the "

@@ -17,6 +17,7 @@ from core.presets import PRESETS, Preset
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.textfile import decode_text_file
 from ui.presenter import PRESENT, presenter_toggle
+from ui.url_params import check_url
 
 MAX_TEXT_CHARS = 1_000_000
 METHOD_HELP = (
@@ -229,6 +230,8 @@ def navigation() -> StreamlitPage:
 
 def sidebar() -> None:
     """Draw the sidebar shared by every page; ``settings()`` then returns what it holds."""
+    for message in check_url():  # before any widget reads the URL
+        st.warning(message, icon=":material/link_off:")
     with st.sidebar:
         for path, title, icon, _ in PAGES:
             st.page_link(path, label=title, icon=icon)
