@@ -13,6 +13,7 @@ from core.diagrams import (
     windows_svg,
 )
 from core.embeddings import is_exact
+from core.markup import escape_markdown
 from core.pipeline import (
     HEATMAP_DIMS,
     HEATMAP_POSITIONS,
@@ -80,7 +81,8 @@ if not is_exact(cfg.vocab_size, d):
 
 # 1. Text → token IDs
 if step(1, steps[0], slides):
-    st.caption(f"{choice.label}: {len(choice.text):,} characters → {len(ids):,} GPT-2 tokens.")
+    source = escape_markdown(choice.label)  # it may hold a file's name
+    st.caption(f"{source}: {len(choice.text):,} characters → {len(ids):,} GPT-2 tokens.")
     token_chips(token_strings(ids[:MAX_CHIPS]), ids[:MAX_CHIPS], special_id=ENDOFTEXT_ID)
     if len(ids) > MAX_CHIPS:
         st.caption(f"… and {len(ids) - MAX_CHIPS:,} more tokens.")

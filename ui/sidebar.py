@@ -13,6 +13,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from core.config import METHODS, PipelineConfig
+from core.markup import escape_markdown
 from core.presets import PRESETS, Preset
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.textfile import decode_text_file
@@ -118,7 +119,9 @@ def _read_upload() -> TextChoice:
             text = decode_text_file(upload.name, upload.getvalue())
             st.session_state["uploaded_text"] = TextChoice(text, f"uploaded file {upload.name}")
         except ValueError as exc:
-            st.session_state["uploaded_text"] = TextChoice("", "", str(exc))
+            st.session_state["uploaded_text"] = TextChoice(
+                "", "", escape_markdown(str(exc))
+            )  # names the file
     return st.session_state.get("uploaded_text", TextChoice("", "", "Upload a .txt file to use it."))
 
 
