@@ -7,6 +7,7 @@ The pages (``pages/``) read them with ``ui.sidebar.settings()``.
 
 from ui import cache
 from ui.components import page_setup
+from ui.memory import give_back_memory
 from ui.presenter import presenter_style, presenting
 from ui.sidebar import forget_settings, navigation, sidebar
 
@@ -19,3 +20,4 @@ try:
     page.run()
 finally:  # also when the page stops early (st.stop) or reruns
     forget_settings()
+    give_back_memory()

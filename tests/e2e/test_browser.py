@@ -184,16 +184,36 @@ def test_download_the_batch(server, page, tmp_path):
 
 
 def test_presenter_mode_reveals_the_shape(server, page):
-    page.goto(server + "/?present=1")
+    page.goto(server + "/?present=true")
     wait_for_app(page)
-    expect(page.get_by_text("Step 1 of 6")).to_be_visible()
-    page.get_by_role("textbox").first.fill("278")
+    expect(page.get_by_text("Section 1 of 6: Text → token IDs")).to_be_visible()
+    page.get_by_role("textbox").first.fill("torch.Size([278])")
     page.get_by_role("button", name="Reveal").click()
-    expect(page.get_by_test_id("stMetricValue").filter(has_text="278")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Right: 278.")).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("stMetricValue").filter(has_text="278")).to_be_visible()
+    expect(page.get_by_role("heading", name="1. Text → token IDs")).to_have_count(1)
     page.get_by_role("button", name="Next ▶").click()
     expect(page.get_by_role("heading", name="2. Sliding-window batch")).to_be_visible(timeout=30_000)
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "presenter.png"), full_page=True)
+
+
+def test_presenter_mode_fits_a_projector_and_survives_a_page_switch(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(server + "/?present=true&context=8")
+    wait_for_app(page)
+    reveal = page.get_by_role("button", name="Reveal")
+    box = reveal.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 720  # the prediction is above the fold
+    page.wait_for_timeout(1500)  # as a person would, before a click (see switch_page)
+    page.get_by_test_id("stExpandSidebarButton").click()  # presenting, the sidebar starts collapsed
+    page.get_by_test_id("stSidebar").get_by_role("link", name="Real trained positions").click()
+    expect(page.get_by_role("heading", name="What trained positions look like")).to_be_visible(timeout=30_000)
+    wait_for_app(page)
+    expect(page).to_have_url(re.compile("present=true"))
+    expect(page.get_by_text("Section 1 of 4: Neighbours after training")).to_be_visible()
+    expect(page.get_by_role("button", name="Reveal")).to_be_visible()
+    page.close()
 
 
 def test_chart_downloads_as_png(server, page, tmp_path):

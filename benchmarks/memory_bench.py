@@ -1,0 +1,190 @@
+"""The server's memory through the worst cases a class can send, against the 690 MB budget.
+
+    .venv/bin/python benchmarks/memory_bench.py [--heavy 25] [--skip-sessions]
+
+Starts one real server (loopback only) and drives it with headless Chromium, one case after the
+other, sampling the server's RSS every 50 ms; prints the peak of each case and of the whole run:
+
+1. a 1 MB uploaded .txt, Training on the sidebar's text, Train with the defaults (until done);
+2. Training at size medium, context 256 (until done or refused);
+3. Why position? at d 16384 with two sentences of 300 × U+13000 (the URL from the issue);
+4. ``--heavy`` heavy views in a row (GPT-3 and LLaMA-3 presets, Families at context 8192 with
+   different dims and methods): what the caches keep afterwards is the idle figure;
+5. thirty sessions at once (benchmarks/ws_load_test.py, its own server), unless --skip-sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from core.budget import SERVER_BYTES  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, wait_for_app  # noqa: E402
+
+
+class Sampler:
+    """The server's RSS every 50 ms; ``peak()`` since the last ``reset()``."""
+
+    def __init__(self, pid: int):
+        self.process, self._peak, self._stop = psutil.Process(pid), 0, threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.05):
+            try:
+                self._peak = max(self._peak, self.process.memory_info().rss)
+            except psutil.Error:
+                return
+
+    def reset(self) -> None:
+        self._peak = self.process.memory_info().rss
+
+    def peak(self) -> int:
+        return self._peak
+
+    def now(self) -> int:
+        return self.process.memory_info().rss
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def megabytes(n: int) -> str:
+    return f"{n / 1e6:,.0f} MB"
+
+
+def one_megabyte_text() -> str:
+    rng = random.Random(5)
+    words = [
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
+        for _ in range(30000)
+    ]
+    out, size = [], 0
+    while size < 1_000_000 - 20:
+        w = rng.choice(words)
+        out.append(w)
+        size += len(w) + 1
+    return " ".join(out)[: 1_000_000 - 10]
+
+
+def train_until_done(page, seconds: float) -> str:
+    """Press Train; wait for the results (or a refusal) at most ``seconds``."""
+    if page.get_by_test_id("stAlertContentError").count():
+        return "refused: " + page.get_by_test_id("stAlertContentError").first.inner_text()[:90]
+    page.get_by_role("button", name="Train", exact=True).click()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if page.get_by_text("Validation loss", exact=True).count():
+            return "trained"
+        time.sleep(0.5)
+    return f"still training after {seconds:.0f} s"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--heavy", type=int, default=25)
+    parser.add_argument("--skip-sessions", action="store_true")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    proc, base = start_server()
+    sampler = Sampler(proc.pid)
+    rows = []
+
+    def case(name: str, action) -> None:
+        sampler.reset()
+        start = time.perf_counter()
+        note = action() or ""
+        rows.append((name, sampler.peak(), sampler.now(), time.perf_counter() - start, note))
+        print(f"{name:<58} peak {megabytes(rows[-1][1]):>7}  after {megabytes(rows[-1][2]):>7}  {note}")
+
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1600})
+            page.goto(base)
+            wait_for_app(page)
+            for path in ("Why_position", "Families", "Training", "Trained_positions"):
+                page.goto(f"{base}/{path}")
+                wait_for_app(page)
+            rows.append(("idle, every page loaded once", sampler.now(), sampler.now(), 0.0, ""))
+            print(f"{'idle, every page loaded once':<58} rss {megabytes(sampler.now())}")
+            upload = ROOT / "test-results" / "one_megabyte.txt"
+            upload.parent.mkdir(exist_ok=True)
+            upload.write_text(one_megabyte_text())
+
+            def upload_and_train():
+                page.goto(base)
+                wait_for_app(page)
+                page.get_by_test_id("stSidebar").get_by_text("Upload", exact=True).click()
+                page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(upload))
+                page.get_by_text("uploaded file one_megabyte.txt").wait_for(timeout=120_000)
+                page.get_by_test_id("stSidebar").get_by_role(
+                    "link", name="Watch positions being learned"
+                ).click()
+                page.get_by_role("heading", name="Watch positions being learned").wait_for()
+                page.get_by_text("The text chosen in the sidebar").click()
+                wait_for_app(page)
+                return train_until_done(page, 180)
+
+            case("1 MB upload, Train on the sidebar's text", upload_and_train)
+
+            def medium_256():
+                page.goto(f"{base}/Training?size=medium&train_context=256")
+                wait_for_app(page)
+                return train_until_done(page, 180)
+
+            case("Training size=medium, train_context=256", medium_256)
+
+            def why_huge():
+                glyphs = quote("\U00013000" * 300)
+                page.goto(f"{base}/Why_position?dim=16384&method=learned&context=1&a={glyphs}&b={glyphs}")
+                wait_for_app(page, timeout=180_000)
+
+            case("Why position? d 16384, 2 × 300 × U+13000", why_huge)
+            heavy = [
+                "/?preset=gpt3-175b&sample=log",
+                "/?preset=llama3-8b&sample=log",
+                "/Families?context=8192&dim=16384&method=learned",
+                "/Families?context=8192&dim=4096&method=sinusoidal",
+                "/Families?context=8192&dim=12288&method=rope",
+                "/Why_position?preset=gpt3-175b",
+            ]
+
+            def heavy_views():
+                for k in range(args.heavy):
+                    page.goto(f"{base}{heavy[k % len(heavy)]}&seed={k}")
+                    wait_for_app(page, timeout=180_000)
+
+            case(f"{args.heavy} heavy views in a row (distinct seeds)", heavy_views)
+            time.sleep(2)
+            rows.append(("idle after the heavy views", sampler.now(), sampler.now(), 0.0, ""))
+            print(f"{'idle after the heavy views':<58} rss {megabytes(sampler.now())}")
+            browser.close()
+    finally:
+        sampler.stop()
+        proc.terminate()
+        proc.wait(timeout=20)
+    if not args.skip_sessions:
+        print("thirty sessions at once (benchmarks/ws_load_test.py):")
+        subprocess.run([sys.executable, str(ROOT / "benchmarks/ws_load_test.py")], check=False)
+    worst = max(r[1] for r in rows)
+    print(
+        f"\nworst peak {megabytes(worst)} (budget {megabytes(SERVER_BYTES)}): "
+        + ("within the budget" if worst <= SERVER_BYTES else "OVER THE BUDGET")
+    )
+
+
+if __name__ == "__main__":
+    main()
