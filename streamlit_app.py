@@ -5,19 +5,12 @@ on every page, bound to the URL, so a link or a reload reproduces the view after
 The pages (``pages/``) read them with ``ui.sidebar.settings()``.
 """
 
-from ui import cache
-from ui.components import page_setup
-from ui.memory import give_back_memory
-from ui.presenter import presenter_style, presenting
-from ui.sidebar import forget_settings, navigation, sidebar
+from ui.app import end_run, start_run
+from ui.sidebar import navigation
 
 page = navigation()
-page_setup(page.title, page.icon, sidebar_collapsed=presenting())
-cache.warm_tokenizer()
-sidebar()
-presenter_style()
+start_run(page)
 try:
     page.run()
 finally:  # also when the page stops early (st.stop) or reruns
-    forget_settings()
-    give_back_memory()
+    end_run()

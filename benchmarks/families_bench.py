@@ -29,7 +29,7 @@ def apptest(method: str) -> tuple[float, int, int]:
     at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=300)
     for key, value in {**QUERY, "method": method}.items():
         at.query_params[key] = value
-    at.switch_page("pages/families.py").run()
+    at.switch_page("pages/Families.py").run()
     assert not at.exception and not at.error
     times = []
     for seed in (1, 2, 3):  # a new seed: nothing cached but the tokenizer

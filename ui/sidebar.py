@@ -6,7 +6,9 @@ the view. This module owns those keys.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -27,16 +29,20 @@ METHOD_HELP = (
     "alibi: a linear distance penalty. rope: rotates queries and keys."
 )
 # (file, title, icon, URL path): the app's pages, in the order of the sidebar's links. The first is
-# the default, at "/". The URL paths differ from the file names on purpose: Streamlit scans ``pages/``
-# once per process (and in every AppTest run) before ``st.navigation`` takes over, and then runs the
-# entry point, not a page file, for every page it does not know by that name. (So the first request
-# that a fresh server gets, if it is a deep link, also shows a dismissable "Page not found" notice.)
+# the default, at "/". Each file is named exactly as its URL path, on purpose. With a ``pages/`` folder,
+# Streamlit runs the very first script run of a process through its legacy multipage path
+# (``_mpa_v1`` in streamlit/runtime/scriptrunner/script_runner.py): it builds pages from the file names
+# in ``pages/`` and sends "Page not found" (a modal that blocks clicks) when the URL names none of them.
+# A fresh server's first request is often a deep link (a class opening a link as a Community Cloud app
+# wakes up), so the names match and that run executes the page file itself, whose ``settings()`` then
+# does what the entry point does (``ui.app.start_run``) and calls ``st.navigation``, which ends the
+# legacy path for the whole process: every later run starts at the entry point.
 PAGES = [
-    ("pages/pipeline.py", "Pipeline", ":material/linear_scale:", "Pipeline"),
-    ("pages/why_position.py", "Why position?", ":material/swap_horiz:", "Why_position"),
-    ("pages/families.py", "Families side by side", ":material/compare:", "Families"),
-    ("pages/training.py", "Watch positions being learned", ":material/model_training:", "Training"),
-    ("pages/trained_positions.py", "Real trained positions", ":material/insights:", "Trained_positions"),
+    ("pages/Pipeline.py", "Pipeline", ":material/linear_scale:", "Pipeline"),
+    ("pages/Why_position.py", "Why position?", ":material/swap_horiz:", "Why_position"),
+    ("pages/Families.py", "Families side by side", ":material/compare:", "Families"),
+    ("pages/Training.py", "Watch positions being learned", ":material/model_training:", "Training"),
+    ("pages/Trained_positions.py", "Real trained positions", ":material/insights:", "Trained_positions"),
 ]
 DEFAULTS = PipelineConfig()
 DEFAULT_SAMPLE = "lesson"
@@ -232,7 +238,7 @@ def navigation() -> StreamlitPage:
 
 
 def sidebar() -> None:
-    """Draw the sidebar shared by every page; ``settings()`` then returns what it holds."""
+    """Draw the sidebar shared by every page; ``settings()`` then returns what it holds (this run only)."""
     for message in check_url():  # before any widget reads the URL
         st.warning(message, icon=":material/link_off:")
     with st.sidebar:
@@ -251,12 +257,28 @@ def sidebar() -> None:
 def settings() -> tuple[PipelineConfig, TextChoice]:
     """The sidebar's settings and text for this run.
 
-    The entry point draws the sidebar before the page and forgets the settings when the run ends; a
-    page file run on its own (Streamlit's one-off ``pages/`` scan, see ``PAGES``) draws it here.
+    The entry point draws the sidebar before the page and forgets the settings when the run ends. A
+    page file that runs on its own (a fresh server's first run, see ``PAGES``) starts the run here.
     """
-    if SETTINGS not in st.session_state:
-        sidebar()
+    if not _entry_point_is_running():
+        from ui.app import start_run  # ui.app draws this sidebar: imported here, not at the top
+
+        start_run(navigation())  # registers the app's pages: the next run starts at the entry point
+        return st.session_state.pop(SETTINGS)
     return st.session_state[SETTINGS]
+
+
+ENTRY_POINT = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
+
+
+def _entry_point_is_running() -> bool:
+    """Whether this page was started by ``streamlit_app.py`` (its frame is below us on the stack)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == ENTRY_POINT:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def forget_settings() -> None:

@@ -34,25 +34,39 @@ def test_changing_the_context_changes_the_shapes(server, page):
     "path, title",
     [
         ("/?context=16&dim=64&method=sinusoidal", "From text to input embeddings"),
-        ("/Why_position?context=8&dim=32", "Why position?"),
-        ("/Families?context=8&method=rope", "Positional-encoding families, side by side"),
-        ("/Training?context=8", "Watch positions being learned"),
+        ("/Why_position?context=8&dim=32&a=a%20dog%20bites&b=it%20bites%20a%20dog", "Why position?"),
+        ("/Families?context=8&method=rope&heads=4", "Positional-encoding families, side by side"),
+        ("/Training?context=8&steps=77", "Watch positions being learned"),
         ("/Trained_positions?context=8", "What trained positions look like"),
     ],
 )
 def test_deep_link_is_the_first_request_to_a_fresh_server(fresh_server, page, path, title):
+    """Issue 11: no "Page not found" dialog, the whole page with its sidebar, and clicks work at once."""
     page.goto(fresh_server + path)
     wait_for_app(page)
     expect(page.get_by_role("heading", name=title)).to_be_visible()
+    page.wait_for_timeout(2000)  # a dialog would have arrived by now
+    expect(page.get_by_role("dialog")).to_have_count(0)
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_role("link", name="Pipeline")).to_be_visible()
     expect(sidebar.get_by_role("link", name="Why position?")).to_be_visible()
     expect(sidebar.get_by_test_id("stNumberInput")).to_have_count(6)
     context = "16" if "context=16" in path else "8"
     expect(number_input(page, "Context T")).to_have_value(context)
+    for name, value in (("Dim d", "64"), ("Heads H", "4"), ("Steps", "77")):
+        if f"{value}" in path and page.get_by_role("spinbutton", name=name, exact=True).count():
+            expect(number_input(page, name)).to_have_value(value)
+    if "a=a%20dog" in path:
+        expect(page.get_by_role("textbox", name="Sentence A")).to_have_value("a dog bites")
     assert page.get_by_test_id("stException").count() == 0
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"deep_link_{title[:8].replace(' ', '_')}.png"), full_page=True)
+    box = number_input(page, "Batch B")  # a click, with nothing to dismiss first
+    box.fill("2")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile("batch=2"), timeout=30_000)
+    expect(page.get_by_role("heading", name=title)).to_be_visible()
+    assert page.get_by_test_id("stException").count() == 0
 
 
 def test_bad_input_shows_a_message_and_the_app_keeps_working(server, page):

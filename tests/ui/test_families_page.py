@@ -4,7 +4,7 @@ import pytest
 
 from tests.ui.test_pages import errors, open_page
 
-PAGE = "pages/families.py"
+PAGE = "pages/Families.py"
 METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]
 MAX_CHART_BYTES = 1_000_000
 

@@ -7,16 +7,16 @@ from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
-PAGES = ["pages/pipeline.py", "pages/why_position.py"]
+PAGES = ["pages/Pipeline.py", "pages/Why_position.py"]
 
 
-def open_page(page: str = "pages/pipeline.py", **params: str) -> AppTest:
+def open_page(page: str = "pages/Pipeline.py", **params: str) -> AppTest:
     """The app at ``page`` with URL ``params`` (the entry point runs first, as on a server)."""
     at = AppTest.from_file(APP, default_timeout=120)
     for key, value in params.items():
         at.query_params[key] = value
     at.run()
-    if page != "pages/pipeline.py":
+    if page != "pages/Pipeline.py":
         at.switch_page(page).run()
     return at
 
@@ -73,9 +73,9 @@ def test_changing_a_control_changes_the_shapes():
 
 def test_settings_survive_a_page_switch():
     at = open_page(context="8")
-    at.switch_page("pages/why_position.py").run()
+    at.switch_page("pages/Why_position.py").run()
     assert at.sidebar.number_input(key="context").value == 8
-    at.switch_page("pages/pipeline.py").run()
+    at.switch_page("pages/Pipeline.py").run()
     assert metrics(at)["`inputs` shape"] == "8 × 8"
 
 
@@ -141,7 +141,7 @@ def test_gpt3_setting_never_allocates_the_table():
 
 
 def test_why_position_cat_example():
-    at = open_page("pages/why_position.py")
+    at = open_page("pages/Why_position.py")
     assert not at.exception and not at.error
     values = [m.value for m in at.metric]
     assert values[0] == "1.000000"
@@ -150,7 +150,7 @@ def test_why_position_cat_example():
 
 
 def test_why_position_own_pair_and_bad_input():
-    at = open_page("pages/why_position.py", a=" dog bites man", b=" man bites dog")
+    at = open_page("pages/Why_position.py", a=" dog bites man", b=" man bites dog")
     table = at.dataframe[1].value
     shuffled = table[table["pair"] == "A vs B"].iloc[0]
     assert shuffled["same vectors, no positions"] == "3 of 3"  # an exact token-level permutation
@@ -185,7 +185,7 @@ def test_copy_link_carries_every_setting_even_after_a_page_switch():
     from ui.sidebar import view_link
 
     at = open_page(context="8", dim="64", method="sinusoidal")
-    at.switch_page("pages/why_position.py").run()
+    at.switch_page("pages/Why_position.py").run()
     state = {k: at.session_state[k] for k in ("context", "dim", "method", "a") if k in at.session_state}
     link = view_link("http://host/Why_position?stale=1", state)
     query = parse_qs(urlsplit(link).query)
@@ -221,3 +221,29 @@ def test_nope_has_no_position_lookup_picture():
     at = open_page(method="nope")
     labels = picture_labels(at)
     assert len(labels) == 3 and not any("pos_embedding_layer" in label for label in labels)
+
+
+@pytest.mark.parametrize(
+    "page, title",
+    [
+        ("pages/Pipeline.py", "From text to input embeddings"),
+        ("pages/Why_position.py", "Why position?"),
+        ("pages/Families.py", "Positional-encoding families, side by side"),
+        ("pages/Training.py", "Watch positions being learned"),
+        ("pages/Trained_positions.py", "What trained positions look like"),
+    ],
+)
+def test_a_page_that_is_the_first_run_draws_the_whole_app(page, title):
+    """A fresh server's first run executes the page file itself (the legacy pages/ path)."""
+    at = AppTest.from_file(APP, default_timeout=120).switch_page(page)
+    at.query_params["context"] = "8"
+    at.query_params["dim"] = "32"
+    at.run()
+    assert not at.exception
+    assert at.title[0].value == title
+    assert {w.key for w in at.sidebar.number_input} == {"vocab", "dim", "context", "batch", "stride", "seed"}
+    assert at.sidebar.number_input(key="context").value == 8
+    assert len([p for p in at.sidebar.get("page_link")]) == 5
+    at.sidebar.number_input(key="context").set_value(16).run()  # the next run starts at the entry point
+    assert not at.exception and at.title[0].value == title
+    assert at.sidebar.number_input(key="context").value == 16

@@ -69,14 +69,14 @@ def test_previous_is_enabled_after_next():
 
 def test_presenter_mode_survives_a_page_switch():
     at = open_page(present="true")
-    at.switch_page("pages/families.py").run()
+    at.switch_page("pages/Families.py").run()
     assert at.sidebar.toggle(key="present").value
     assert at.query_params["present"] in (["true"], "true")
 
 
 def test_trained_positions_asks_for_the_neighbour_similarity_first():
     at = open_page(present="true")
-    at.switch_page("pages/trained_positions.py").run()
+    at.switch_page("pages/Trained_positions.py").run()
     assert not at.metric and not at.get("vega_lite_chart")  # one section, its answer hidden
     at.text_input(key="predict_trained_1").input("0.9").run()
     at.button(key="reveal_trained_1").click().run()
@@ -89,7 +89,7 @@ def test_trained_positions_asks_for_the_neighbour_similarity_first():
 
 def test_training_shows_one_section_at_a_time():
     at = open_page(present="true")
-    at.switch_page("pages/training.py").run()
+    at.switch_page("pages/Training.py").run()
     assert not at.exception
     assert "Every method on this text" not in subheaders(at)
     at.button(key="next_training").click().run()

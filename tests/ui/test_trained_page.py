@@ -3,7 +3,7 @@
 from core.pretrained import load_minilm_positions, similarity_by_distance
 from tests.ui.test_pages import open_page
 
-PAGE = "pages/trained_positions.py"
+PAGE = "pages/Trained_positions.py"
 
 
 def test_quoted_figures_are_computed_from_the_data():

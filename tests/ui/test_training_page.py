@@ -4,7 +4,7 @@ import time
 
 from tests.ui.test_pages import errors, open_page
 
-PAGE = "pages/training.py"
+PAGE = "pages/Training.py"
 
 
 def run_until(at, predicate, seconds=120):

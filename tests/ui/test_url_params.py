@@ -7,11 +7,11 @@ from tests.ui.test_pages import APP, open_page
 from ui.url_params import accepted, defaults, problem
 
 PAGES = [
-    "pages/pipeline.py",
-    "pages/why_position.py",
-    "pages/families.py",
-    "pages/training.py",
-    "pages/trained_positions.py",
+    "pages/Pipeline.py",
+    "pages/Why_position.py",
+    "pages/Families.py",
+    "pages/Training.py",
+    "pages/Trained_positions.py",
 ]
 
 
@@ -62,7 +62,7 @@ def test_a_bad_value_is_explained_and_the_default_used(page, key, value):
     assert not at.exception
 
 
-@pytest.mark.parametrize("page", ["pages/training.py", "pages/trained_positions.py"])
+@pytest.mark.parametrize("page", ["pages/Training.py", "pages/Trained_positions.py"])
 def test_every_page_checks_the_sidebar_settings(page):
     at = open_page(page, seed="-1")
     assert "Seed must be between 0" in " ".join(e.value for e in at.error)

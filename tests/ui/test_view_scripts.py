@@ -66,7 +66,7 @@ def test_inlined_code_has_no_project_imports_and_no_duplicate_names():
 @pytest.mark.parametrize("method", ["learned", "sinusoidal", "rope"])
 def test_why_position_script_prints_the_pages_numbers(method, tmp_path):
     a, b = "The cat sat on the mat", "On the mat the cat sat"
-    at = open_page("pages/why_position.py", method=method, dim="64", seed="5")
+    at = open_page("pages/Why_position.py", method=method, dim="64", seed="5")
     assert not at.exception
     shown = at.dataframe[0].value  # the shared-token table
     result, stdout = run_script(
@@ -123,7 +123,7 @@ def test_training_script_repeats_the_run(tmp_path):
 def test_trained_positions_script_prints_the_pages_figures(tmp_path):
     shutil.copy(DATA / f"{STEM}.npy", tmp_path / PRETRAINED_FILE)
     result, _ = run_script(trained_positions_code(), tmp_path, "trained.py")
-    at = open_page("pages/trained_positions.py")
+    at = open_page("pages/Trained_positions.py")
     shown = {m.label: m.value for m in at.metric}
     for r in (1, 16, 256):
         assert f"{result['similarity_by_distance'][r]:.2f}" == shown[f"Neighbour similarity at distance {r}"]
@@ -134,11 +134,11 @@ def test_trained_positions_script_prints_the_pages_figures(tmp_path):
 @pytest.mark.parametrize(
     "page",
     [
-        "pages/pipeline.py",
-        "pages/why_position.py",
-        "pages/families.py",
-        "pages/training.py",
-        "pages/trained_positions.py",
+        "pages/Pipeline.py",
+        "pages/Why_position.py",
+        "pages/Families.py",
+        "pages/Training.py",
+        "pages/Trained_positions.py",
     ],
 )
 def test_every_view_offers_its_code(page):

@@ -1,0 +1,25 @@
+"""What every run does before its page: page config, the shared sidebar, the presenter's style."""
+
+from __future__ import annotations
+
+from streamlit.navigation.page import StreamlitPage
+
+from ui import cache
+from ui.components import page_setup
+from ui.memory import give_back_memory
+from ui.presenter import presenter_style, presenting
+from ui.sidebar import forget_settings, sidebar
+
+
+def start_run(page: StreamlitPage) -> None:
+    """Set up the page ``page`` and draw the sidebar; ``ui.sidebar.settings()`` then reads it."""
+    page_setup(page.title, page.icon, sidebar_collapsed=presenting())
+    cache.warm_tokenizer()
+    sidebar()
+    presenter_style()
+
+
+def end_run() -> None:
+    """After the page (also when it stopped early): forget this run's settings, free memory."""
+    forget_settings()
+    give_back_memory()
