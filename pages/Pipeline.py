@@ -23,6 +23,7 @@ from core.pipeline import (
     pipeline_steps,
     sample_indices,
 )
+from core.samples import SAMPLES
 from core.tokenizer import ENDOFTEXT, ENDOFTEXT_ID, token_strings
 from core.units import human_bytes
 from ui import cache
@@ -31,7 +32,7 @@ from ui.downloads import tensor_downloads
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
 from ui.share import code_export
-from ui.sidebar import current_preset, settings
+from ui.sidebar import LONG_SAMPLE, current_preset, settings, use_long_sample
 from ui.views import grid_table, heatmap_view, show_table, values_table
 
 MAX_CHIPS = 240
@@ -64,6 +65,8 @@ except ValueError as exc:
         st.button(
             "Set vocab size to 50,257", key="fix_vocab", on_click=lambda: st.session_state.update(vocab=50257)
         )
+    if "longer text" in str(exc) and choice.text != SAMPLES[LONG_SAMPLE]:
+        st.button("Use the long sample text", key="use_long_sample", on_click=use_long_sample)
     st.stop()
 
 B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim

@@ -19,6 +19,7 @@ from core.markup import escape_markdown
 from core.presets import PRESETS, Preset
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.textfile import decode_text_file
+from ui import cache
 from ui.presenter import PRESENT, presenter_toggle
 from ui.url_params import check_url
 
@@ -99,8 +100,46 @@ def preset_values(preset: Preset) -> dict[str, object]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+LONG_SAMPLE = "log"
+
+
+def apply_new_preset() -> str | None:
+    """Write a newly chosen preset's values (from the selectbox or the URL) before any widget exists.
+
+    A preset whose context does not fit the sample in use also switches to the long sample, so the
+    page never stops at "use a longer text"; returns what it says about that switch.
+    """
+    name = st.session_state.get("preset", st.query_params.get("preset", CUSTOM))
+    if st.session_state.get(APPLIED_PRESET) == name:
+        return None
+    st.session_state[APPLIED_PRESET] = name
+    if name not in PRESETS:
+        return None
+    preset = PRESETS[name]
+    st.session_state.update(preset_values(preset))
+    if st.session_state.get("source", "sample") != "sample":
+        return None  # the user's own text stays; the page's message offers the long sample
+    sample = st.session_state.get("sample", st.query_params.get("sample", DEFAULT_SAMPLE))
+    needed = preset.context_length + 1  # one window and its shifted target
+    have = len(cache.token_ids(SAMPLES.get(sample, SAMPLES[DEFAULT_SAMPLE])))
+    if have >= needed or len(cache.token_ids(SAMPLES[LONG_SAMPLE])) < needed:
+        return None
+    st.session_state["sample"] = LONG_SAMPLE
+    if "sample" in st.query_params:
+        st.query_params["sample"] = LONG_SAMPLE
+    return (
+        f"{preset.label}: one window of context {preset.context_length:,} needs {needed:,} tokens and the "
+        f"{sample} sample has {have:,}, so the text is now the long sample, {SAMPLE_TITLES[LONG_SAMPLE]}."
+    )
+
+
+def use_long_sample() -> None:
+    """A button's callback: the long sample as the text."""
+    st.session_state.update(source="sample", sample=LONG_SAMPLE)
+
+
 def preset_choice() -> Preset | None:
-    """The ``preset`` selectbox; a newly chosen preset (or one from the URL) sets its values once."""
+    """The ``preset`` selectbox (its values were written by ``apply_new_preset``)."""
     name = st.selectbox(
         "Preset",
         (CUSTOM, *PRESETS),
@@ -109,10 +148,6 @@ def preset_choice() -> Preset | None:
         index=0,
         help="Published model configurations: " + ", ".join(p.label for p in PRESETS.values()),
     )
-    if st.session_state.get(APPLIED_PRESET) != name:
-        st.session_state[APPLIED_PRESET] = name
-        if name in PRESETS:  # before the settings' widgets exist in this run, so they take these values
-            st.session_state.update(preset_values(PRESETS[name]))
     return PRESETS.get(name)
 
 
@@ -241,6 +276,8 @@ def sidebar() -> None:
     """Draw the sidebar shared by every page; ``settings()`` then returns what it holds (this run only)."""
     for message in check_url():  # before any widget reads the URL
         st.warning(message, icon=":material/link_off:")
+    if note := apply_new_preset():
+        st.info(note, icon=":material/swap_horiz:")
     with st.sidebar:
         for path, title, icon, _ in PAGES:
             st.page_link(path, label=title, icon=icon)

@@ -244,3 +244,13 @@ def test_chart_downloads_as_png(server, page, tmp_path):
     path = tmp_path / "chart.png"
     info.value.save_as(path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_preset_from_the_default_url_renders_its_shapes(server, page):
+    page.goto(server + "/?preset=gpt3-175b")
+    wait_for_app(page)
+    metrics = page.get_by_test_id("stMetricValue")
+    expect(metrics.filter(has_text="8 × 2,048 × 12,288").first).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("the text is now the long sample")).to_be_visible()
+    assert page.get_by_test_id("stAlertContentError").count() == 0
+    assert page.get_by_test_id("stException").count() == 0

@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.presets import PRESETS
+
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
 PAGES = ["pages/Pipeline.py", "pages/Why_position.py"]
@@ -247,3 +249,33 @@ def test_a_page_that_is_the_first_run_draws_the_whole_app(page, title):
     at.sidebar.number_input(key="context").set_value(16).run()  # the next run starts at the entry point
     assert not at.exception and at.title[0].value == title
     assert at.sidebar.number_input(key="context").value == 16
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_from_the_default_url_renders_its_shapes(preset):
+    at = open_page(preset=preset)
+    assert not at.exception
+    p = PRESETS[preset]
+    if at.error:  # a vocabulary smaller than GPT-2's: the sample's IDs need the one-click fix
+        assert p.vocab_size < 50257 and "vocab size" in errors(at)
+        at.button(key="fix_vocab").click().run()
+        assert not at.error
+    assert metrics(at)["`input_embeddings` shape"] == f"8 × {p.context_length:,} × {p.dim:,}"
+    assert at.sidebar.selectbox(key="sample").value == ("log" if p.context_length + 1 > 278 else "lesson")
+
+
+def test_a_pasted_text_too_short_for_the_context_gets_a_one_click_fix():
+    at = paste(open_page(), "a short text of a few words")
+    at.sidebar.number_input(key="context").set_value(64).run()
+    assert "Use a longer text" in errors(at)
+    at.button(key="use_long_sample").click().run()
+    assert not at.error
+    assert metrics(at)["`input_embeddings` shape"] == "8 × 64 × 256"
+
+
+def test_a_preset_that_needs_a_longer_text_says_it_switched_to_the_long_sample():
+    at = open_page(preset="gpt3-175b")
+    note = next(i.value for i in at.info if "long sample" in i.value)
+    assert "one window of context 2,048 needs 2,049 tokens and the lesson sample has 278" in note
+    at.sidebar.selectbox(key="method").set_value("rope").run()  # said once, not on every rerun
+    assert not any("long sample" in i.value for i in at.info)
