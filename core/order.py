@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import torch
 
+from core.budget import REQUEST_BYTES
 from core.similarity import cosine
 
 
@@ -112,3 +113,88 @@ def permutation(n: int, seed: int) -> list[int]:
     g = torch.Generator().manual_seed(seed)
     order = torch.randperm(n, generator=g).tolist()
     return order if order != list(range(n)) else order[1:] + order[:1]
+
+
+def max_sentence_tokens(dim: int) -> int:
+    """Tokens a sentence may have at d = ``dim``: its ~16 float64 [N, d] copies fit ``REQUEST_BYTES``."""
+    return max(8, min(64, REQUEST_BYTES // (16 * 8 * dim)))
+
+
+def mid_sentence(text: str) -> str:
+    """``text`` as its words occur mid-sentence: with a leading space (GPT-2 keeps it in the token).
+
+    "dog" at the start of a text and " dog" inside one are different token IDs; a leading space makes
+    a sentence's first word the same token as in the other sentence.
+    """
+    return text if text[:1].isspace() else " " + text
+
+
+def first_moved(shared: list[SharedToken]) -> SharedToken | None:
+    """The first shared token that stands at another position in B than in A (None if none moved)."""
+    return next((s for s in shared if s.position_a != s.position_b), None)
+
+
+def rope_cosine(vector: torch.Tensor, position_a: int, position_b: int, base: float = 10000.0) -> float:
+    """cos between ``vector`` [d] rotated by RoPE to two positions (one head of d dims, d even)."""
+    from core.positional import apply_rope  # RoPE's module, only for this view
+
+    x = vector.double().expand(2, -1)  # [2, d]
+    rotated = apply_rope(x, torch.tensor([position_a, position_b]), base)  # [2, d]
+    return cosine(rotated[0], rotated[1])
+
+
+WHERE_POSITION_ENTERS = {
+    "rope": "RoPE rotates each query and key by its position inside attention",
+    "alibi": "ALiBi adds a penalty proportional to the distance to each attention score",
+    "t5": "T5 adds a learned bias per distance bucket to each attention score",
+    "shaw": "Shaw's method adds a learned vector per clipped offset to the keys inside attention",
+}
+
+
+def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> list[str]:
+    """What the shuffle comparison shows, one sentence per finding, from its numbers.
+
+    Args:
+        method: the positional method in use.
+        additive: whether it adds a vector to the input (learned, sinusoidal).
+        shuffle: A compared with a shuffle of its own tokens.
+    """
+    n, same_with = shuffle.num_vectors, shuffle.shared_with
+    same = "exactly the same" if shuffle.shared_without == n else f"{shuffle.shared_without} of the same"
+    out = [
+        f"**Without positions** the shuffled sentence hands the model {same} {n} vectors, only listed in "
+        "another order. One attention step without a causal mask treats its input as a set, so it cannot "
+        "tell the orders apart."
+    ]
+    if not additive:
+        where = WHERE_POSITION_ENTERS.get(method)
+        out.append(
+            f"**With {method}** nothing is added to the input vectors, so 'with positions' is the same as "
+            f"'without' here: {same_with} of {n} vectors are unchanged. "
+            + (
+                f"{where} instead: the order reaches the model there, not in these vectors."
+                if where
+                else "Nothing in this model depends on position: only a causal mask can let order leak in."
+            )
+        )
+        return out
+    if same_with == n:
+        out.append(
+            f"**With positions** all {n} vectors are still the same: this shuffle left every token in place."
+        )
+    elif same_with == 0:
+        out.append(
+            f"**With positions** none of the {n} vectors is the same any more: the order is in the numbers."
+        )
+    else:
+        out.append(
+            f"**With positions** only {same_with} of {n} vectors are still the same (a token that kept its "
+            "place keeps its vector): the order is now in the numbers."
+        )
+    out.append(
+        f"**A plain average still cannot see it**: the two means' cosine is {shuffle.mean_cosine_with:.6f} "
+        f"and they differ by at most {shuffle.mean_diff_with:.1e} (float rounding), because "
+        "mean(tok + pos) = mean(tok) + mean(pos) for any order. Positions pay off in attention, which "
+        "compares vectors pair by pair."
+    )
+    return out

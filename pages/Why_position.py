@@ -1,4 +1,4 @@
-"""Why position? The lesson's opening example, with numbers."""
+"""Why position? The lesson's opening example, with numbers; every sentence below is computed."""
 
 import dataclasses
 
@@ -7,15 +7,27 @@ import streamlit as st
 
 from core.config import ADDITIVE_METHODS
 from core.embeddings import same_prefix
-from core.order import compare_orders, permutation, shared_tokens
+from core.markup import escape_markdown
+from core.order import (
+    compare_orders,
+    first_moved,
+    max_sentence_tokens,
+    mid_sentence,
+    permutation,
+    rope_cosine,
+    shared_tokens,
+    shuffle_sentences,
+)
 from core.script_export import why_position_code
 from core.tokenizer import token_strings
 from ui import cache
 from ui.components import token_chips
+from ui.presenter import Slides, predict_number, presenting
 from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import URL_BOUND, settings
 
 MAX_SENTENCE_CHARS = 300
+
 
 cfg, _ = settings()
 st.title("Why position?")
@@ -24,17 +36,32 @@ st.markdown(
     "stands**. Type two sentences with the same words in another order and compare."
 )
 col_a, col_b = st.columns(2)
-text_a = col_a.text_input(
+typed_a = col_a.text_input(
     "Sentence A", "The cat sat on the mat", key="a", max_chars=MAX_SENTENCE_CHARS, **URL_BOUND
 )
-text_b = col_b.text_input(
+typed_b = col_b.text_input(
     "Sentence B", "On the mat the cat sat", key="b", max_chars=MAX_SENTENCE_CHARS, **URL_BOUND
 )
+mid = st.toggle(
+    "Read each sentence as if it stood mid-sentence (a space before its first word)",
+    value=True,
+    key="space",
+    **URL_BOUND,
+    help="GPT-2 keeps a word's leading space in its token: 'dog' at the start of a text and ' dog' "
+    "inside one are different token IDs, so a word that moves to or from the start would not be compared.",
+)
+text_a, text_b = (mid_sentence(typed_a), mid_sentence(typed_b)) if mid else (typed_a, typed_b)
 try:
     cfg.validate()
-    if not text_a.strip() or not text_b.strip():
+    if not typed_a.strip() or not typed_b.strip():
         raise ValueError("Type a sentence in both boxes.")
     ids_a, ids_b = cache.token_ids(text_a), cache.token_ids(text_b)
+    most = max_sentence_tokens(cfg.output_dim)
+    if max(len(ids_a), len(ids_b)) > most:
+        raise ValueError(
+            f"A sentence may have at most {most} tokens at d = {cfg.output_dim:,} (the shared server's "
+            f"memory budget); A has {len(ids_a)} and B has {len(ids_b)}. Shorten it."
+        )
     largest = max(ids_a + ids_b)
     if largest >= cfg.vocab_size:
         raise ValueError(
@@ -45,15 +72,17 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 
-script_export(
-    why_position_code(cfg, text_a, text_b),
-    "why_position.py",
-    f"{RUNS_AS_IS}, and prints the cosines, norms and shuffle comparisons this page shows.",
-    excerpt=True,
-)
+if not presenting():
+    script_export(
+        why_position_code(cfg, text_a, text_b),
+        "why_position.py",
+        f"{RUNS_AS_IS}, and prints the cosines, norms and shuffle comparisons this page shows.",
+        excerpt=True,
+    )
 order = permutation(len(ids_a), cfg.seed)
 ids_p = [ids_a[k] for k in order]
 num_positions = max(len(ids_a), len(ids_b))
+additive = cfg.method in ADDITIVE_METHODS
 if cfg.method == "learned" and num_positions > cfg.context_length:
     st.info(
         f"The sentences need {num_positions} positions and the sidebar's context length is "
@@ -67,67 +96,109 @@ if cfg.method == "learned" and num_positions > cfg.context_length:
         )
     )
     cfg = dataclasses.replace(cfg, context_length=num_positions)
-if cfg.method not in ADDITIVE_METHODS:
-    st.info(
-        f"**{cfg.method}** adds nothing to the input vectors, so below 'with positions' equals 'without'. "
-        "Pick learned or sinusoidal in the sidebar to see an input-level difference, or open "
-        "**Families side by side** to see where this method puts position instead."
-    )
 (tok_a, tok_b), pos = cache.sentence_embeddings((text_a, text_b), cfg, num_positions)
 tok_p = tok_a[order]
 
 for label, ids in (("A", ids_a), ("B", ids_b)):
     st.markdown(f"**{label}** — {len(ids)} tokens")
     token_chips(token_strings(ids), ids)
-
-st.subheader("1. The same token, two positions")
-shared = shared_tokens(ids_a, ids_b, tok_a, tok_b, pos)
-if not shared:
-    st.warning("The two sentences share no token. Try words that appear in both.")
-else:
-    first = shared[0]
-    piece = token_strings([first.token_id])[0]
-    c1, c2 = st.columns(2)
-    c1.metric(
-        f"cos({piece!r} in A, {piece!r} in B) — token embeddings only",
-        f"{first.cosine_without:.6f}",
-        help="The same row of the same table: identical.",
-    )
-    c2.metric(
-        f"… with positions {first.position_a} and {first.position_b} added",
-        f"{first.cosine_with:.6f}",
-        delta=f"{first.cosine_with - first.cosine_without:+.6f}",
-        delta_color="off",
-    )
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "token": token_strings([s.token_id for s in shared]),
-                "ID": [s.token_id for s in shared],
-                "position in A": [s.position_a for s in shared],
-                "position in B": [s.position_b for s in shared],
-                "cosine, no positions": [s.cosine_without for s in shared],
-                "cosine, with positions": [s.cosine_with for s in shared],
-                "norm, no positions": [s.norm_without for s in shared],
-                "norm in A, with positions": [s.norm_with_a for s in shared],
-                "norm in B, with positions": [s.norm_with_b for s in shared],
-            }
-        ).style.format(precision=6),
-        hide_index=True,
-        width="stretch",
-    )
+if mid:
     st.caption(
-        "Where a token keeps its position (same index in A and B) it stays identical even "
-        "with positions: only a change of place changes the vector."
+        "Each sentence is tokenized with a space before it (· on its first chip), as its words stand "
+        "mid-text."
     )
 
-st.subheader("2. Shuffle the words")
-st.markdown("Here A is compared with a shuffle of its own tokens (the seed picks the shuffle):")
-token_chips(token_strings(ids_p), ids_p)
-rows = []
-for name, tok in (("A vs shuffled A", tok_p), ("A vs B", tok_b)):
-    c = compare_orders(tok_a, tok, pos)
-    rows.append(
+slides = Slides("why", ["The same token, two positions", "Shuffle the words"])
+shared = shared_tokens(ids_a, ids_b, tok_a, tok_b, pos)
+moved = first_moved(shared)
+if slides.shows(1):
+    st.subheader("1. The same token, two positions")
+    if not shared:
+        st.warning("The two sentences share no token. Try words that appear in both.")
+    elif moved is None:
+        st.warning(
+            "Every token the sentences share stands at the same position in both, so its vector is the "
+            "same with or without positions. Move a word to see the difference."
+        )
+    elif not slides.on or predict_number(
+        "why_1", "Predict the cosine of the two vectors of this token, token embeddings only", 1.0, 0.001
+    ):
+        piece = escape_markdown(repr(token_strings([moved.token_id])[0]))
+        c1, c2 = st.columns(2)
+        c1.metric(
+            f"cos({piece} in A, {piece} in B) — token embeddings only",
+            f"{moved.cosine_without:.6f}",
+            help="The same row of the same table: identical.",
+        )
+        with_label = f"… with positions {moved.position_a} and {moved.position_b} added"
+        if additive:
+            c2.metric(
+                with_label,
+                f"{moved.cosine_with:.6f}",
+                delta=f"{moved.cosine_with - moved.cosine_without:+.6f}",
+                delta_color="off",
+            )
+        elif cfg.method == "rope" and cfg.output_dim % 2 == 0:
+            rotated = rope_cosine(tok_a[moved.position_a], moved.position_a, moved.position_b)
+            c2.metric(
+                f"… as a key rotated by RoPE to positions {moved.position_a} and {moved.position_b}",
+                f"{rotated:.6f}",
+                delta=f"{rotated - moved.cosine_without:+.6f}",
+                delta_color="off",
+                help="RoPE adds nothing to the input: it rotates queries and keys inside attention "
+                "(one head of all d dimensions, base 10,000). The angle depends on the distance only.",
+            )
+        else:
+            c2.metric(with_label, f"{moved.cosine_with:.6f}", help=f"{cfg.method} adds nothing to the input.")
+        st.caption(
+            f"The token moved from position {moved.position_a} in A to {moved.position_b} in B. "
+            + (
+                "Only the positional vector tells its two places apart."
+                if additive
+                else f"With {cfg.method} its input vector is the same at both places; "
+                + (
+                    "the rotation inside attention is what differs."
+                    if cfg.method == "rope"
+                    else "see Families."
+                )
+            )
+        )
+    if shared:
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "token": token_strings([s.token_id for s in shared]),
+                    "ID": [s.token_id for s in shared],
+                    "position in A": [s.position_a for s in shared],
+                    "position in B": [s.position_b for s in shared],
+                    "cosine, no positions": [s.cosine_without for s in shared],
+                    "cosine, with positions": [s.cosine_with for s in shared],
+                    "norm, no positions": [s.norm_without for s in shared],
+                    "norm in A, with positions": [s.norm_with_a for s in shared],
+                    "norm in B, with positions": [s.norm_with_b for s in shared],
+                }
+            ).style.format(precision=6),
+            hide_index=True,
+            width="stretch",
+        )
+        kept = [s for s in shared if s.position_a == s.position_b]
+        st.caption(
+            f"{len(shared) - len(kept)} of the {len(shared)} shared tokens changed position. "
+            + (
+                f"{len(kept)} kept it, and their vectors are identical even with positions."
+                if kept and additive
+                else ""
+            )
+        )
+
+if slides.shows(2):
+    st.subheader("2. Shuffle the words")
+    st.markdown("Here A is compared with a shuffle of its own tokens (the seed picks the shuffle):")
+    token_chips(token_strings(ids_p), ids_p)
+    comparisons = {
+        name: compare_orders(tok_a, tok, pos) for name, tok in (("A vs shuffled A", tok_p), ("A vs B", tok_b))
+    }
+    rows = [
         {
             "pair": name,
             "same vectors, no positions": f"{c.shared_without} of {c.num_vectors}",
@@ -136,25 +207,22 @@ for name, tok in (("A vs shuffled A", tok_p), ("A vs B", tok_b)):
             "cos of means, with positions": c.mean_cosine_with,
             "max |diff| of means, with positions": c.mean_diff_with,
         }
+        for name, c in comparisons.items()
+    ]
+    st.dataframe(
+        pd.DataFrame(rows)
+        .style.format(precision=6)
+        .format("{:.1e}", subset=["max |diff| of means, with positions"]),
+        hide_index=True,
+        width="stretch",
     )
-st.dataframe(
-    pd.DataFrame(rows)
-    .style.format(precision=6)
-    .format("{:.1e}", subset=["max |diff| of means, with positions"]),
-    hide_index=True,
-    width="stretch",
-)
-st.markdown(
-    "- **Without positions** the shuffled sentence hands the model *exactly the same vectors*, "
-    "only listed in another order. One attention step without a causal mask treats its input as a "
-    "set, so it cannot tell.\n"
-    "- **With positions** almost none of the vectors are the same any more (only a token "
-    "that kept its place keeps its vector): the order is now in the numbers.\n"
-    "- A plain average still cannot see it: mean(tok + pos) = mean(tok) + mean(pos) for any "
-    "order (the tiny difference is float rounding). Positions pay off in attention, which "
-    "compares vectors pair by pair."
-)
-st.caption(
-    "A and B are not an exact shuffle of each other: GPT-2 gives 'The' and ' the' different "
-    "token IDs, so they differ even without positions."
-)
+    st.markdown(
+        "\n".join(f"- {s}" for s in shuffle_sentences(cfg.method, additive, comparisons["A vs shuffled A"]))
+    )
+    only_b = len(set(ids_b) - set(ids_a))
+    st.caption(
+        "B is an exact reordering of A's tokens."
+        if sorted(ids_a) == sorted(ids_b)
+        else f"A and B are not an exact reordering of each other ({only_b} of B's distinct tokens are not "
+        "in A, e.g. GPT-2 gives 'The' and ' the' different IDs), so they differ even without positions."
+    )

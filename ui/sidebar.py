@@ -254,6 +254,7 @@ PAGE_KEYS = (
     "corpus",
     "a",
     "b",
+    "space",
 )
 URL_KEYS = SIDEBAR_KEYS + PAGE_KEYS
 

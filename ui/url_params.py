@@ -46,6 +46,7 @@ def accepted() -> dict[str, str | tuple[str, ...]]:
         "size": tuple(SIZES),
         "corpus": ("log", "sidebar"),
         "present": ("true", "false", "1"),
+        "space": ("true", "false"),
     }
     numbers = dict.fromkeys(
         ("vocab", "dim", "context", "batch", "stride", "seed", "heads", "buckets", "max_distance", "clip")
@@ -80,6 +81,7 @@ def defaults() -> dict[str, object]:
         "size": t.size,
         "corpus": "log",
         "present": "false",
+        "space": "true",
         "train_context": t.context_length,
         "steps": t.steps,
     }

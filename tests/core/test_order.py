@@ -1,3 +1,4 @@
+import pytest
 import torch
 
 from core.order import compare_orders, count_shared_vectors, permutation, shared_tokens
@@ -41,3 +42,66 @@ def test_count_shared_vectors():
     x = torch.eye(3)
     assert count_shared_vectors(x, x[[2, 0]]) == 2
     assert count_shared_vectors(x, x + 1e-6) == 0
+
+
+def test_mid_sentence_adds_one_leading_space():
+    from core.order import mid_sentence
+
+    assert mid_sentence("dog bites man") == " dog bites man"
+    assert mid_sentence(" dog") == " dog"
+
+
+def test_the_headline_token_is_the_first_that_moved():
+    from core.order import SharedToken, first_moved
+
+    def tok(i, pa, pb):
+        return SharedToken(i, pa, pb, 1.0, 1.0, 1.0, 1.0, 1.0)
+
+    assert first_moved([tok(1, 0, 0), tok(2, 1, 3), tok(3, 2, 1)]).token_id == 2
+    assert first_moved([tok(1, 0, 0)]) is None
+
+
+def test_rope_cosine_is_the_cosine_of_the_rotation_angle():
+    import math
+
+    from core.order import rope_cosine
+
+    # d = 2: one pair with inv_freq 1, so positions 0 and 1 are 1 radian apart
+    assert rope_cosine(torch.tensor([1.0, 0.0]), 0, 1) == pytest.approx(math.cos(1.0), abs=1e-12)
+    assert rope_cosine(torch.tensor([1.0, 0.0]), 3, 5) == pytest.approx(math.cos(2.0), abs=1e-12)
+    # d = 4, base 10000: the second pair turns 10000^(-1/2) = 0.01 rad per position
+    assert rope_cosine(torch.tensor([0.0, 0.0, 1.0, 0.0]), 0, 7) == pytest.approx(math.cos(0.07), abs=1e-12)
+
+
+def comparison(shared_with, n=6):
+    from core.order import OrderComparison
+
+    return OrderComparison(n, shared_with, n, 1.0, 1.0, 0.0, 2e-17)
+
+
+@pytest.mark.parametrize(
+    "shared_with, says",
+    [(0, "none of the 6 vectors is the same"), (2, "only 2 of 6 vectors are still the same"), (6, "all 6")],
+)
+def test_the_shuffle_sentences_follow_the_numbers(shared_with, says):
+    from core.order import shuffle_sentences
+
+    text = " ".join(shuffle_sentences("learned", True, comparison(shared_with)))
+    assert says in text
+    assert "exactly the same 6 vectors" in text and "2.0e-17" in text
+
+
+@pytest.mark.parametrize(
+    "method, says",
+    [
+        ("rope", "rotates each query and key"),
+        ("alibi", "penalty proportional to the distance"),
+        ("nope", "Nothing in this model depends on position"),
+    ],
+)
+def test_methods_that_add_nothing_say_so(method, says):
+    from core.order import shuffle_sentences
+
+    text = " ".join(shuffle_sentences(method, False, comparison(6)))
+    assert says in text and "6 of 6 vectors are unchanged" in text
+    assert "none of the" not in text and "the order is now in the numbers" not in text

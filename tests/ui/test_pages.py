@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.budget import REQUEST_BYTES
+from core.order import max_sentence_tokens
 from core.presets import PRESETS
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
@@ -279,3 +281,34 @@ def test_a_preset_that_needs_a_longer_text_says_it_switched_to_the_long_sample()
     assert "one window of context 2,048 needs 2,049 tokens and the lesson sample has 278" in note
     at.sidebar.selectbox(key="method").set_value("rope").run()  # said once, not on every rerun
     assert not any("long sample" in i.value for i in at.info)
+
+
+def test_why_position_dog_bites_man_compares_words_that_moved():
+    at = open_page("pages/Why_position.py", a="dog bites man", b="man bites dog")
+    assert not at.exception and not at.error
+    first, second = at.metric[0], at.metric[1]
+    assert "' dog'" in first.label and first.value == "1.000000"
+    assert "positions 0 and 2" in second.label and float(second.value) < 0.99
+    bullets = " ".join(m.value for m in at.markdown)
+    assert "almost none" not in bullets and "exactly the same 3 vectors" in bullets
+    assert "B is an exact reordering of A's tokens." in [c.value for c in at.caption]
+
+
+def test_why_position_says_what_rope_changes_and_what_it_does_not():
+    at = open_page("pages/Why_position.py", a="dog bites man", b="man bites dog", method="rope")
+    assert "rotated by RoPE to positions 0 and 2" in at.metric[1].label
+    assert float(at.metric[1].value) < 1.0
+    bullets = " ".join(m.value for m in at.markdown)
+    assert "rotates each query and key" in bullets and "3 of 3 vectors are unchanged" in bullets
+
+
+def test_why_position_without_the_leading_space_finds_no_moved_token():
+    at = open_page("pages/Why_position.py", a="dog bites man", b="man bites dog", space="false")
+    assert "stands at the same position in both" in at.warning[0].value  # only ' bites' is shared
+
+
+def test_why_position_caps_sentences_at_the_memory_budget():
+    at = open_page("pages/Why_position.py", a="\U00013000" * 300, b="\U00013000" * 300, dim="16384")
+    assert f"at most {max_sentence_tokens(16384)} tokens at d = 16,384" in errors(at)
+    assert max_sentence_tokens(16384) * 16384 * 8 * 16 <= REQUEST_BYTES < 1200 * 16384 * 8
+    assert not at.exception

@@ -65,7 +65,7 @@ def test_inlined_code_has_no_project_imports_and_no_duplicate_names():
 
 @pytest.mark.parametrize("method", ["learned", "sinusoidal", "rope"])
 def test_why_position_script_prints_the_pages_numbers(method, tmp_path):
-    a, b = "The cat sat on the mat", "On the mat the cat sat"
+    a, b = " The cat sat on the mat", " On the mat the cat sat"  # mid-sentence, as the page reads them
     at = open_page("pages/Why_position.py", method=method, dim="64", seed="5")
     assert not at.exception
     shown = at.dataframe[0].value  # the shared-token table
