@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import torch
 
 from core.budget import REQUEST_BYTES
+from core.positional import apply_rope
 from core.similarity import cosine
 
 
@@ -136,8 +137,6 @@ def first_moved(shared: list[SharedToken]) -> SharedToken | None:
 
 def rope_cosine(vector: torch.Tensor, position_a: int, position_b: int, base: float = 10000.0) -> float:
     """cos between ``vector`` [d] rotated by RoPE to two positions (one head of d dims, d even)."""
-    from core.positional import apply_rope  # RoPE's module, only for this view
-
     x = vector.double().expand(2, -1)  # [2, d]
     rotated = apply_rope(x, torch.tensor([position_a, position_b]), base)  # [2, d]
     return cosine(rotated[0], rotated[1])

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlencode
 
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
@@ -21,6 +20,7 @@ from core.samples import SAMPLE_TITLES, SAMPLES
 from core.textfile import decode_text_file
 from ui import cache
 from ui.presenter import PRESENT, presenter_toggle
+from ui.share_link import apply_link_text, copy_link_button, share_params
 from ui.url_params import check_url
 
 MAX_TEXT_CHARS = 1_000_000
@@ -277,6 +277,8 @@ def sidebar() -> None:
     """Draw the sidebar shared by every page; ``settings()`` then returns what it holds (this run only)."""
     for message in check_url():  # before any widget reads the URL
         st.warning(message, icon=":material/link_off:")
+    if note := apply_link_text():
+        st.warning(note, icon=":material/link_off:")
     if note := apply_new_preset():
         st.info(note, icon=":material/swap_horiz:")
     with st.sidebar:
@@ -324,23 +326,16 @@ def forget_settings() -> None:
     st.session_state.pop(SETTINGS, None)
 
 
-def view_link(url: str, state: dict) -> str:
-    """``url`` without its query, plus every setting in ``state`` as a query parameter.
-
-    Built from the settings themselves, so it holds the page's own settings as well.
-    """
-    params = url_settings(state)
-    return url.split("?", 1)[0] + ("?" + urlencode(params) if params else "")
-
-
 def share_link() -> None:
-    """A link that reopens this view, in a code box whose button copies it."""
-    with st.popover("Copy link", icon=":material/link:", width="stretch"):
-        st.caption(
-            "This link reopens the view exactly (text aside: pasted and uploaded text stays in this "
-            "browser session)."
-        )
-        st.code(view_link(st.context.url or "", dict(st.session_state)), language=None, wrap_lines=True)
+    """Copy link, built from the settings themselves.
+
+    The page's own widgets are drawn after the sidebar, so their values come from the session (kept
+    from the last run) or, on a page's first run, from the address bar; a setting at its default
+    is in neither, and the link's reader gets that default too.
+    """
+    in_url = {k: st.query_params[k] for k in URL_KEYS if k in st.query_params}
+    params, note = share_params(dict(st.session_state), {**in_url, **url_settings(dict(st.session_state))})
+    copy_link_button(st.context.url or "", params, note)
 
 
 def current_preset() -> Preset | None:

@@ -183,18 +183,46 @@ def test_other_vocabularies_are_flagged_and_editing_makes_it_custom():
     assert at.sidebar.number_input(key="dim").value == 512
 
 
+def copied_link(at: AppTest) -> str:
+    """The link the sidebar's Copy link button puts on the clipboard."""
+    import html as html_module
+
+    body = next(h.proto.body for h in at.sidebar.get("html") if "data-link" in h.proto.body)
+    return html_module.unescape(body.split('data-link="', 1)[1].split('"', 1)[0])
+
+
 def test_copy_link_carries_every_setting_even_after_a_page_switch():
     from urllib.parse import parse_qs, urlsplit
 
-    from ui.sidebar import view_link
-
     at = open_page(context="8", dim="64", method="sinusoidal")
     at.switch_page("pages/Why_position.py").run()
-    state = {k: at.session_state[k] for k in ("context", "dim", "method", "a") if k in at.session_state}
-    link = view_link("http://host/Why_position?stale=1", state)
-    query = parse_qs(urlsplit(link).query)
-    assert urlsplit(link).path == "/Why_position" and "stale" not in query
+    at.text_input(key="a").input("a dog bites").run()
+    query = parse_qs(urlsplit(copied_link(at)).query)
     assert query["context"] == ["8"] and query["dim"] == ["64"] and query["method"] == ["sinusoidal"]
+    assert query["a"] == ["a dog bites"] and query["sample"] == ["lesson"]
+    assert "every setting and the sample" in " ".join(c.value for c in at.sidebar.caption)
+
+
+def test_copy_link_carries_a_short_pasted_text_and_says_when_it_cannot():
+    from urllib.parse import parse_qs, urlsplit
+
+    at = paste(open_page(), "a <b>short</b> text & more")
+    query = parse_qs(urlsplit(copied_link(at)).query)
+    assert query["text"] == ["a <b>short</b> text & more"] and "sample" not in query
+    at.sidebar.text_area(key="text").input("long text " * 200).run()
+    query = parse_qs(urlsplit(copied_link(at)).query)
+    assert "text" not in query and "sample" not in query
+    assert "longer than 1,000 characters" in " ".join(c.value for c in at.sidebar.caption)
+
+
+def test_a_link_with_text_opens_with_that_text_pasted():
+    at = open_page(text="hello from a link", context="2", batch="1")
+    assert at.sidebar.radio(key="source").value == "paste"
+    assert at.sidebar.text_area(key="text").value == "hello from a link"
+    assert "pasted text: 17 characters" in " ".join(c.value for c in at.caption)
+    too_long = open_page(text="x" * 1001)
+    assert "a link carries at most 1,000" in " ".join(w.value for w in too_long.warning)
+    assert too_long.sidebar.radio(key="source").value == "sample"
 
 
 def picture_labels(at: AppTest) -> list[str]:
