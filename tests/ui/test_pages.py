@@ -34,7 +34,7 @@ def errors(at: AppTest) -> str:
 
 
 def html(at: AppTest) -> str:
-    return " ".join(str(h.proto.body) for h in at.get("html"))
+    return " ".join(str(h.proto.body) for h in at.main.get("html"))
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -340,3 +340,11 @@ def test_why_position_caps_sentences_at_the_memory_budget():
     assert f"at most {max_sentence_tokens(16384)} tokens at d = 16,384" in errors(at)
     assert max_sentence_tokens(16384) * 16384 * 8 * 16 <= REQUEST_BYTES < 1200 * 16384 * 8
     assert not at.exception
+
+
+def test_the_copy_button_holds_user_text_only_escaped():
+    at = paste(open_page(), 'a "quoted" <b>tag</b> text' + " word" * 10)
+    body = next(h.proto.body for h in at.sidebar.get("html") if "data-link" in h.proto.body)
+    link_attribute = body.split('data-link="', 1)[1].split('"', 1)[0]
+    assert "<" not in link_attribute and "&quot;" not in link_attribute  # URL-encoded, then HTML-escaped
+    assert "%22quoted%22" in link_attribute
