@@ -70,8 +70,13 @@ def line_chart(
     rule_label: str = "",
     height: int = 300,
     log_y: bool = False,
+    colors: dict[str, str] | None = None,
 ) -> alt.Chart:
-    """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule."""
+    """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule.
+
+    ``colors``: a colour per ``color`` value (e.g. ``core.colors.METHOD_COLORS`` by label); the
+    legend sits below the plot, so the plot keeps the width on a phone.
+    """
     scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
     encoding = {
         "x": alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1)),  # every x here counts something
@@ -79,7 +84,9 @@ def line_chart(
         "tooltip": [alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
     }
     if color:
-        encoding["color"] = alt.Color(f"{color}:N", title=color, sort=None, legend=alt.Legend(labelLimit=320))
+        scale = alt.Scale(domain=list(colors), range=list(colors.values())) if colors else alt.Undefined
+        legend = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260)
+        encoding["color"] = alt.Color(f"{color}:N", title=color, sort=None, legend=legend, scale=scale)
         encoding["tooltip"].insert(0, alt.Tooltip(f"{color}:N"))
     chart = alt.Chart(frame, title=title, height=height).mark_line(point=len(frame) <= 64).encode(**encoding)
     if rule_at is None:
@@ -139,3 +146,32 @@ def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, heig
         ],
     )
     return line + points
+
+
+def method_panel(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    color: str,
+    rule_at: float | None = None,
+    height: int = 170,
+) -> alt.Chart:
+    """One method's curve on its own linear axis, in its colour (small multiples, one per method)."""
+    chart = (
+        alt.Chart(frame, title=alt.Title(title, color=color, anchor="start", fontSize=14), height=height)
+        .mark_line(color=color, strokeWidth=2.5, point=len(frame) <= 64)
+        .encode(
+            x=alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1)),
+            y=alt.Y(f"{y}:Q", title=y, scale=alt.Scale(zero=False, nice=True)),
+            tooltip=[alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
+        )
+    )
+    if rule_at is None:
+        return chart
+    rule = (
+        alt.Chart(pd.DataFrame({x: [rule_at]}))
+        .mark_rule(strokeDash=[6, 4], color="#6b7280")
+        .encode(x=f"{x}:Q")
+    )
+    return chart + rule

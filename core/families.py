@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import torch
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import MAX_USED_LENGTH, FamilyConfig, PipelineConfig
 from core.embeddings import TableRows, row_seeded_rows
 from core.pipeline import position_rows
 from core.positional import alibi_bias, apply_rope, shaw_relative_indices, t5_relative_bucket
@@ -24,6 +24,81 @@ LOGIT_CHUNK_ELEMENTS = 2**18  # distance × dimension values computed at once
 
 
 CURVE_POINTS = 400  # distances drawn per method on the logit chart
+
+
+def drawn_span(context_length: int, fam: FamilyConfig) -> int:
+    """How far chart 1 looks: the used length, and at least twice the farthest distance that T5
+    (``max_distance``) or Shaw (``clip``) tell apart, so that their flat tails show at any context."""
+    used = fam.extrapolate * context_length
+    return min(MAX_USED_LENGTH, max(used, 2 * max(fam.max_distance, fam.clip)))
+
+
+def flat_from(distances: torch.Tensor, y: torch.Tensor) -> int | None:
+    """The first drawn distance from which ``y`` [R] stays at its last value (None: no flat tail)."""
+    same = (y - y[-1]).abs() <= 1e-12 * max(1.0, float(y.abs().max()))  # [R]
+    if len(y) < 3 or not bool(same[-3:].all()):
+        return None
+    k = len(y) - 1
+    while k > 0 and bool(same[k - 1]):
+        k -= 1
+    return int(distances[k])
+
+
+def last_distinct(name: str, fam: FamilyConfig) -> int:
+    """The first distance that T5 (its last bucket) or Shaw (its clip) no longer tells apart."""
+    if name == "shaw":
+        return fam.clip
+    r = torch.arange(MAX_USED_LENGTH + 1)
+    buckets = t5_relative_bucket(
+        -r, bidirectional=False, num_buckets=fam.buckets, max_distance=fam.max_distance
+    )
+    return int(r[buckets == buckets.max()][0])
+
+
+def logit_findings(
+    name: str, distances: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
+) -> str:
+    """One sentence on what chart 1's curve ``y`` [R] of method ``name`` shows, from its numbers.
+
+    NaN in ``y`` marks distances the method cannot reach (a learned table past its rows).
+    """
+    label, ok = FAMILIES[name].label, ~torch.isnan(y)
+    r, v = distances[ok], y[ok]
+    if name == "nope":
+        zero = "exactly 0 at every distance" if bool((v == 0).all()) else "not 0"
+        return f"{label} is {zero}: the score cannot depend on order."
+    if name == "alibi":
+        slope = float((v[-1] - v[0]) / (r[-1] - r[0])) if len(r) > 1 else 0.0
+        straight = float((v - (v[0] + slope * (r - r[0]))).abs().max()) <= 1e-9 * max(
+            1.0, float(v.abs().max())
+        )
+        shape = "a straight line" if straight else "not a straight line"
+        return f"{label} is {shape}: {slope:+.4g} per token of distance (head 1's slope), with no end."
+    if name in ("t5", "shaw"):
+        limit = f"max distance {fam.max_distance}" if name == "t5" else f"clip {fam.clip}"
+        start = flat_from(r, v)
+        if start is not None and start < last_distinct(name, fam):  # equal values, but not its last one
+            start = None
+        if start is None:
+            return f"{label} still changes at the last drawn distance ({int(r[-1]):,}; {limit})."
+        return f"{label} is flat from distance {start:,} on ({limit}): all farther keys look alike to it."
+    if name == "rope":
+        low = int(torch.argmin(v))
+        return (
+            f"{label} is {float(v[0]):+.3f} at r = 0 and dips to {float(v[low]):+.3f} at "
+            f"r = {int(r[low]):,}: nearby keys keep more of their score than far ones, with wobbles."
+        )
+    if name == "sinusoidal":
+        high = int(torch.argmax(v))
+        return (
+            f"{label} is highest at r = {int(r[high]):,} ({float(v[high]):+.3f}) and "
+            f"{float(v[-1]):+.3f} at r = {int(r[-1]):,}: a smooth, rippling function of distance."
+        )
+    past = "" if bool(ok.all()) else f"; past r = {context_length - 1:,} it has no rows, so its curve stops"
+    return (
+        f"{label} (untrained) goes from {float(v.min()):+.3f} to {float(v.max()):+.3f} with no trend"
+        f", {float(v[0]):+.3f} at r = 0 where a position meets itself{past}."
+    )
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,7 @@ def families_code(cfg: PipelineConfig, fam: FamilyConfig) -> str:
     main = f"""cfg = {_cfg(cfg)}
 fam = {fam!r}
 T = cfg.context_length
-distances = sample_indices(fam.extrapolate * T, {CURVE_POINTS})  # [R] the distances the chart shows
+distances = sample_indices(drawn_span(T, fam), {CURVE_POINTS})  # [R] the distances the chart shows
 no_rows = torch.empty(0, dtype=torch.long)
 state = token_embedding_rows(no_rows, cfg.vocab_size, cfg.output_dim, cfg.seed).state_after
 

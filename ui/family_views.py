@@ -8,14 +8,16 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, heatmap, line_chart
+from core.charts import grid_frame, heatmap, line_chart, method_panel
+from core.colors import METHOD_COLORS
 from core.config import ADDITIVE_METHODS, METHODS, FamilyConfig, PipelineConfig
-from core.families import CURVE_POINTS, FAMILIES, position_logits
+from core.families import CURVE_POINTS, FAMILIES, drawn_span, logit_findings, position_logits
 from core.pipeline import sample_indices
 from core.positional import apply_rope
 from core.similarity import cosine_matrix
 from core.units import every
 from ui.cache import additive_rows
+from ui.presenter import readable
 
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
 
@@ -55,56 +57,31 @@ def method_rows(name: str, cfg: PipelineConfig, fam: FamilyConfig, positions: to
 
 
 def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
-    """Every method's position-only logit contribution against distance, on the same axes."""
-    T, used = cfg.context_length, fam.extrapolate * cfg.context_length
-    distances = sample_indices(used, CURVE_POINTS)  # [R]
-    frames = []
-    for name in METHODS:
+    """Every method's position-only logit contribution against distance: one panel per method."""
+    T, span = cfg.context_length, drawn_span(cfg.context_length, fam)
+    distances = sample_indices(span, CURVE_POINTS)  # [R]
+    findings, columns = [], st.columns(2)
+    for k, name in enumerate(METHODS):
         rows = method_rows(name, cfg, fam, distances)
         y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)
         f = FAMILIES[name]
-        frames.append(
-            pd.DataFrame(
-                {
-                    "distance r": distances.numpy(),
-                    "logit contribution": y.numpy(),
-                    "method": f"{f.label} — {f.injects}",
-                }
-            )
+        frame = pd.DataFrame({"distance r": distances.numpy(), "logit contribution": y.numpy()})
+        panel = method_panel(
+            frame, "distance r", "logit contribution", f"{f.label} — {f.injects}", METHOD_COLORS[name], T
         )
-    frame = pd.concat(frames, ignore_index=True)
-    rule = T if used > T else None
-    st.altair_chart(
-        line_chart(
-            frame,
-            "distance r",
-            "logit contribution",
-            "Position-only contribution to the attention logit",
-            color="method",
-            symlog=True,
-            rule_at=rule,
-            rule_label="trained length",
-        ),
-        width="stretch",
-    )
+        columns[k % 2].altair_chart(readable(panel), width="stretch", height=230)
+        findings.append(logit_findings(name, distances, y, T, fam))
     step = int(distances[1] - distances[0]) if len(distances) > 1 else 1
     st.caption(
         f"Query at position r, key at position 0, both with the same content (one random vector, "
-        f"drawn with the seed); "
-        f"weight-free attention, d = {cfg.output_dim} "
-        f"(RoPE and Shaw: head dim {cfg.output_dim // fam.heads}); "
-        f"T5 and ALiBi: head 1 of {fam.heads}. Symmetric-log y axis. "
-        + (f"Drawn: {every(step, used, 'distances')}." if step > 1 else "")
+        f"drawn with the seed); weight-free attention, d = {cfg.output_dim} "
+        f"(RoPE and Shaw: head dim {cfg.output_dim // fam.heads}); T5 and ALiBi: head 1 of {fam.heads}. "
+        f"Each panel has its own linear y axis. Distances 0 … {span - 1:,}: the used length "
+        f"{fam.extrapolate} × T = {fam.extrapolate * T:,}, and at least twice T5's max distance and "
+        f"Shaw's clip, so their flat tails show; the dashed line is the trained length T = {T:,}. "
+        + (f"Drawn: {every(step, span, 'distances')}." if step > 1 else "")
     )
-    st.markdown(
-        "**What to look at.** NoPE is flat at 0: the score cannot depend on order. ALiBi is a straight "
-        "line: the further back the key, the larger the penalty. T5 and Shaw are flat past their "
-        "bucket range or clip: beyond that, all distances look alike. RoPE starts at 0 and wobbles down: "
-        "nearby keys keep most of their score. Sinusoidal is highest near r = 0 and falls gradually, "
-        "with ripples. The untrained learned table gives noise (with torch's N(0, 1) init, a large value "
-        "at r = 0, where a position vector meets itself), and past the trained length (dashed line) its "
-        "curve stops: the table has no rows there."
-    )
+    st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
 
 
 def _rope_vectors(positions: torch.Tensor, head_dim: int, fam: FamilyConfig) -> torch.Tensor:
@@ -122,18 +99,16 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         "sinusoidal": method_rows("sinusoidal", cfg, fam, positions).rows,
         "rope": _rope_vectors(positions, cfg.output_dim // fam.heads, fam),
     }
-    columns = st.columns(3)
+    columns = [*st.columns(2), *st.columns(2)]  # a 2 × 2 grid: three matrices, then the curves
     curves = []
-    for column, (name, x) in zip(columns, vectors.items(), strict=True):
+    for column, (name, x) in zip(columns, vectors.items(), strict=False):
         sim = cosine_matrix(x)  # [P, P]
         frame = grid_frame(sim, positions, positions, "position i", "position j")
-        with column:
-            st.altair_chart(
-                heatmap(
-                    frame, "position j", "position i", FAMILIES[name].label, height=260, domain=(-1.0, 1.0)
-                ),
-                width="stretch",
-            )
+        title = FAMILIES[name].label
+        chart = heatmap(
+            frame, "position j", "position i", title, 260, domain=(-1.0, 1.0), title_color=METHOD_COLORS[name]
+        )
+        column.altair_chart(readable(chart), width="stretch")
         gap = (positions[None, :] - positions[:, None]).abs()  # [P, P]
         by_gap = pd.DataFrame({"distance": gap.flatten().numpy(), "cosine": sim.flatten().numpy()})
         mean = by_gap.groupby("distance", as_index=False)["cosine"].mean()
@@ -144,11 +119,21 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         f"Cosine similarity of the position vectors ({note}). RoPE has no position vector of its "
         "own: shown is the all-ones query rotated to each position, cos = qᵀR(j−i)q / |q|²."
     )
-    st.altair_chart(
-        line_chart(
-            pd.concat(curves), "distance", "cosine", "Mean similarity against distance", color="method"
+    colors = {FAMILIES[name].label: METHOD_COLORS[name] for name in vectors}
+    columns[3].altair_chart(
+        readable(
+            line_chart(
+                pd.concat(curves),
+                "distance",
+                "cosine",
+                "Mean similarity against distance",
+                "method",
+                colors=colors,
+                height=200,
+            )
         ),
         width="stretch",
+        height=330,
     )
     st.markdown(
         "**What to look at.** Sinusoidal and RoPE similarity depends only on the distance |i − j| "

@@ -14,7 +14,7 @@ import streamlit as st
 
 MAX_LINK_TEXT = 1_000  # characters of pasted text a link carries
 _BUTTON = """
-<button class="copy-link" type="button" data-link="{link}">🔗 Copy link</button>
+<button class="copy-link" type="button" data-link="{link}">Copy link</button>
 <span class="copy-status" role="status" aria-live="polite"></span>
 <script>
 document.querySelectorAll("button.copy-link:not([data-bound])").forEach((button) => {{

@@ -75,3 +75,42 @@ def test_sinusoidal_continues_past_any_length():
     y = logits("sinusoidal", additive_rows=rows)
     assert not torch.isnan(y).any()
     assert y[0] > y[1:].max()  # a position is most alike to itself
+
+
+def test_chart_1_draws_twice_the_farthest_distance_t5_or_shaw_tell_apart():
+    from core.families import drawn_span
+
+    assert drawn_span(4, FamilyConfig()) == 256  # 2 × T5's max distance 128
+    assert drawn_span(1024, FamilyConfig(extrapolate=2)) == 2048  # the used length
+    assert drawn_span(4, FamilyConfig(max_distance=8, clip=40)) == 80  # 2 × Shaw's clip
+
+
+def test_flat_from_finds_where_a_curve_stops_changing():
+    from core.families import flat_from
+
+    r = torch.arange(6)
+    assert flat_from(r, torch.tensor([3.0, 2.0, 1.0, 1.0, 1.0, 1.0], dtype=torch.float64)) == 2
+    assert flat_from(r, torch.tensor([5.0, 4.0, 3.0, 2.0, 1.0, 0.0], dtype=torch.float64)) is None
+
+
+def findings(method, fam=None, span=256):
+    from core.families import logit_findings
+    from core.pipeline import sample_indices
+
+    fam = fam or FamilyConfig()
+    r = sample_indices(span, 400)
+    return logit_findings(method, r, position_logits(method, r, fam, 256, 123, None, 4), 4, fam)
+
+
+def test_what_to_look_at_is_computed_from_the_curves():
+    assert findings("nope").startswith("NoPE is exactly 0 at every distance")
+    # head 1 of 8 has ALiBi's slope 2^-1 (Press et al.'s geometric sequence)
+    assert findings("alibi").startswith("ALiBi is a straight line: -0.5 per token of distance")
+    # T5's last of 32 buckets starts at 16 · 8^(15/16) = 112.2 (HF _relative_position_bucket), so 113
+    assert "flat from distance 113 on (max distance 128)" in findings("t5")
+    assert "flat from distance 16 on (clip 16)" in findings("shaw")
+
+
+def test_what_to_look_at_changes_when_the_curve_does():
+    assert "still changes at the last drawn distance (63; max distance 128)" in findings("t5", span=64)
+    assert "flat from distance 8 on (clip 8)" in findings("shaw", FamilyConfig(clip=8))

@@ -157,7 +157,7 @@ def test_families_page_draws_every_chart(server, page):
     wait_for_app(page)
     expect(page.get_by_role("heading", name="3. Close-up: ALiBi (Press, Smith & Lewis 2022)")).to_be_visible()
     charts = page.get_by_test_id("stVegaLiteChart")
-    expect(charts).to_have_count(7, timeout=30_000)
+    expect(charts).to_have_count(13, timeout=30_000)  # 7 method panels, 4 similarity, 2 close-up
     # Every chart has drawn something (Vega renders to canvas or SVG).
     page.wait_for_function(
         "[...document.querySelectorAll('[data-testid=stVegaLiteChart]')].every("

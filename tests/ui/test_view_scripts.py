@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from core.config import FamilyConfig, PipelineConfig
-from core.families import CURVE_POINTS, position_logits
+from core.families import CURVE_POINTS, drawn_span, position_logits
 from core.pipeline import sample_indices
 from core.pretrained import DATA, STEM, load_minilm_positions, pca_2d, rotation_per_step
 from core.samples import SAMPLES
@@ -97,7 +97,7 @@ def test_why_position_script_prints_the_pages_numbers(method, tmp_path):
 )
 def test_families_script_prints_the_charts_curves(cfg, fam, tmp_path):
     result, _ = run_script(families_code(cfg, fam), tmp_path, "families.py")
-    distances = sample_indices(fam.extrapolate * cfg.context_length, CURVE_POINTS)
+    distances = sample_indices(drawn_span(cfg.context_length, fam), CURVE_POINTS)
     assert result["distances"] == distances.tolist()
     for method, curve in result["curves"].items():  # the page's own path: its cached rows, then core
         rows = method_rows(method, cfg, fam, distances)
