@@ -7,6 +7,7 @@ from core.script_export import families_code
 from ui.family_controls import family_settings
 from ui.family_details import details
 from ui.family_views import logit_section, overview, similarity_section
+from ui.presenter import Slides, presenting
 from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import settings
 
@@ -17,7 +18,7 @@ st.markdown(
     "a query and a key, inside attention. Here all seven meet on the same axes. The sidebar's context "
     "length is the *trained* length; its method picks the close-up at the bottom."
 )
-with st.expander("Family settings", expanded=True):
+with st.expander("Family settings", expanded=not presenting()):
     fam = family_settings()
 try:
     cfg.validate()
@@ -26,18 +27,33 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 
-script_export(
-    families_code(cfg, fam),
-    "families.py",
-    f"{RUNS_AS_IS}, and prints every method's position-only logit contribution at each distance of chart 1.",
-    excerpt=True,
-)
-overview(cfg, fam)
-st.subheader("1. What position alone adds to an attention score")
-logit_section(cfg, fam)
-st.subheader("2. How alike are two positions?")
-similarity_section(cfg, fam)
+if not presenting():
+    script_export(
+        families_code(cfg, fam),
+        "families.py",
+        f"{RUNS_AS_IS}, and prints every method's position-only logit contribution at each distance "
+        "of chart 1.",
+        excerpt=True,
+    )
 family = FAMILIES[cfg.method]
-st.subheader(f"3. Close-up: {family.label} ({family.source})")
-st.caption("Pick another family with **Positional method** in the sidebar.")
-details(cfg, fam)
+slides = Slides(
+    "families",
+    [
+        "Seven families",
+        "What position alone adds",
+        "How alike are two positions?",
+        f"Close-up: {family.label}",
+    ],
+)
+if slides.shows(1):
+    overview(cfg, fam)
+if slides.shows(2):
+    st.subheader("1. What position alone adds to an attention score")
+    logit_section(cfg, fam)
+if slides.shows(3):
+    st.subheader("2. How alike are two positions?")
+    similarity_section(cfg, fam)
+if slides.shows(4):
+    st.subheader(f"3. Close-up: {family.label} ({family.source})")
+    st.caption("Pick another family with **Positional method** in the sidebar.")
+    details(cfg, fam)
