@@ -88,7 +88,12 @@ def line_chart(
         legend = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260)
         encoding["color"] = alt.Color(f"{color}:N", title=color, sort=None, legend=legend, scale=scale)
         encoding["tooltip"].insert(0, alt.Tooltip(f"{color}:N"))
-    chart = alt.Chart(frame, title=title, height=height).mark_line(point=len(frame) <= 64).encode(**encoding)
+    rows = -(-frame[color].nunique() // 2) if color else 0  # the legend below takes rows of two
+    chart = (
+        alt.Chart(frame, title=title, height=height + 22 * rows + (28 if rows else 0))
+        .mark_line(point=len(frame) <= 64)
+        .encode(**encoding)
+    )
     if rule_at is None:
         return chart
     rule = pd.DataFrame({x: [rule_at], "label": [rule_label]})

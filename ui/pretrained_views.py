@@ -65,7 +65,7 @@ def side_by_side(named: dict[str, torch.Tensor]) -> None:
     for name, table in named.items():  # one row per table: wide enough to read at any screen width
         values, similarity = st.columns(2)
         frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
-        values.altair_chart(heatmap(frame, "dimension j", "position t", name, height=220), width="stretch")
+        values.altair_chart(heatmap(frame, "dimension j", "position t", name, height=300), width="stretch")
         sim = cosine_matrix(table[sim_positions])  # [P, P]
         frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
         similarity.altair_chart(
@@ -74,7 +74,7 @@ def side_by_side(named: dict[str, torch.Tensor]) -> None:
                 "position j",
                 "position i",
                 f"{name}: cosine similarity",
-                height=220,
+                height=300,
                 domain=(-1.0, 1.0),
             ),
             width="stretch",
