@@ -24,6 +24,7 @@ from core.positional import (
     t5_relative_bucket,
 )
 from ui.cache import additive_rows
+from ui.presenter import readable
 from ui.views import sampled_note
 
 GRID = 48  # positions per side of a [T, T] matrix view
@@ -35,7 +36,7 @@ def table_heatmap(cfg: PipelineConfig, fam: FamilyConfig, title: str) -> None:
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     rows = additive_rows(cfg, fam, tuple(positions.tolist())).rows[:, dims]  # [P, D]
     frame = grid_frame(rows, positions, dims, "position t", "dimension j")
-    st.altair_chart(heatmap(frame, "dimension j", "position t", title), width="stretch")
+    st.altair_chart(readable(heatmap(frame, "dimension j", "position t", title)), width="stretch")
     st.caption(sampled_note(T, d, positions, dims))
 
 
@@ -43,7 +44,7 @@ def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str)
     """Wavelength 2π/θ of each sin/cos pair (log scale) against the trained length."""
     frame = pd.DataFrame({"pair i": range(len(wavelengths)), "wavelength (positions)": wavelengths.numpy()})
     st.altair_chart(
-        line_chart(frame, "pair i", "wavelength (positions)", title, log_y=True),
+        readable(line_chart(frame, "pair i", "wavelength (positions)", title, log_y=True)),
         width="stretch",
     )
     slow = int((wavelengths > context_length).sum())
@@ -56,7 +57,9 @@ def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str)
 def matrix_view(values: torch.Tensor, positions: torch.Tensor, title: str, **kwargs) -> None:
     """A [P, P] query × key matrix at sampled positions."""
     frame = grid_frame(values, positions, positions, "query i", "key j")
-    st.altair_chart(heatmap(frame, "key j", "query i", title, height=300, **kwargs), width="stretch")
+    st.altair_chart(
+        readable(heatmap(frame, "key j", "query i", title, height=300, **kwargs)), width="stretch"
+    )
 
 
 def learned(cfg: PipelineConfig, fam: FamilyConfig) -> None:
@@ -124,7 +127,9 @@ def rope(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         decay = rope_long_term_decay(head_dim, span, fam.base, distances=r)  # [R]
         frame = pd.DataFrame({"relative distance": r.numpy(), "upper bound": decay.numpy()})
         st.altair_chart(
-            line_chart(frame, "relative distance", "upper bound", "Long-term decay (RoFormer §3.4.3)"),
+            readable(
+                line_chart(frame, "relative distance", "upper bound", "Long-term decay (RoFormer §3.4.3)")
+            ),
             width="stretch",
         )
         st.caption(
@@ -146,7 +151,9 @@ def rope(cfg: PipelineConfig, fam: FamilyConfig) -> None:
             )
         )
     st.altair_chart(
-        scatter_chart(pd.concat(points), "cos", "sin", "position", "How far each pair turns", "pair")
+        readable(
+            scatter_chart(pd.concat(points), "cos", "sin", "position", "How far each pair turns", "pair")
+        )
     )
     st.caption(
         f"A unit vector in {len(pairs)} pair(s), rotated to positions 0–{int(positions[-1])}: pair 0 "
@@ -172,7 +179,7 @@ def alibi(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     c1, c2 = st.columns(2)
     with c1:
         frame = pd.DataFrame({"head": range(1, fam.heads + 1), "slope m": slopes.numpy()})
-        st.altair_chart(bar_chart(frame, "head", "slope m", "Slope per head"), width="stretch")
+        st.altair_chart(readable(bar_chart(frame, "head", "slope m", "Slope per head")), width="stretch")
     with c2:
         head = st.selectbox("Head", range(1, fam.heads + 1), key="alibi_head")
         positions = sample_indices(cfg.context_length, GRID)  # [P]: never the whole [T, T] matrix
@@ -202,7 +209,7 @@ def t5(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     c1, c2 = st.columns(2)
     with c1:
         st.altair_chart(
-            line_chart(pd.concat(frames), "offset j − i", "bucket", "Bucket map", color="mode"),
+            readable(line_chart(pd.concat(frames), "offset j − i", "bucket", "Bucket map", color="mode")),
             width="stretch",
         )
     with c2:

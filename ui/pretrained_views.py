@@ -20,6 +20,7 @@ from core.pretrained import (
 )
 from core.similarity import cosine_matrix
 from core.units import every
+from ui.presenter import readable
 
 SIMILARITY_POSITIONS = 64
 
@@ -65,17 +66,21 @@ def side_by_side(named: dict[str, torch.Tensor]) -> None:
     for name, table in named.items():  # one row per table: wide enough to read at any screen width
         values, similarity = st.columns(2)
         frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
-        values.altair_chart(heatmap(frame, "dimension j", "position t", name, height=300), width="stretch")
+        values.altair_chart(
+            readable(heatmap(frame, "dimension j", "position t", name, height=300)), width="stretch"
+        )
         sim = cosine_matrix(table[sim_positions])  # [P, P]
         frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
         similarity.altair_chart(
-            heatmap(
-                frame,
-                "position j",
-                "position i",
-                f"{name}: cosine similarity",
-                height=300,
-                domain=(-1.0, 1.0),
+            readable(
+                heatmap(
+                    frame,
+                    "position j",
+                    "position i",
+                    f"{name}: cosine similarity",
+                    height=300,
+                    domain=(-1.0, 1.0),
+                )
             ),
             width="stretch",
         )
@@ -96,8 +101,10 @@ def distance_chart(named: dict[str, torch.Tensor]) -> None:
         for name, t in named.items()
     ]
     st.altair_chart(
-        line_chart(
-            pd.concat(frames), "distance", "mean cosine", "Similarity against distance", color="table"
+        readable(
+            line_chart(
+                pd.concat(frames), "distance", "mean cosine", "Similarity against distance", color="table"
+            )
         ),
         width="stretch",
     )
@@ -112,12 +119,14 @@ def pca_view(table: torch.Tensor) -> None:
         {"PC 1": coords[:shown, 0].numpy(), "PC 2": coords[:shown, 1].numpy(), "position": range(shown)}
     )
     st.altair_chart(
-        path_chart(
-            frame,
-            "PC 1",
-            "PC 2",
-            "position",
-            f"Positions 0–{shown - 1} on the first two principal components",
+        readable(
+            path_chart(
+                frame,
+                "PC 1",
+                "PC 2",
+                "position",
+                f"Positions 0–{shown - 1} on the first two principal components",
+            )
         ),
         width="stretch",
     )

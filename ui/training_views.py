@@ -14,6 +14,7 @@ from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, run_key
 from core.training import TrainConfig, TrainResult, batch_size_for
+from ui.presenter import readable
 from ui.sidebar import URL_BOUND, TextChoice, bound_number
 
 DEFAULTS = TrainConfig()
@@ -85,7 +86,7 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
         return
     st.progress(job.step / job.config.steps, text=f"Training: step {job.step} of {job.config.steps}")
     if job.result is not None and job.result.steps:
-        st.altair_chart(loss_chart(job.result), width="stretch")
+        st.altair_chart(readable(loss_chart(job.result)), width="stretch")
 
 
 def loss_chart(result: TrainResult):
@@ -128,7 +129,7 @@ def results_view(result: TrainResult) -> None:
         "the text uses (renumbered), so no 50,257-row table is trained",
     )
     c[3].metric("Trained in", f"{result.seconds:.1f} s")
-    st.altair_chart(loss_chart(result), width="stretch")
+    st.altair_chart(readable(loss_chart(result)), width="stretch")
     if result.snapshots:
         snapshot_view(result)
 
@@ -153,27 +154,31 @@ def snapshot_view(result: TrainResult) -> None:
     with c1:
         frame = grid_frame(cosine_matrix(table), torch.arange(T), torch.arange(T), "position i", "position j")
         st.altair_chart(
-            heatmap(
-                frame,
-                "position j",
-                "position i",
-                f"Cosine similarity at step {result.steps[index]}",
-                height=300,
-                domain=(-1.0, 1.0),
+            readable(
+                heatmap(
+                    frame,
+                    "position j",
+                    "position i",
+                    f"Cosine similarity at step {result.steps[index]}",
+                    height=300,
+                    domain=(-1.0, 1.0),
+                )
             ),
             width="stretch",
         )
     with c2:
         frame = pd.DataFrame({"step": result.steps, "structure": result.structure})
         st.altair_chart(
-            line_chart(
-                frame,
-                "step",
-                "structure",
-                "Learned structure",
-                height=300,
-                rule_at=result.steps[index],
-                rule_label="shown",
+            readable(
+                line_chart(
+                    frame,
+                    "step",
+                    "structure",
+                    "Learned structure",
+                    height=300,
+                    rule_at=result.steps[index],
+                    rule_label="shown",
+                )
             ),
             width="stretch",
         )
