@@ -292,3 +292,23 @@ def _position_logits(
         k = apply_rope(uh, torch.zeros(1, dtype=torch.long), fam.base, interleaved)[0]  # [dh]
         return (q @ k - uh[0] @ uh[0]) / math.sqrt(head_dim)
     raise ValueError(f"Unknown positional method {method!r}.")
+
+
+def similarity_findings(name: str, positions: torch.Tensor, sim: torch.Tensor) -> str:
+    """One sentence on a [P, P] cosine-similarity matrix of position vectors, from its numbers."""
+    label = FAMILIES[name].label
+    gap = (positions[None, :] - positions[:, None]).abs()  # [P, P]
+    spread = max(float(sim[gap == g].max() - sim[gap == g].min()) for g in gap.unique().tolist())
+    off = sim[gap > 0].abs()
+    if spread <= 1e-5:  # float32 tables: equal up to rounding
+        near = float(sim[gap == gap[gap > 0].min()].mean()) if bool((gap > 0).any()) else 1.0
+        return (
+            f"{label}: the similarity depends only on the distance |i − j| (stripes parallel to the "
+            f"diagonal), {near:.2f} for the nearest drawn pair, the same everywhere along the sequence."
+        )
+    mean_off = float(off.mean()) if len(off) else 0.0
+    return (
+        f"{label}: only the diagonal is 1; other pairs average |cos| = {mean_off:.2f}"
+        + (", close to 0: neighbours are no more alike than distant positions" if mean_off < 0.15 else "")
+        + " — training has to discover that neighbours should be similar."
+    )

@@ -11,7 +11,14 @@ import torch
 from core.charts import grid_frame, heatmap, line_chart, method_panel
 from core.colors import METHOD_COLORS
 from core.config import ADDITIVE_METHODS, METHODS, FamilyConfig, PipelineConfig
-from core.families import CURVE_POINTS, FAMILIES, drawn_span, logit_findings, position_logits
+from core.families import (
+    CURVE_POINTS,
+    FAMILIES,
+    drawn_span,
+    logit_findings,
+    position_logits,
+    similarity_findings,
+)
 from core.pipeline import sample_indices
 from core.positional import apply_rope
 from core.similarity import cosine_matrix
@@ -100,9 +107,10 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         "rope": _rope_vectors(positions, cfg.output_dim // fam.heads, fam),
     }
     columns = [*st.columns(2), *st.columns(2)]  # a 2 × 2 grid: three matrices, then the curves
-    curves = []
+    curves, findings = [], []
     for column, (name, x) in zip(columns, vectors.items(), strict=False):
         sim = cosine_matrix(x)  # [P, P]
+        findings.append(similarity_findings(name, positions, sim))
         frame = grid_frame(sim, positions, positions, "position i", "position j")
         title = FAMILIES[name].label
         chart = heatmap(
@@ -135,9 +143,4 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         width="stretch",
         height=330,
     )
-    st.markdown(
-        "**What to look at.** Sinusoidal and RoPE similarity depends only on the distance |i − j| "
-        "(stripes parallel to the diagonal), so nearby positions look alike everywhere. The untrained "
-        "learned table is noise: only the diagonal is 1, and every other pair is about 0 — training has "
-        "to discover that neighbours should be similar."
-    )
+    st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))

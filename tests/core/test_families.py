@@ -114,3 +114,18 @@ def test_what_to_look_at_is_computed_from_the_curves():
 def test_what_to_look_at_changes_when_the_curve_does():
     assert "still changes at the last drawn distance (63; max distance 128)" in findings("t5", span=64)
     assert "flat from distance 8 on (clip 8)" in findings("shaw", FamilyConfig(clip=8))
+
+
+def test_similarity_findings_follow_the_matrix():
+    from core.families import similarity_findings
+    from core.positional import sinusoidal
+    from core.similarity import cosine_matrix
+
+    positions = torch.arange(16)
+    stripes = similarity_findings("sinusoidal", positions, cosine_matrix(sinusoidal(16, 64).double()))
+    assert "depends only on the distance |i − j|" in stripes
+    noise = torch.randn(16, 256, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    text = similarity_findings("learned", positions, cosine_matrix(noise))
+    assert "only the diagonal is 1" in text and "close to 0" in text  # |cos| ~ 1/sqrt(256)
+    alike = torch.ones(16, 4, dtype=torch.float64) + 0.01 * noise[:, :4]  # every row nearly the same
+    assert "close to 0" not in similarity_findings("learned", positions, cosine_matrix(alike))
