@@ -59,6 +59,13 @@ def heatmap(
     )
 
 
+def similarity_heatmap(frame: pd.DataFrame, title: str, height: int = 300, title_color: str | None = None):
+    """A position × position cosine-similarity matrix (columns position i, position j, value), −1 … 1."""
+    return heatmap(
+        frame, "position j", "position i", title, height, domain=(-1.0, 1.0), title_color=title_color
+    )
+
+
 def line_chart(
     frame: pd.DataFrame,
     x: str,

@@ -14,14 +14,9 @@ from ui.pretrained_views import (
     trained_table,
 )
 from ui.share import RUNS_AS_IS, script_export
-from ui.sidebar import settings
+from ui.sidebar import checked_settings
 
-cfg, _ = settings()
-try:
-    cfg.validate()  # the sidebar's settings are checked the same way on every page
-except ValueError as exc:
-    st.error(str(exc))
-    st.stop()
+cfg, _ = checked_settings()
 st.title("What trained positions look like")
 named = tables(cfg.seed)
 trained = next(iter(named.values()))

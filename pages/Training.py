@@ -11,7 +11,7 @@ from core.training import MAX_TRAIN_TOKENS, TrainConfig
 from ui import cache
 from ui.presenter import Slides, presenting
 from ui.share import RUNS_AS_IS, script_export, text_file
-from ui.sidebar import settings
+from ui.sidebar import checked_settings
 from ui.training_views import (
     compare_view,
     progress_view,
@@ -22,12 +22,7 @@ from ui.training_views import (
     training_text,
 )
 
-cfg, choice = settings()
-try:
-    cfg.validate()  # the sidebar's settings are checked the same way on every page
-except ValueError as exc:
-    st.error(str(exc))
-    st.stop()
+cfg, choice = checked_settings()
 st.title("Watch positions being learned")
 st.markdown(
     "The lesson's positional table starts random; *how do we know the actual values? That is part of the "

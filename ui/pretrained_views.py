@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, heatmap, line_chart, path_chart
+from core.charts import grid_frame, heatmap, line_chart, path_chart, similarity_heatmap
 from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional import sinusoidal
@@ -72,16 +72,7 @@ def side_by_side(named: dict[str, torch.Tensor]) -> None:
         sim = cosine_matrix(table[sim_positions])  # [P, P]
         frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
         similarity.altair_chart(
-            readable(
-                heatmap(
-                    frame,
-                    "position j",
-                    "position i",
-                    f"{name}: cosine similarity",
-                    height=300,
-                    domain=(-1.0, 1.0),
-                )
-            ),
+            readable(similarity_heatmap(frame, f"{name}: cosine similarity")),
             width="stretch",
         )
         st.caption(f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in figures(table).items()))

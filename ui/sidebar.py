@@ -321,6 +321,17 @@ def _entry_point_is_running() -> bool:
     return False
 
 
+def checked_settings() -> tuple[PipelineConfig, TextChoice]:
+    """``settings()``, after the same check every page makes (a message and a stop if it fails)."""
+    cfg, choice = settings()
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        st.error(str(exc))
+        st.stop()
+    return cfg, choice
+
+
 def forget_settings() -> None:
     """End of a run: the next run's page must not read this run's settings."""
     st.session_state.pop(SETTINGS, None)

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, heatmap, line_chart
+from core.charts import grid_frame, line_chart, similarity_heatmap
 from core.model import SIZES, TRAINABLE_METHODS
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
@@ -154,16 +154,7 @@ def snapshot_view(result: TrainResult) -> None:
     with c1:
         frame = grid_frame(cosine_matrix(table), torch.arange(T), torch.arange(T), "position i", "position j")
         st.altair_chart(
-            readable(
-                heatmap(
-                    frame,
-                    "position j",
-                    "position i",
-                    f"Cosine similarity at step {result.steps[index]}",
-                    height=300,
-                    domain=(-1.0, 1.0),
-                )
-            ),
+            readable(similarity_heatmap(frame, f"Cosine similarity at step {result.steps[index]}")),
             width="stretch",
         )
     with c2:
