@@ -107,6 +107,7 @@ def main() -> None:
         start = time.perf_counter()
         note = action() or ""
         rows.append((name, sampler.peak(), sampler.now(), time.perf_counter() - start, note))
+        print(flush=True)
         print(f"{name:<58} peak {megabytes(rows[-1][1]):>7}  after {megabytes(rows[-1][2]):>7}  {note}")
 
     try:
@@ -116,6 +117,7 @@ def main() -> None:
             page.goto(base)
             wait_for_app(page)
             for path in ("Why_position", "Families", "Training", "Trained_positions"):
+                print(f"loading {path}", flush=True)
                 page.goto(f"{base}/{path}")
                 wait_for_app(page)
             rows.append(("idle, every page loaded once", sampler.now(), sampler.now(), 0.0, ""))
