@@ -37,16 +37,18 @@ they are useful.
 """
 
 
-def ships_log(days: int = 260) -> str:
+def ships_log(days: int = 240) -> str:
     """A long, varied text made from a few word lists: a ship's log of ``days`` entries.
 
-    ~9,100 tokens at 260 days: enough for one batch of 8 at LLaMA-3's context of 8192 (stride 4).
+    ~9,100 tokens at 240 days: enough for one batch of 8 at LLaMA-3's context of 8192 (stride 4).
+    Every GPT-2 token ID in it is below 32,000, so every preset's vocabulary (LLaMA-2: 32,000) has
+    a row for each: the log runs under every preset.
     """
     winds = [
         "calm",
         "a light breeze from the west",
         "a gale from the north",
-        "gusty and cold",
+        "bitter and cold",
         "warm from the south",
         "still until noon",
     ]
@@ -59,7 +61,7 @@ def ships_log(days: int = 260) -> str:
         "quiet under fog",
     ]
     deeds = [
-        "mended the sails",
+        "mended the sail",
         "counted the barrels of water",
         "sang while they worked",
         "caught six silver fish",
@@ -79,8 +81,9 @@ def ships_log(days: int = 260) -> str:
     ]
     lines = []
     for n in range(1, days + 1):
+        week, day = divmod(n - 1, 7)
         lines.append(
-            f"Day {n}: the wind was {winds[n % len(winds)]}, the sea was "
+            f"Week {week + 1}, day {day + 1}: the wind was {winds[n % len(winds)]}, the sea was "
             f"{seas[(n * 5) % len(seas)]}, and the crew {deeds[(n * 3) % len(deeds)]}. "
             f"We saw {sights[(n * 7) % len(sights)]}."
         )
