@@ -32,13 +32,20 @@ st.markdown(
 )
 choice = training_text(choice)
 tcfg = train_settings(cfg.method, cfg.seed)
+if cfg.method not in TRAINABLE_METHODS:  # e.g. the T5 preset: a way forward, not an error
+    st.info(
+        f"This page trains {', '.join(TRAINABLE_METHODS)} positions, not **{cfg.method}**: pick one of "
+        "them as the sidebar's **Positional method**, or:"
+    )
+    st.button(
+        "Train with learned positions",
+        key="use_learned",
+        on_click=lambda: st.session_state.update(method="learned"),
+    )
+    st.stop()
 try:
     if choice.error:
         raise ValueError(choice.error)
-    if cfg.method not in TRAINABLE_METHODS:
-        raise ValueError(
-            f"Training supports {', '.join(TRAINABLE_METHODS)}: pick one of them in the sidebar."
-        )
     ids = cache.token_ids(choice.text)
     if len(ids) > MAX_TRAIN_TOKENS:
         st.caption(

@@ -38,10 +38,13 @@ def test_short_text_offers_the_long_sample():
     assert not at.error
 
 
-def test_unsupported_method_gets_a_message():
-    at = open_page(PAGE, method="t5")
-    assert "Training supports learned, sinusoidal, rope, alibi, nope" in errors(at)
-    assert not at.exception
+def test_a_method_the_page_cannot_train_gets_a_way_forward():
+    at = open_page(PAGE, preset="t5-base")
+    assert "This page trains learned, sinusoidal, rope, alibi, nope positions, not **t5**" in at.info[0].value
+    assert not at.error and not at.exception
+    at.button(key="use_learned").click().run()
+    assert at.sidebar.selectbox(key="method").value == "learned"
+    assert any("Press **Train**" in i.value for i in at.info)
 
 
 def test_stop_after_a_settings_change_stops_the_run_and_train_starts_again():
