@@ -95,8 +95,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--heavy", type=int, default=25)
     parser.add_argument("--skip-sessions", action="store_true")
+    parser.add_argument(
+        "--only", choices=("upload", "medium", "why", "heavy"), action="append", help="run only these cases"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
+
+    def wanted(name: str) -> bool:
+        return not args.only or name in args.only
 
     proc, base = start_server()
     sampler = Sampler(proc.pid)
@@ -140,21 +146,24 @@ def main() -> None:
                 wait_for_app(page)
                 return train_until_done(page, 180)
 
-            case("1 MB upload, Train on the sidebar's text", upload_and_train)
+            if wanted("upload"):
+                case("1 MB upload, Train on the sidebar's text", upload_and_train)
 
             def medium_256():
                 page.goto(f"{base}/Training?size=medium&train_context=256")
                 wait_for_app(page)
                 return train_until_done(page, 180)
 
-            case("Training size=medium, train_context=256", medium_256)
+            if wanted("medium"):
+                case("Training size=medium, train_context=256", medium_256)
 
             def why_huge():
                 glyphs = quote("\U00013000" * 300)
                 page.goto(f"{base}/Why_position?dim=16384&method=learned&context=1&a={glyphs}&b={glyphs}")
                 wait_for_app(page, timeout=180_000)
 
-            case("Why position? d 16384, 2 × 300 × U+13000", why_huge)
+            if wanted("why"):
+                case("Why position? d 16384, 2 × 300 × U+13000", why_huge)
             heavy = [
                 "/?preset=gpt3-175b&sample=log",
                 "/?preset=llama3-8b&sample=log",
@@ -166,10 +175,15 @@ def main() -> None:
 
             def heavy_views():
                 for k in range(args.heavy):
+                    before = sampler.peak()
+                    sampler.reset()
                     page.goto(f"{base}{heavy[k % len(heavy)]}&seed={k}")
                     wait_for_app(page, timeout=180_000)
+                    print(f"  {heavy[k % len(heavy)]:<52} peak {megabytes(sampler.peak()):>7}", flush=True)
+                    sampler._peak = max(before, sampler.peak())
 
-            case(f"{args.heavy} heavy views in a row (distinct seeds)", heavy_views)
+            if wanted("heavy"):
+                case(f"{args.heavy} heavy views in a row (distinct seeds)", heavy_views)
             time.sleep(2)
             rows.append(("idle after the heavy views", sampler.now(), sampler.now(), 0.0, ""))
             print(f"{'idle after the heavy views':<58} rss {megabytes(sampler.now())}")
@@ -178,7 +192,7 @@ def main() -> None:
         sampler.stop()
         proc.terminate()
         proc.wait(timeout=20)
-    if not args.skip_sessions:
+    if not args.skip_sessions and not args.only:
         print("thirty sessions at once (benchmarks/ws_load_test.py):")
         subprocess.run([sys.executable, str(ROOT / "benchmarks/ws_load_test.py")], check=False)
     worst = max(r[1] for r in rows)
