@@ -19,6 +19,7 @@ from pathlib import Path
 
 import torch
 
+from core.adamw import AdamW
 from core.budget import RUN_SECONDS, TRAIN_BYTES
 from core.model import SIZES, TRAINABLE_METHODS, GPTConfig, TinyGPT, init_weights, num_parameters
 from core.similarity import cosine_matrix
@@ -215,6 +216,11 @@ class TrainResult:
         return {"config": self.config.__dict__, **out}
 
 
+def cosine_decay(step: int, steps: int) -> float:
+    """The learning rate's factor after ``step`` of ``steps`` updates: 1 down to 0.1 along a half cosine."""
+    return 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * step / steps))
+
+
 def train(
     token_ids: list[int],
     cfg: TrainConfig,
@@ -238,10 +244,7 @@ def train(
     g = torch.Generator().manual_seed(cfg.seed)
     model = TinyGPT(model_cfg)
     init_weights(model, g)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=0.01)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * s / cfg.steps))
-    )
+    optimizer = AdamW(model.parameters(), lr=cfg.lr, weight_decay=0.01)  # torch.optim.AdamW's update
     result = TrainResult(
         cfg, len(vocab), num_parameters(model), unigram_loss(train_data, val_data, len(vocab))
     )
@@ -271,11 +274,11 @@ def train(
         index = starts[:, None] + torch.arange(T + 1)  # [B, T+1]
         batch = train_data[index]  # [B, T+1]
         loss = model.loss(batch[:, :-1], batch[:, 1:])
-        optimizer.zero_grad(set_to_none=True)
+        optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.lr = cfg.lr * cosine_decay(step - 1, cfg.steps)  # as LambdaLR: step k uses decay(k - 1)
         optimizer.step()
-        schedule.step()
         if step % every == 0 or step == cfg.steps:
             record(step, float(loss.detach()))
     model.eval()
