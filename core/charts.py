@@ -66,6 +66,12 @@ def similarity_heatmap(frame: pd.DataFrame, title: str, height: int = 300, title
     )
 
 
+def log_domain(values: pd.Series, also: float | None = None) -> list[float]:
+    """A log axis from the smallest to the largest value and ``also`` (Vega's "nice" pads to powers of 10)."""
+    ends = [float(values.min()), float(values.max())] + ([float(also)] if also is not None else [])
+    return [min(ends), max(ends)]
+
+
 def line_chart(
     frame: pd.DataFrame,
     x: str,
@@ -78,6 +84,8 @@ def line_chart(
     height: int = 300,
     log_y: bool = False,
     colors: dict[str, str] | None = None,
+    log_x: bool = False,
+    y_format: str = ".4f",
 ) -> alt.Chart:
     """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule.
 
@@ -86,9 +94,17 @@ def line_chart(
     """
     scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
     encoding = {
-        "x": alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1)),  # every x here counts something
+        # every x here counts something
+        "x": alt.X(
+            f"{x}:Q",
+            title=x,
+            axis=alt.Axis(tickMinStep=1),
+            scale=alt.Scale(type="log", nice=False, domain=log_domain(frame[x], rule_at))
+            if log_x
+            else alt.Undefined,
+        ),
         "y": alt.Y(f"{y}:Q", title=y, scale=scale),
-        "tooltip": [alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
+        "tooltip": [alt.Tooltip(f"{x}:Q", format=","), alt.Tooltip(f"{y}:Q", format=y_format)],
     }
     if color:
         scale = alt.Scale(domain=list(colors), range=list(colors.values())) if colors else alt.Undefined
