@@ -8,6 +8,8 @@ Prints, for the book's setting and the GPT-3 setting:
 * app rerun: the whole pipeline page (charts included) rerun by Streamlit's AppTest after the
   context length or batch size changes, median over --reruns;
 * ratio of the two, against the goals (<= 1x at the book's setting, <= 0.05x at GPT-3);
+* vocab: the time to build GPT-2's BPE cut to a new V, and the page's rerun after V changes to a
+  size not seen before (a new tokenizer, new token IDs, the trade-off charts), against the book code;
 * server peak RSS: a real `streamlit run` rendering the page in headless Chromium (VmHWM).
 The text is the app's own long sample ("log", ~3,500 tokens), so no corpus is needed.
 """
@@ -89,6 +91,36 @@ def app_rerun(setting: dict, reruns: int) -> float:
     return statistics.median(times)
 
 
+def tokenizer_build(sizes: tuple[int, ...]) -> float:
+    """Median seconds to build GPT-2's BPE cut to each size (GPT-2's ranks already loaded)."""
+    from core.tokenizer import cut_encoding, gpt2_tokenizer
+
+    gpt2_tokenizer()
+    times = []
+    for size in sizes:
+        t = time.perf_counter()
+        cut_encoding(size)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def vocab_rerun(reruns: int) -> float:
+    """Median seconds of a full page rerun after V changes to a size the server has not built yet."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=300)
+    at.query_params["sample"] = "log"
+    at.run()
+    times = []
+    for k in range(reruns):
+        at.sidebar.number_input(key="vocab").set_value(1000 + 2731 * k)  # a new size each time
+        t = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - t)
+        assert not at.exception and not at.error, [e.value for e in at.error]
+    return statistics.median(times)
+
+
 def server_peak_rss(path: str) -> float | None:
     """Peak RSS (MB) of a fresh `streamlit run` after Chromium renders ``path`` (e.g. ``/?dim=64``)."""
     from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, wait_for_app
@@ -120,6 +152,15 @@ def main() -> None:
     parser.add_argument("--no-browser", action="store_true", help="skip the server RSS measurement")
     args = parser.parse_args()
     goals = {"book": 1.0, "gpt3": 0.05}
+    book = book_code(SETTINGS["book"], repeats=5)
+    build = tokenizer_build((500, 1000, 4000, 16000, 32000, 45000))
+    rerun = vocab_rerun(args.reruns)
+    print("[vocab] book setting, V changed to a new size each rerun (1,000 … 39,000)")
+    print(f"  tokenizer build         {build * 1000:9.1f} ms   (median over V 500 … 45,000)")
+    print(
+        f"  app rerun (AppTest)     {rerun * 1000:9.1f} ms   ratio {rerun / book['median_s']:.3f}x "
+        f"(goal <= 1x: {'met' if rerun <= book['median_s'] else 'NOT met'})"
+    )
     for name, setting in SETTINGS.items():
         book = book_code(setting, repeats=5 if name == "book" else 2)
         rerun = app_rerun(setting, args.reruns)

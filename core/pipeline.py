@@ -169,19 +169,3 @@ def embedding_view(
     pos_values = pos.lookup(positions)[:, dims]  # [P, D]
     tok = tokens.lookup(batch.inputs[batch_rows][:, positions])[..., dims]  # [S, P, D]
     return EmbeddingView(batch_rows, positions, dims, tok, pos_values, tok + pos_values)  # [S,P,D]+[P,D]
-
-
-def check_vocab(inputs: torch.Tensor, vocab_size: int) -> None:
-    """Raise ``ValueError`` if a token ID has no row in a table of ``vocab_size`` rows.
-
-    The lesson's ``token_embedding_layer(inputs)`` raises ``IndexError: index out of range``
-    here; this says why and what to change.
-    """
-    largest = int(inputs.max())
-    if largest >= vocab_size:
-        raise ValueError(
-            f"The batch uses token ID {largest:,}, but a token embedding table with vocab size "
-            f"{vocab_size:,} has rows 0 to {vocab_size - 1:,} only, so the lookup would fail "
-            f"(IndexError in the lesson's code). GPT-2's tokenizer can produce any ID below "
-            f"50,257: set the vocab size to at least {largest + 1:,}, or to 50,257 to fit any text."
-        )

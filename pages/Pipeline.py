@@ -19,12 +19,11 @@ from core.pipeline import (
     HEATMAP_POSITIONS,
     TABLE_DIMS,
     TABLE_POSITIONS,
-    check_vocab,
     pipeline_steps,
     sample_indices,
 )
 from core.samples import SAMPLES
-from core.tokenizer import ENDOFTEXT, ENDOFTEXT_ID, token_strings
+from core.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_name
 from core.units import human_bytes
 from ui import cache
 from ui.components import picture, token_chips
@@ -34,6 +33,7 @@ from ui.preset_view import preset_panel
 from ui.share import code_export
 from ui.sidebar import LONG_SAMPLE, current_preset, settings, use_long_sample
 from ui.views import grid_table, heatmap_view, show_table, values_table
+from ui.vocab_view import vocab_tradeoff
 
 MAX_CHIPS = 240
 CHIP_MARKS = (
@@ -56,20 +56,16 @@ if choice.error:
     st.stop()
 try:
     cfg.validate()
-    ids = cache.token_ids(choice.text)
-    batch = cache.batch_of(choice.text, cfg.batch_size, cfg.context_length, cfg.stride)
-    check_vocab(batch.inputs, cfg.vocab_size)
+    ids = cache.token_ids(choice.text, cfg.vocab_size)
+    batch = cache.batch_of(choice.text, cfg.batch_size, cfg.context_length, cfg.stride, cfg.vocab_size)
 except ValueError as exc:
     st.error(str(exc))
-    if "vocab size" in str(exc):
-        st.button(
-            "Set vocab size to 50,257", key="fix_vocab", on_click=lambda: st.session_state.update(vocab=50257)
-        )
     if "longer text" in str(exc) and choice.text != SAMPLES[LONG_SAMPLE]:
         st.button("Use the long sample text", key="use_long_sample", on_click=use_long_sample)
     st.stop()
 
-B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim
+B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
+eot = endoftext_id(V)
 if not presenting():
     code_export(cfg, choice.text)
 steps = pipeline_steps(cfg, len(ids))
@@ -85,17 +81,19 @@ if not is_exact(cfg.vocab_size, d):
 # 1. Text → token IDs
 if step(1, steps[0], slides):
     source = escape_markdown(choice.label)  # it may hold a file's name
-    st.caption(f"{source}: {len(choice.text):,} characters → {len(ids):,} GPT-2 tokens.")
-    token_chips(token_strings(ids[:MAX_CHIPS]), ids[:MAX_CHIPS], special_id=ENDOFTEXT_ID)
+    st.caption(f"{source}: {len(choice.text):,} characters → {len(ids):,} tokens of {tokenizer_name(V)}.")
+    token_chips(token_strings(ids[:MAX_CHIPS], V), ids[:MAX_CHIPS], special_id=eot)
     if len(ids) > MAX_CHIPS:
         st.caption(f"… and {len(ids) - MAX_CHIPS:,} more tokens.")
     st.caption(CHIP_MARKS)
-    if ENDOFTEXT_ID in ids:
+    if eot in ids:
         st.info(
             f"The text contains `{ENDOFTEXT}`. As in the lesson's loader "
-            "(`allowed_special={'<|endoftext|>'}`) it becomes the single special token 50256, "
+            f"(`allowed_special={{'<|endoftext|>'}}`) it becomes the single special token {eot}, "
             "which marks where one document ends and the next begins."
         )
+    if not slides.on:
+        vocab_tradeoff(choice.text, cfg)
 
 # 2. Batches
 if step(2, steps[1], slides):
@@ -105,7 +103,7 @@ if step(2, steps[1], slides):
     )
     st.markdown("**The windows over the text** (first batch: each lane is one row b of `inputs`)")
     starts = [b * cfg.stride for b in range(B)]
-    picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS]), starts, T))
+    picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS], V), starts, T))
     st.caption(windows_sentence(T, cfg.stride))
     show_b, show_t = min(B, 8), min(T, 16)
     left, right = st.columns(2)
@@ -136,7 +134,7 @@ grid = cache.view(
     sample_indices(T, HEATMAP_POSITIONS),
     sample_indices(d, HEATMAP_DIMS),
 )
-pieces = token_strings(batch.inputs[0, : len(corner.positions)].tolist())
+pieces = token_strings(batch.inputs[0, : len(corner.positions)].tolist(), V)
 
 # 3. Token embeddings
 if step(3, steps[2], slides):
@@ -147,7 +145,7 @@ if step(3, steps[2], slides):
     shown_ids = first_ids[:MAX_LOOKUP_ROWS]
     picture(
         lookup_svg(
-            [f"{shown_piece(p)} {i:,}" for p, i in zip(token_strings(shown_ids), shown_ids, strict=True)],
+            [f"{shown_piece(p)} {i:,}" for p, i in zip(token_strings(shown_ids, V), shown_ids, strict=True)],
             first_ids,
             cfg.vocab_size,
             d,

@@ -46,7 +46,7 @@ if cfg.method not in TRAINABLE_METHODS:  # e.g. the T5 preset: a way forward, no
 try:
     if choice.error:
         raise ValueError(choice.error)
-    ids = cache.token_ids(choice.text)
+    ids = cache.token_ids(choice.text, cfg.vocab_size)
     if len(ids) > MAX_TRAIN_TOKENS:
         st.caption(
             f"The text has {len(ids):,} tokens; training reads its first {MAX_TRAIN_TOKENS:,} "

@@ -20,7 +20,8 @@ from core.families import learned_table_rows
 from core.lru import ByteLRU
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
 from core.positional import sinusoidal_at
-from core.tokenizer import encode, gpt2_tokenizer
+from core.tokenizer import GPT2_VOCAB_SIZE, encode, gpt2_tokenizer, tokenizer_vocab_size
+from core.vocab import SWEEP_BYTES, SweepPoint, swept_part, vocab_sweep
 
 SHARED = ByteLRU(CACHE_BYTES)  # every session's tables, batches and token lists, least recently used out
 
@@ -31,16 +32,33 @@ def warm_tokenizer() -> None:
     gpt2_tokenizer()
 
 
-@SHARED.cached
-def token_ids(text: str) -> list[int]:
-    """GPT-2 token IDs of ``text``."""
-    return encode(text)
+def token_ids(text: str, vocab_size: int = GPT2_VOCAB_SIZE) -> list[int]:
+    """Token IDs of ``text`` from GPT-2's BPE cut to ``vocab_size`` (all < vocab_size)."""
+    return _token_ids(text, tokenizer_vocab_size(vocab_size))  # one entry for every V ≥ 50,257
 
 
 @SHARED.cached
-def batch_of(text: str, batch_size: int, max_length: int, stride: int) -> Batch:
+def _token_ids(text: str, n_vocab: int) -> list[int]:
+    return encode(text, n_vocab)
+
+
+@SHARED.cached
+def vocab_sweep_of(text: str) -> list[SweepPoint]:
+    """Token counts of the text's first 200 kB at a dozen vocab sizes (~0.2 s once per text)."""
+    return vocab_sweep(text)
+
+
+def swept_token_count(text: str, vocab_size: int) -> tuple[int, bool]:
+    """Tokens of the text's swept part at ``vocab_size``, and whether that part is the whole text."""
+    if len(text) * 4 <= SWEEP_BYTES or len(text.encode("utf-8")) <= SWEEP_BYTES:
+        return len(token_ids(text, vocab_size)), True
+    return len(token_ids(swept_part(text), vocab_size)), False
+
+
+@SHARED.cached
+def batch_of(text: str, batch_size: int, max_length: int, stride: int, vocab_size: int) -> Batch:
     """The loader's first batch (raises ``ValueError`` with what to change); ≤ 8.4 MB at B 128, T 8192."""
-    return first_batch(token_ids(text), batch_size, max_length, stride)
+    return first_batch(token_ids(text, vocab_size), batch_size, max_length, stride)
 
 
 CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per text (8 MB)
@@ -51,8 +69,8 @@ def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: in
     # Streaming the vocab×d draws is the costly part (~50 ms at the book's setting), so keep the
     # rows of every token of the texts: reruns for another context or batch size reuse them.
     # Shared between sessions as a resource: callers only read it.
-    ids = torch.tensor([i for text in texts for i in token_ids(text)], dtype=torch.long)
-    return token_embedding_rows(ids[ids < vocab_size], vocab_size, dim, seed)
+    ids = torch.tensor([i for text in texts for i in token_ids(text, vocab_size)], dtype=torch.long)
+    return token_embedding_rows(ids, vocab_size, dim, seed)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -62,15 +80,15 @@ def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None
 
 
 @SHARED.cached
-def unique_token_count(texts: tuple[str, ...]) -> int:
+def unique_token_count(texts: tuple[str, ...], vocab_size: int) -> int:
     """How many distinct token IDs the texts use (kept: a rerun need not count them again)."""
-    return len({i for text in texts for i in token_ids(text)})
+    return len({i for text in texts for i in token_ids(text, vocab_size)})
 
 
 def token_rows(texts: tuple[str, ...], cfg: PipelineConfig, needed: torch.Tensor) -> TokenRows:
     """Token-table rows covering ``needed`` [N]: exact rows of all ``texts`` are cached when small."""
     V, d = cfg.vocab_size, cfg.output_dim
-    if is_exact(V, d) and unique_token_count(texts) * d <= CACHED_ROWS_MAX:
+    if is_exact(V, d) and unique_token_count(texts, V) * d <= CACHED_ROWS_MAX:
         return _exact_text_rows(texts, V, d, cfg.seed)
     return token_embedding_rows(needed, V, d, cfg.seed)  # row-seeded, or one uncached stream
 
@@ -106,7 +124,7 @@ def sentence_embeddings(
     texts: tuple[str, ...], cfg: PipelineConfig, num_positions: int
 ) -> tuple[list[torch.Tensor], torch.Tensor]:
     """Token embeddings of each text ([N_k, d] each) and positional rows [num_positions, d]."""
-    ids = [torch.tensor(token_ids(text), dtype=torch.long) for text in texts]
+    ids = [torch.tensor(token_ids(text, cfg.vocab_size), dtype=torch.long) for text in texts]
     rows = token_rows(texts, cfg, torch.cat(ids))
     return [rows.lookup(i) for i in ids], _position_table_rows(cfg, torch.arange(num_positions)).rows
 

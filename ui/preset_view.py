@@ -39,8 +39,9 @@ def preset_panel(preset: Preset) -> None:
                 f"{preset.total_parameters():,} parameters (computed from its configuration)."
             )
         if preset.vocab_size != GPT2_VOCAB:
+            how = "cut to its first" if preset.vocab_size < GPT2_VOCAB else "padded to"
             st.warning(
                 f"{preset.label} has its own tokenizer with {preset.vocab_size:,} tokens. The token IDs "
-                "shown here still come from GPT-2's tokenizer (the only one the app ships), so they are "
-                "not the IDs this model would see; the shapes and sizes are this model's."
+                f"shown here come from GPT-2's BPE {how} {preset.vocab_size:,} tokens (the only BPE the "
+                "app ships), not from this model's tokenizer; the table's shapes and sizes are this model's."
             )

@@ -121,8 +121,9 @@ def apply_new_preset() -> str | None:
         return None  # the user's own text stays; the page's message offers the long sample
     sample = st.session_state.get("sample", st.query_params.get("sample", DEFAULT_SAMPLE))
     needed = preset.context_length + 1  # one window and its shifted target
-    have = len(cache.token_ids(SAMPLES.get(sample, SAMPLES[DEFAULT_SAMPLE])))
-    if have >= needed or len(cache.token_ids(SAMPLES[LONG_SAMPLE])) < needed:
+    V = preset.vocab_size  # a smaller vocabulary makes more tokens of the same text
+    have = len(cache.token_ids(SAMPLES.get(sample, SAMPLES[DEFAULT_SAMPLE]), V))
+    if have >= needed or len(cache.token_ids(SAMPLES[LONG_SAMPLE], V)) < needed:
         return None
     st.session_state["sample"] = LONG_SAMPLE
     if "sample" in st.query_params:
@@ -218,7 +219,12 @@ def pipeline_settings() -> PipelineConfig:
     c1, c2 = st.columns(2)
     with c1:
         vocab = bound_number(
-            "Vocab V", "vocab", d.vocab_size, "Vocab size: rows of the token embedding table."
+            "Vocab V",
+            "vocab",
+            d.vocab_size,
+            "Vocab size: the tokenizer's size and the token table's rows. Below 50,257 the tokenizer is "
+            "GPT-2's BPE cut to its first V tokens (at least 257: the 256 bytes and <|endoftext|>); "
+            "above, GPT-2's whole BPE, and the table has rows no token uses.",
         )
         context = bound_number(
             "Context T",

@@ -19,7 +19,7 @@ from core.tokenizer import encode
 
 def app_corner(cfg: PipelineConfig, text: str) -> torch.Tensor:
     """What the pipeline page computes for its corner table, through core."""
-    batch = first_batch(encode(text), cfg.batch_size, cfg.context_length, cfg.stride)
+    batch = first_batch(encode(text, cfg.vocab_size), cfg.batch_size, cfg.context_length, cfg.stride)
     rows = token_embedding_rows(batch.inputs, cfg.vocab_size, cfg.output_dim, cfg.seed)
     positions = torch.arange(min(cfg.context_length, TABLE_POSITIONS))
     pos = position_rows(cfg, positions, rows.state_after)
@@ -41,8 +41,9 @@ def app_corner(cfg: PipelineConfig, text: str) -> torch.Tensor:
         PipelineConfig(method="sinusoidal", output_dim=64, context_length=16, stride=3, seed=7),
         PipelineConfig(output_dim=4096, context_length=16, batch_size=2),  # row-seeded table
         PipelineConfig(method="rope", context_length=6, batch_size=3),
+        PipelineConfig(vocab_size=1000, context_length=8),  # GPT-2's BPE cut to 1,000 tokens
     ],
-    ids=["book", "sinusoidal", "row-seeded", "rope"],
+    ids=["book", "sinusoidal", "row-seeded", "rope", "vocab-1000"],
 )
 def test_exported_code_prints_the_apps_values(cfg, tmp_path):
     text = SAMPLES["lesson"]

@@ -5,7 +5,6 @@ from core.config import PipelineConfig
 from core.data import first_batch
 from core.embeddings import token_embedding_rows
 from core.pipeline import (
-    check_vocab,
     embedding_view,
     pipeline_steps,
     position_rows,
@@ -70,12 +69,6 @@ def test_sample_indices():
     idx = sample_indices(2048, 64)
     assert len(idx) == 64 and idx[0] == 0 and int(idx[1]) == 32
     assert len(sample_indices(12288, 96)) <= 96
-
-
-def test_check_vocab_explains_the_index_error():
-    with pytest.raises(ValueError, match="token ID 3,797.*at least 3,798"):
-        check_vocab(torch.tensor([[464, 3797]]), 1000)
-    check_vocab(torch.tensor([[464, 3797]]), 50257)
 
 
 def test_shown_positions_cover_both_views():

@@ -25,7 +25,7 @@ def test_changing_the_context_changes_the_shapes(server, page):
     expect(metrics.filter(has_text="8 × 8 × 256").first).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(r"context=8"))
     assert page.get_by_test_id("stException").count() == 0
-    assert page.get_by_test_id("stVegaLiteChart").count() == 3
+    assert page.get_by_test_id("stVegaLiteChart").count() == 5  # 2 vocab trade-off charts + 3 heatmaps
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "pipeline_context_8.png"), full_page=True)
 

@@ -55,7 +55,7 @@ def test_pipeline_defaults_are_the_books():
     assert m["`pos_embeddings` shape"] == "4 × 256"
     assert m["`input_embeddings` shape"] == "8 × 4 × 256"
     assert "12.87 M" in [x.value for x in at.metric]
-    assert len(at.get("vega_lite_chart")) == 3
+    assert len(at.get("vega_lite_chart")) == 5  # 2 vocab trade-off charts + 3 heatmaps
 
 
 def test_url_parameters_set_the_view():
@@ -92,7 +92,7 @@ def test_settings_survive_a_page_switch():
         ({"dim": "255", "method": "sinusoidal"}, "embedding dim must be even"),
         ({"context": "300"}, "one window of context length 300 needs 301"),
         ({"batch": "100"}, "one full batch needs 100. Lower the batch size to 69"),
-        ({"vocab": "1000"}, "vocab size 1,000 has rows 0 to 999 only"),
+        ({"vocab": "256"}, "needs its 256 byte tokens"),
     ],
 )
 def test_bad_settings_get_a_message_not_a_traceback(params, message):
@@ -101,11 +101,10 @@ def test_bad_settings_get_a_message_not_a_traceback(params, message):
     assert message in errors(at)
 
 
-def test_vocab_fix_button():
+def test_a_small_vocab_is_a_smaller_tokenizer_not_an_error():
     at = open_page(vocab="1000")
-    at.button(key="fix_vocab").click().run()
-    assert not at.error
-    assert at.sidebar.number_input(key="vocab").value == 50257
+    assert not at.error and not at.exception
+    assert "GPT-2's BPE cut to its first 1,000 tokens" in " ".join(c.value for c in at.main.caption)
 
 
 def paste(at: AppTest, text: str) -> AppTest:
@@ -176,7 +175,7 @@ def test_preset_from_the_url_sets_the_settings_and_shows_its_tables():
 
 def test_other_vocabularies_are_flagged_and_editing_makes_it_custom():
     at = open_page(preset="llama2-7b", sample="log")
-    assert "still come from GPT-2's tokenizer" in " ".join(w.value for w in at.warning)
+    assert "come from GPT-2's BPE cut to its first 32,000 tokens" in " ".join(w.value for w in at.warning)
     assert at.sidebar.selectbox(key="method").value == "rope"
     at.sidebar.number_input(key="dim").set_value(512).run()
     assert at.sidebar.selectbox(key="preset").value == "custom"

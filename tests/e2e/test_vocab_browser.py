@@ -1,0 +1,41 @@
+"""Vocab size in Chromium (issue 12): moving V re-tokenizes the text, and the trade-off charts are drawn."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import wait_for_app, wait_for_charts
+from tests.e2e.layout import drawn_size
+
+pytestmark = pytest.mark.e2e
+
+
+def chip_ids(page) -> list[int]:
+    return [int(s) for s in page.locator(".chips").first.locator("sub").all_inner_texts()]
+
+
+def test_moving_v_changes_the_chips_and_the_marked_charts(server, page):
+    page.goto(server + "/?batch=2")
+    wait_for_app(page)
+    wait_for_charts(page)
+    before = chip_ids(page)
+    assert max(before) > 1000  # whole words, GPT-2's IDs
+    box = page.get_by_role("spinbutton", name="Vocab V", exact=True)
+    box.fill("300")
+    box.press("Enter")
+    captions = page.get_by_test_id("stMain").get_by_test_id("stCaptionContainer")
+    caption = captions.filter(has_text="GPT-2's BPE cut to its first 300 tokens").first
+    expect(caption).to_be_visible(timeout=30_000)
+    expect(page).to_have_url(re.compile(r"vocab=300"))
+    wait_for_charts(page)
+    after = chip_ids(page)
+    assert max(after) < 300 and after != before[: len(after)]
+    total = re.search(r"→ ([\d,]+) tokens", caption.inner_text()).group(1)
+    assert int(total.replace(",", "")) > len(before)
+    charts = page.get_by_test_id("stVegaLiteChart")
+    for k in (0, 1):  # the two trade-off charts beside the chips
+        width, height = drawn_size(charts.nth(k))
+        assert width >= 250 and height >= 200, (k, width, height)
+    assert "V = 300" in page.get_by_test_id("stMain").inner_text()
+    assert page.get_by_test_id("stException").count() == 0
