@@ -1,8 +1,45 @@
 import pytest
 import torch
+from torch.utils.data import DataLoader, Dataset
 
 from core.data import create_dataloader, first_batch, num_windows
-from core.tokenizer import encode
+from core.tokenizer import encode, gpt2_tokenizer
+
+
+# The book's code (ch. 2.6, GPTDatasetV1 and create_dataloader_v1), as the lesson's notebook has it;
+# only tiktoken.get_encoding("gpt2"), which downloads, is the offline encoding (tested to equal it).
+class GPTDatasetV1(Dataset):
+    def __init__(self, txt, tokenizer, max_length, stride):
+        self.input_ids = []
+        self.target_ids = []
+
+        # Tokenize the entire text
+        token_ids = tokenizer.encode(txt, allowed_special={"<|endoftext|>"})
+
+        # Use a sliding window to chunk the book into overlapping sequences of max_length
+        for i in range(0, len(token_ids) - max_length, stride):
+            input_chunk = token_ids[i : i + max_length]
+            target_chunk = token_ids[i + 1 : i + max_length + 1]
+            self.input_ids.append(torch.tensor(input_chunk))
+            self.target_ids.append(torch.tensor(target_chunk))
+
+    def __len__(self):
+        return len(self.input_ids)
+
+    def __getitem__(self, idx):
+        return self.input_ids[idx], self.target_ids[idx]
+
+
+def create_dataloader_v1(
+    txt, batch_size=4, max_length=256, stride=128, shuffle=True, drop_last=True, num_workers=0
+):
+    tokenizer = gpt2_tokenizer()  # the book: tiktoken.get_encoding("gpt2")
+    dataset = GPTDatasetV1(txt, tokenizer, max_length, stride)
+    dataloader = DataLoader(
+        dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last, num_workers=num_workers
+    )
+    return dataloader
+
 
 # The book prints this first batch (ch. 2.8) for batch 8, max_length 4, stride 4, no shuffle.
 BOOK_FIRST_BATCH = torch.tensor(
@@ -31,15 +68,17 @@ def test_book_first_batch(verdict_text):
 
 @pytest.mark.parametrize("batch_size, max_length, stride", [(8, 4, 4), (3, 16, 5), (1, 256, 128), (5, 7, 1)])
 def test_first_batch_equals_the_book_loader(verdict_text, batch_size, max_length, stride):
-    inputs, targets = next(
-        iter(create_dataloader(verdict_text, batch_size, max_length, stride, shuffle=False))
+    loader = create_dataloader_v1(
+        verdict_text, batch_size=batch_size, max_length=max_length, stride=stride, shuffle=False
     )
+    inputs, targets = next(iter(loader))
     batch = first_batch(encode(verdict_text), batch_size, max_length, stride)
     assert torch.equal(batch.inputs, inputs)
     assert torch.equal(batch.targets, targets)
-    loader = create_dataloader(verdict_text, batch_size, max_length, stride, shuffle=False)
     assert batch.num_windows == len(loader.dataset)
     assert batch.num_batches == len(loader)
+    ours = next(iter(create_dataloader(verdict_text, batch_size, max_length, stride, shuffle=False)))
+    assert torch.equal(ours[0], inputs) and torch.equal(ours[1], targets)  # core.data's copy of it
 
 
 def test_book_counts(verdict_text):

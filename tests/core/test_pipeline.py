@@ -1,3 +1,5 @@
+import math
+
 import pytest
 import torch
 
@@ -11,7 +13,6 @@ from core.pipeline import (
     sample_indices,
     shown_positions,
 )
-from core.positional import sinusoidal
 from core.tokenizer import encode
 
 TEXT = "The cat sat on the mat. On the mat the cat sat. " * 8
@@ -51,8 +52,15 @@ def test_view_equals_the_lessons_full_computation(method):
     token_embeddings = token_embedding_layer(batch.inputs)
     if method == "learned":
         pos_embeddings = pos_embedding_layer(torch.arange(cfg.context_length))
-    else:
-        pos_embeddings = sinusoidal(cfg.context_length, cfg.output_dim)
+    else:  # Vaswani et al. 2017, §3.5: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(…)
+        d = cfg.output_dim
+        pos_embeddings = torch.tensor(
+            [
+                [(math.sin if j % 2 == 0 else math.cos)(pos / 10000 ** ((j - j % 2) / d)) for j in range(d)]
+                for pos in range(cfg.context_length)
+            ],
+            dtype=torch.float32,
+        )
     input_embeddings = token_embeddings + pos_embeddings
     # The app's view at a grid of rows, positions and dims.
     rows = token_embedding_rows(batch.inputs, cfg.vocab_size, cfg.output_dim, cfg.seed)
@@ -60,8 +68,10 @@ def test_view_equals_the_lessons_full_computation(method):
     b, t, j = torch.tensor([0, 2]), torch.tensor([1, 3, 5]), torch.tensor([0, 7, 31])
     view = embedding_view(batch, rows, pos, b, t, j)
     assert torch.equal(view.token_embeddings, token_embeddings[b][:, t][..., j])
-    assert torch.equal(view.pos_embeddings, pos_embeddings[t][:, j])
-    assert torch.equal(view.input_embeddings, input_embeddings[b][:, t][..., j])
+    # math.sin/cos in float64 rounded once to float32, as the app does: equal, or one float32 ulp apart
+    exact = {"rtol": 0, "atol": 0} if method == "learned" else {"rtol": 0, "atol": 1.2e-7}
+    torch.testing.assert_close(view.pos_embeddings, pos_embeddings[t][:, j], **exact)
+    torch.testing.assert_close(view.input_embeddings, input_embeddings[b][:, t][..., j], **exact)
 
 
 def test_sample_indices():
