@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import queue
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from core.training import TrainConfig, TrainResult, estimated_seconds, train
@@ -77,7 +77,9 @@ class TrainingQueue:
         clock: Callable[[], float] = time.monotonic,
     ):
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="train")
+        self._tasks: queue.SimpleQueue[tuple[Job, list[int]]] = queue.SimpleQueue()
+        for k in range(workers):  # daemon threads: a server that stops never waits for a run to end
+            threading.Thread(target=self._work, name=f"train-{k}", daemon=True).start()
         self._jobs: OrderedDict[str, Job] = OrderedDict()  # the latest job per key, oldest first
         self._waiting: list[Job] = []  # queued jobs, in order
         self._own: dict[str, Job] = {}  # session -> the run it last asked for
@@ -101,7 +103,7 @@ class TrainingQueue:
                 job = Job(key, cfg, estimated_seconds(cfg, len(set(token_ids)), len(token_ids)))
                 self._jobs[key] = job
                 self._waiting.append(job)
-                self._pool.submit(self._run, job, list(token_ids))
+                self._tasks.put((job, list(token_ids)))
             job.subscribers.add(subscriber)
             self._own[subscriber] = job
             self._jobs.move_to_end(key)
@@ -160,6 +162,10 @@ class TrainingQueue:
             if all(now - self._seen.get(s, now) > self._abandon_after for s in job.subscribers):
                 job.cancel.set()
             return job.cancel.is_set()
+
+    def _work(self) -> None:
+        while True:
+            self._run(*self._tasks.get())
 
     def _run(self, job: Job, token_ids: list[int]) -> None:
         with self._lock:

@@ -1,5 +1,6 @@
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -7,6 +8,7 @@ from core.train_queue import TrainingQueue, run_key
 from core.training import TrainConfig, TrainResult
 
 IDS = list(range(1000))
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class FakeTrainer:
@@ -177,3 +179,34 @@ def test_the_page_only_ever_reads_consistent_results():
         if job.status == "done" and polls >= 3000:
             break
     assert polls >= 3000 and unequal == 0
+
+
+def test_a_process_exits_while_a_run_trains(tmp_path):
+    # A server that is stopped must not wait for the run in progress (its teardown used to hang).
+    import subprocess
+    import sys
+
+    script = tmp_path / "exit_while_training.py"
+    script.write_text(
+        "import time\n"
+        "from core.train_queue import TrainingQueue\n"
+        "from core.training import TrainConfig\n"
+        "def never_ends(token_ids, cfg, progress, should_stop):\n"
+        "    while True:\n"
+        "        time.sleep(0.05)\n"
+        "q = TrainingQueue(trainer=never_ends)\n"
+        "job = q.submit(list(range(1000)), TrainConfig(steps=5), 'a')\n"
+        "while job.status != 'running':\n"
+        "    time.sleep(0.01)\n"
+        "print('exiting while', job.status)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT)},
+    )
+    assert out.returncode == 0, out.stderr
+    assert "exiting while running" in out.stdout
