@@ -65,11 +65,16 @@ class Batch:
     num_batches: int  # full batches (drop_last=True)
 
 
+class TextTooShort(ValueError):
+    """The text has too few tokens for what was asked (a window, a batch, a training run)."""
+
+
 def first_batch(token_ids: list[int], batch_size: int, max_length: int, stride: int) -> Batch:
     """The loader's first batch, without building every window.
 
     Equal to ``next(iter(create_dataloader(text, batch_size, max_length, stride, shuffle=False)))``.
-    Raises ``ValueError`` with what to change where the book's code raises ``StopIteration``.
+    Raises ``ValueError`` with what to change where the book's code raises ``StopIteration``
+    (``TextTooShort`` when the text has too few tokens).
 
     Args:
         token_ids: the text's token IDs, length N.
@@ -89,7 +94,7 @@ def first_batch(token_ids: list[int], batch_size: int, max_length: int, stride: 
     n = len(token_ids)
     windows = num_windows(n, max_length, stride)
     if windows == 0:
-        raise ValueError(
+        raise TextTooShort(
             f"The text has {n} tokens, but one window of context length {max_length} needs "
             f"{max_length + 1} (its target is shifted by one). "
             + (
@@ -99,7 +104,7 @@ def first_batch(token_ids: list[int], batch_size: int, max_length: int, stride: 
             )
         )
     if windows < batch_size:
-        raise ValueError(
+        raise TextTooShort(
             f"The text has {n} tokens, which make {windows} window(s) of {max_length} tokens "
             f"at stride {stride}; one full batch needs {batch_size}. Lower the batch size to "
             f"{windows} or less, lower the stride or the context length, or use a longer text."

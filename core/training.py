@@ -21,6 +21,7 @@ import torch
 
 from core.adamw import AdamW
 from core.budget import RUN_SECONDS, TRAIN_BYTES
+from core.data import TextTooShort
 from core.model import SIZES, TRAINABLE_METHODS, GPTConfig, TinyGPT, init_weights, num_parameters
 from core.similarity import cosine_matrix
 
@@ -75,7 +76,7 @@ class TrainConfig:
             raise ValueError(f"Steps must be between 1 and 5,000 (it is {self.steps}).")
         needed = math.ceil(2 * (self.context_length + 1) / VAL_FRACTION)
         if num_tokens < needed:
-            raise ValueError(
+            raise TextTooShort(
                 f"The text has {num_tokens:,} tokens; training with context {self.context_length} needs at "
                 f"least {needed:,} (10% are held out, and the held-out part must fit windows of twice the "
                 "context). Pick the long sample, paste a longer text, or lower the context."

@@ -3,6 +3,7 @@
 import streamlit as st
 import torch
 
+from core.data import TextTooShort
 from core.diagrams import (
     MAX_LOOKUP_ROWS,
     MAX_WINDOW_TOKENS,
@@ -60,7 +61,7 @@ try:
     batch = cache.batch_of(choice.text, cfg.batch_size, cfg.context_length, cfg.stride, cfg.vocab_size)
 except ValueError as exc:
     st.error(str(exc))
-    if "longer text" in str(exc) and choice.text != SAMPLES[LONG_SAMPLE]:
+    if isinstance(exc, TextTooShort) and choice.text != SAMPLES[LONG_SAMPLE]:
         st.button("Use the long sample text", key="use_long_sample", on_click=use_long_sample)
     st.stop()
 

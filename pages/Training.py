@@ -4,6 +4,7 @@ import dataclasses
 
 import streamlit as st
 
+from core.data import TextTooShort
 from core.model import TRAINABLE_METHODS
 from core.script_export import training_code
 from core.train_queue import run_key
@@ -56,7 +57,7 @@ try:
     tcfg.validate(len(ids), len(set(ids)))
 except ValueError as exc:
     st.error(str(exc))
-    if "tokens" in str(exc):
+    if isinstance(exc, TextTooShort):
         st.button(
             "Train on the ship's log",
             key="use_log",

@@ -2,7 +2,7 @@ import pytest
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-from core.data import create_dataloader, first_batch, num_windows
+from core.data import TextTooShort, create_dataloader, first_batch, num_windows
 from core.tokenizer import encode, gpt2_tokenizer
 
 
@@ -112,8 +112,10 @@ def test_num_windows_matches_the_books_range():
     ],
 )
 def test_bad_settings_explain_what_to_change(ids, args, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as raised:
         first_batch(ids, *args)
+    # a page offers a longer text exactly when the text is too short, not for a bad setting
+    assert isinstance(raised.value, TextTooShort) == ("window" in message)
 
 
 def test_book_code_raises_where_we_explain():
