@@ -24,7 +24,7 @@ from ui import cache
 from ui.components import token_chips
 from ui.presenter import Slides, predict_number, presenting
 from ui.share import RUNS_AS_IS, script_export
-from ui.sidebar import URL_BOUND, settings
+from ui.sidebar import settings, url_bound
 
 MAX_SENTENCE_CHARS = 300
 
@@ -37,16 +37,15 @@ st.markdown(
 )
 col_a, col_b = st.columns(2)
 typed_a = col_a.text_input(
-    "Sentence A", "The cat sat on the mat", key="a", max_chars=MAX_SENTENCE_CHARS, **URL_BOUND
+    "Sentence A", "The cat sat on the mat", max_chars=MAX_SENTENCE_CHARS, **url_bound("a")
 )
 typed_b = col_b.text_input(
-    "Sentence B", "On the mat the cat sat", key="b", max_chars=MAX_SENTENCE_CHARS, **URL_BOUND
+    "Sentence B", "On the mat the cat sat", max_chars=MAX_SENTENCE_CHARS, **url_bound("b")
 )
 mid = st.toggle(
     "Read each sentence as if it stood mid-sentence (a space before its first word)",
     value=True,
-    key="space",
-    **URL_BOUND,
+    **url_bound("space"),
     help="GPT-2 keeps a word's leading space in its token: 'dog' at the start of a text and ' dog' "
     "inside one are different token IDs, so a word that moves to or from the start would not be compared.",
 )

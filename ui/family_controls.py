@@ -5,13 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from core.config import EXTRAPOLATE_FACTORS, LEARNED_INITS, ROPE_PAIRINGS, SINUSOIDAL_LAYOUTS, FamilyConfig
-from ui.sidebar import URL_BOUND, bound_number
+from ui.sidebar import bound_number, url_bound
 
 DEFAULTS = FamilyConfig()
 
 
 def _choice(label: str, key: str, options: tuple, default, help: str):
-    return st.selectbox(label, options, index=options.index(default), key=key, help=help, **URL_BOUND)
+    return st.selectbox(label, options, index=options.index(default), help=help, **url_bound(key))
 
 
 def family_settings() -> FamilyConfig:

@@ -28,13 +28,12 @@ h1 { font-size: 2.1rem !important; padding-top: 0 !important; }
 
 
 def presenter_toggle(bound: dict) -> None:
-    """The sidebar switch, bound to the URL parameter ``present`` (``bound``: the binding options)."""
+    """The sidebar switch, bound to the URL parameter ``present`` (``bound``: its key and binding)."""
     if st.query_params.get(PRESENT) == "1":  # links written before the switch was bound say present=1
         st.query_params[PRESENT] = "true"
         st.session_state[PRESENT] = True
     st.toggle(
         "Presenter mode",
-        key=PRESENT,
         help="Large type for a projector, one section at a time, and a prediction before each answer.",
         **bound,
     )

@@ -55,6 +55,13 @@ SETTINGS = "_settings"  # session key: this run's settings, read by the page
 # point, so they are the same widgets on every page and the address bar keeps them through page
 # switches; a page's own widgets are kept in the session while another page is shown.
 URL_BOUND = {"bind": "query-params", "persist_state": "session"}
+BOUND_KEYS: set[str] = set()  # every widget key bound to the URL so far; a test checks it against URL_KEYS
+
+
+def url_bound(key: str) -> dict[str, str]:
+    """A widget's ``key`` and the arguments that bind it to the URL; the key is recorded in BOUND_KEYS."""
+    BOUND_KEYS.add(key)
+    return {"key": key, **URL_BOUND}
 
 
 @dataclass(frozen=True)
@@ -79,9 +86,7 @@ def bound_number(label: str, key: str, default: int | float, help: str) -> int |
     """
     step = 1 if isinstance(default, int) else None
     on_change = to_custom if key in PRESET_KEYS else None
-    value = st.number_input(
-        label, step=step, key=key, help=help, **URL_BOUND, value=default, on_change=on_change
-    )
+    value = st.number_input(label, step=step, help=help, **url_bound(key), value=default, on_change=on_change)
     return type(default)(value)
 
 
@@ -144,8 +149,7 @@ def preset_choice() -> Preset | None:
     name = st.selectbox(
         "Preset",
         (CUSTOM, *PRESETS),
-        key="preset",
-        **URL_BOUND,
+        **url_bound("preset"),
         index=0,
         help="Published model configurations: " + ", ".join(p.label for p in PRESETS.values()),
     )
@@ -194,9 +198,8 @@ def text_source() -> TextChoice:
     name = st.selectbox(
         "Sample",
         list(SAMPLES),
-        key="sample",
         help="  \n".join(f"**{k}**: {v}" for k, v in SAMPLE_TITLES.items()),
-        **URL_BOUND,
+        **url_bound("sample"),
         index=list(SAMPLES).index(DEFAULT_SAMPLE),
     )
     return TextChoice(SAMPLES[name], f"sample: {SAMPLE_TITLES[name]}")
@@ -210,9 +213,8 @@ def pipeline_settings() -> PipelineConfig:
     method = st.selectbox(
         "Positional method",
         METHODS,
-        key="method",
         help=METHOD_HELP,
-        **URL_BOUND,
+        **url_bound("method"),
         index=METHODS.index(DEFAULTS.method),
         on_change=to_custom,
     )
@@ -296,7 +298,7 @@ def sidebar() -> None:
         cfg = pipeline_settings()
         st.caption("Every setting is in the page's URL: copy it to share this exact view.")
         share_link()
-        presenter_toggle(URL_BOUND)
+        presenter_toggle(url_bound(PRESENT))
     st.session_state[SETTINGS] = (cfg, choice)
 
 

@@ -15,7 +15,7 @@ from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, run_key
 from core.training import TrainConfig, TrainResult, batch_size_for
 from ui.presenter import readable
-from ui.sidebar import URL_BOUND, TextChoice, bound_number
+from ui.sidebar import TextChoice, bound_number, url_bound
 
 DEFAULTS = TrainConfig()
 WORKERS = 1  # runs training at once on the server's two cores; the rest queue
@@ -42,7 +42,7 @@ CORPORA = {  # options show their own names: a bound radio writes what it shows 
 def training_text(choice: TextChoice) -> TextChoice:
     """The text to train on (URL key ``corpus``): the long sample by default, or the sidebar's text."""
     corpus = st.radio(
-        "Train on", list(CORPORA), captions=list(CORPORA.values()), key="corpus", horizontal=True, **URL_BOUND
+        "Train on", list(CORPORA), captions=list(CORPORA.values()), horizontal=True, **url_bound("corpus")
     )
     if corpus == "log":
         return TextChoice(SAMPLES["log"], f"sample: {SAMPLE_TITLES['log']}")
@@ -65,8 +65,7 @@ def train_settings(method: str, seed: int) -> TrainConfig:
             "Model size",
             sizes,
             index=sizes.index(DEFAULTS.size),
-            key="size",
-            **URL_BOUND,
+            **url_bound("size"),
             help=" · ".join(f"{k}: d {d}, {h} heads, {n} layers" for k, (d, h, n) in SIZES.items()),
         )
     with c3:

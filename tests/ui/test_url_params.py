@@ -66,3 +66,17 @@ def test_a_bad_value_is_explained_and_the_default_used(page, key, value):
 def test_every_page_checks_the_sidebar_settings(page):
     at = open_page(page, seed="-1")
     assert "Seed must be between 0" in " ".join(e.value for e in at.error)
+
+
+def test_every_url_bound_widget_travels_in_a_copied_link():
+    # A widget bound to the URL but missing from URL_KEYS would be dropped from Copy link silently.
+    from core.config import METHODS
+    from ui.sidebar import BOUND_KEYS, URL_KEYS
+
+    for page in PAGES:
+        open_page(page)
+    for method in METHODS:  # the Families controls depend on the method
+        open_page("pages/Families.py", method=method)
+    open_page("pages/Pipeline.py", present="true")
+    assert BOUND_KEYS == set(URL_KEYS)
+    assert BOUND_KEYS - set(accepted()) == {"a", "b"}  # every other one is checked; a sentence is any text
