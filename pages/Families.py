@@ -4,11 +4,11 @@ import streamlit as st
 
 from core.families import FAMILIES
 from core.script_export import families_code
+from ui.code_view import RUNS_AS_IS, script_export
 from ui.family_controls import family_settings
 from ui.family_details import details
 from ui.family_views import logit_section, overview, similarity_section
 from ui.presenter import Slides, presenting
-from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import settings
 
 cfg, _ = settings()

@@ -27,14 +27,20 @@ from core.samples import SAMPLES
 from core.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_name
 from core.units import human_bytes
 from ui import cache
-from ui.components import picture, token_chips
-from ui.downloads import tensor_downloads
+from ui.code_view import code_export
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
-from ui.share import code_export
 from ui.sidebar import LONG_SAMPLE, current_preset, settings, use_long_sample
-from ui.views import grid_table, heatmap_view, show_table, values_table
 from ui.vocab_view import vocab_tradeoff
+from ui.widgets import (
+    grid_table,
+    heatmap_view,
+    picture,
+    show_table,
+    tensor_downloads,
+    token_chips,
+    values_table,
+)
 
 MAX_CHIPS = 240
 CHIP_MARKS = (

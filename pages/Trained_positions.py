@@ -3,6 +3,7 @@
 import streamlit as st
 
 from core.script_export import PRETRAINED_FILE, trained_positions_code
+from ui.code_view import RUNS_AS_IS, script_export
 from ui.presenter import Slides, predict_number, presenting
 from ui.pretrained_views import (
     distance_chart,
@@ -13,7 +14,6 @@ from ui.pretrained_views import (
     trained_file_bytes,
     trained_table,
 )
-from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import checked_settings
 
 cfg, _ = checked_settings()

@@ -21,10 +21,10 @@ from core.order import (
 from core.script_export import why_position_code
 from core.tokenizer import token_strings
 from ui import cache
-from ui.components import token_chips
+from ui.code_view import RUNS_AS_IS, script_export
 from ui.presenter import Slides, predict_number, presenting
-from ui.share import RUNS_AS_IS, script_export
 from ui.sidebar import settings, url_bound
+from ui.widgets import token_chips
 
 MAX_SENTENCE_CHARS = 300
 

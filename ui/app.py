@@ -5,10 +5,10 @@ from __future__ import annotations
 from streamlit.navigation.page import StreamlitPage
 
 from ui import cache
-from ui.components import page_setup
 from ui.memory import give_back_memory, use_mmap_for_large_blocks
 from ui.presenter import presenter_style, presenting
 from ui.sidebar import forget_settings, sidebar
+from ui.widgets import page_setup
 
 ALLOCATOR_TUNED = use_mmap_for_large_blocks()  # once per server process, when this module is first imported
 

@@ -25,7 +25,7 @@ from core.positional import (
 )
 from ui.cache import additive_rows
 from ui.presenter import readable
-from ui.views import sampled_note
+from ui.widgets import sampled_note
 
 GRID = 48  # positions per side of a [T, T] matrix view
 

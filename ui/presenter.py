@@ -13,7 +13,7 @@ import streamlit as st
 from core.pipeline import Step
 from core.prediction import parse_number, parse_shape
 from core.units import shape_str
-from ui.components import step_header, step_metrics
+from ui.widgets import step_header, step_metrics
 
 PRESENT = "present"  # the switch's widget key and URL parameter
 _CSS = """

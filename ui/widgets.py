@@ -1,0 +1,181 @@
+"""Drawing helpers shared by the pages: set-up, token chips, diagrams, a step's header, tables,
+heatmaps and download buttons. User text is always escaped before it is shown."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from core.charts import grid_frame, heatmap
+from core.colors import TENSOR_COLORS
+from core.export import to_csv, to_npy
+from core.pipeline import Step
+from core.units import every, human_bytes, human_count, shape_str
+
+_CSS = """
+<style>
+.chips { max-height: 15rem; overflow-y: auto; line-height: 2.1;
+         font-family: ui-monospace, monospace; font-size: 0.86rem; }
+.chip { display: inline-block; border-radius: 6px; padding: 0 6px; margin: 0 3px 3px 0;
+        border: 1px solid #d1d5db; white-space: pre; }
+.chip sub { color: #4b5563; font-size: 0.72rem; margin-left: 3px; }
+.chip.c0 { background: #dbeafe; } .chip.c1 { background: #fef3c7; }
+.chip.c2 { background: #dcfce7; } .chip.c3 { background: #fce7f3; }
+.chip.special { background: #1f2937; color: #f9fafb; }
+/* The diagrams (core.diagrams, drawn with st.image) fill a phone's width; wider screens keep their size. */
+@media (max-width: 640px) { [data-testid="stImage"] img { width: 100% !important; height: auto !important; } }
+</style>
+"""
+
+
+def page_setup(title: str, icon: str, sidebar_collapsed: bool = False) -> None:
+    """First call of every page: page config and the shared style (presenting: sidebar collapsed)."""
+    st.set_page_config(
+        page_title=f"{title} · Positional Embeddings Explorer",
+        page_icon=icon,
+        layout="wide",
+        initial_sidebar_state="collapsed" if sidebar_collapsed else "auto",
+    )
+    st.html(_CSS)
+
+
+def token_chips(pieces: list[str], ids: list[int], special_id: int | None = None) -> None:
+    """Tokens as coloured chips with their IDs; every piece is HTML-escaped."""
+    chips = []
+    for k, (piece, token_id) in enumerate(zip(pieces, ids, strict=True)):
+        shown = html.escape(piece.replace("\n", "↵").replace(" ", "·"))
+        cls = "special" if token_id == special_id else f"c{k % 4}"
+        chips.append(f'<span class="chip {cls}">{shown}<sub>{token_id}</sub></span>')
+    st.html(f'<div class="chips">{"".join(chips)}</div>')
+
+
+def picture(svg: str) -> None:
+    """A diagram from ``core.diagrams``, drawn as an image; its accessible label becomes the alt text."""
+    label = svg.split('aria-label="', 1)[1].split('"', 1)[0]
+    st.image(svg, alt=html.unescape(label), width="content")
+
+
+def step_header(number: int, step: Step) -> None:
+    """A step's title, its line of code and its shape, parameters and bytes."""
+    st.subheader(f"{number}. {step.title}")
+    st.code(step.code, language="python", wrap_lines=True)
+    step_metrics(step)
+
+
+def step_metrics(step: Step) -> None:
+    """A step's shape, parameters and bytes."""
+    c1, c2, c3 = st.columns(3)
+    c1.metric(f"`{step.name}` shape", shape_str(step.shape), help=f"dtype {step.dtype}")
+    c2.metric("Parameters", human_count(step.params), help=f"{step.params:,} trainable values")
+    c3.metric("Memory", human_bytes(step.nbytes), help=step.memory_help or f"{step.nbytes:,} bytes")
+
+
+# ui.presenter draws its slides with step_header above, so it is imported when a table is drawn.
+def _presenting() -> bool:
+    from ui.presenter import presenting
+
+    return presenting()
+
+
+def _readable(chart):
+    from ui.presenter import readable
+
+    return readable(chart)
+
+
+def grid_table(ids: torch.Tensor) -> pd.DataFrame:
+    """A [B, T] block of token IDs with its axes named: rows b=…, columns t=…."""
+    return pd.DataFrame(
+        ids.numpy(),
+        index=[f"b={b}" for b in range(ids.shape[0])],
+        columns=[f"t={t}" for t in range(ids.shape[1])],
+    )
+
+
+def show_table(frame: pd.DataFrame) -> None:
+    """A small table: a scrollable grid, or an HTML table in large type when presenting."""
+    if _presenting():
+        st.table(frame)
+    else:
+        st.dataframe(frame, width="stretch")
+
+
+def values_table(
+    values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, labels: list[str] | None = None
+) -> None:
+    """A [P, D] block of real values, rows labelled by position (or ``labels``).
+
+    Shown to 4 decimals, as torch prints them; the cell's tooltip and a copy hold the full float.
+    """
+    columns = [f"d{int(j)}" for j in dims]
+    index = labels or [f"t={int(t)}" for t in positions]
+    frame = pd.DataFrame(values.double().numpy(), index=index, columns=columns)
+    if _presenting():  # an HTML table grows with the presenter's type; the grid's canvas would not
+        st.table(frame.style.format("{:.4f}"))
+        return
+    # Formatting in the browser (column_config) costs nothing here; a pandas Styler costs ~10 ms.
+    config = {c: st.column_config.NumberColumn(format="%.4f") for c in columns}
+    st.dataframe(frame, column_config=config, width="stretch")
+
+
+def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor, dims: torch.Tensor) -> str:
+    """Says what a heatmap shows when it is downsampled (every k-th position / dimension)."""
+    if len(positions) == total_positions and len(dims) == total_dims:
+        return f"All {total_positions:,} × {total_dims:,} values."
+    step_t = int(positions[1] - positions[0]) if len(positions) > 1 else 1
+    step_d = int(dims[1] - dims[0]) if len(dims) > 1 else 1
+    return (
+        f"Downsampled for drawing: {every(step_t, total_positions, 'positions')} and "
+        f"{every(step_d, total_dims, 'dimensions')}; every cell is a real value, none averaged."
+    )
+
+
+def heatmap_view(
+    values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, title: str, total: tuple[int, int]
+) -> None:
+    """A position × dimension heatmap of real values [P, D] with a downsampling note.
+
+    A title that names one of the lesson's tensors takes its colour from ``TENSOR_COLORS``.
+    """
+    frame = grid_frame(values, positions, dims, "position t", "dimension j")
+    color = TENSOR_COLORS.get(title.split("[")[0], (None, None))[1]
+    st.altair_chart(
+        _readable(heatmap(frame, "dimension j", "position t", title, title_color=color)), width="stretch"
+    )
+    st.caption(sampled_note(total[0], total[1], positions, dims))
+
+
+def tensor_downloads(
+    name: str,
+    tensor: torch.Tensor,
+    axes: tuple[str, ...],
+    note: str = "",
+    labels: tuple[list[int], list[int]] | None = None,
+) -> None:
+    """Two buttons, CSV and .npy, for ``tensor`` saved as ``name`` (``labels``: a grid's real indices)."""
+    c1, c2, c3 = st.columns([1, 1, 4])
+    c1.download_button(
+        "CSV",
+        to_csv(tensor, axes, labels),
+        f"{name}.csv",
+        "text/csv",
+        key=f"dl_{name}_csv",
+        help=f"Download {name}.csv",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    c2.download_button(
+        ".npy",
+        to_npy(tensor),
+        f"{name}.npy",
+        "application/octet-stream",
+        key=f"dl_{name}_npy",
+        help=f"Download {name}.npy (NumPy)",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    if note:
+        c3.caption(note)
