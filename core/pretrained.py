@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from core.similarity import cosine_matrix, mean_by_distance
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 STEM = "minilm_position_embeddings"
 
@@ -33,10 +35,9 @@ def load_minilm_positions() -> tuple[torch.Tensor, dict]:
 
 def similarity_by_distance(table: torch.Tensor) -> torch.Tensor:
     """Mean cosine similarity of all position pairs at each distance r = 0 … T−1: [T] float64."""
-    x = table.double()
-    x = x / x.norm(dim=1, keepdim=True)  # [T, d]
-    sim = x @ x.T  # [T, T]
-    return torch.stack([torch.diagonal(sim, r).mean() for r in range(len(x))])  # [T]
+    T = table.shape[0]
+    _, means = mean_by_distance(cosine_matrix(table), torch.arange(T))  # [T]: every distance occurs
+    return means
 
 
 def pca_2d(table: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

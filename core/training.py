@@ -23,7 +23,7 @@ from core.adamw import AdamW
 from core.budget import RUN_SECONDS, TRAIN_BYTES
 from core.data import TextTooShort
 from core.model import SIZES, TRAINABLE_METHODS, GPTConfig, TinyGPT, init_weights, num_parameters
-from core.similarity import cosine_matrix
+from core.similarity import cosine_matrix, pair_distances
 
 VAL_FRACTION = 0.1
 RECORDS = 25  # validation losses and table snapshots per run (bounds a result's memory)
@@ -159,7 +159,7 @@ def position_structure(table: torch.Tensor) -> float:
     """
     T = table.shape[0]
     sim = cosine_matrix(table)  # [T, T]
-    gap = (torch.arange(T)[None, :] - torch.arange(T)[:, None]).abs()  # [T, T]
+    gap = pair_distances(torch.arange(T))  # [T, T]
     return float(sim[gap == 1].mean() - sim[gap >= T // 2].mean())
 
 
