@@ -2,6 +2,8 @@
 
 token embedding (+ learned or sinusoidal table) → blocks of causal self-attention (where RoPE
 rotates q and k, ALiBi biases the logits) and an MLP → layer norm → logits over the vocabulary.
+Where position enters is the family's own code (``Family.input_module``, ``rotate``,
+``attention_bias`` in ``core.positional``); this model only calls the hooks its family has.
 """
 
 from __future__ import annotations
@@ -12,9 +14,16 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from core.positional import alibi_slopes, apply_rope, sinusoidal
+from core.positional import FAMILIES
+from core.positional.family import Family
 
-TRAINABLE_METHODS = ("learned", "sinusoidal", "rope", "alibi", "nope")
+
+def trainable_methods() -> tuple[str, ...]:
+    """The families a TinyGPT can train with, in the registry's order."""
+    return tuple(name for name, family in FAMILIES.items() if family.trainable)
+
+
+TRAINABLE_METHODS = trainable_methods()
 
 
 @dataclass(frozen=True)
@@ -26,8 +35,12 @@ class GPTConfig:
     emb_dim: int = 64  # d
     n_heads: int = 4  # H; head dim d/H
     n_layers: int = 2  # transformer blocks
-    method: str = "learned"  # one of TRAINABLE_METHODS
+    method: str = "learned"  # one of trainable_methods()
     rope_base: float = 10000.0  # RoPE frequency base
+
+    @property
+    def family(self) -> Family:
+        return FAMILIES[self.method]
 
 
 SIZES = {  # model sizes a user picks from: (emb_dim, n_heads, n_layers)
@@ -45,8 +58,7 @@ class CausalSelfAttention(nn.Module):
         self.cfg = cfg
         self.qkv = nn.Linear(cfg.emb_dim, 3 * cfg.emb_dim)
         self.proj = nn.Linear(cfg.emb_dim, cfg.emb_dim)
-        if cfg.method == "alibi":
-            self.register_buffer("slopes", alibi_slopes(cfg.n_heads), persistent=False)  # [H]
+        self.family = cfg.family
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         B, T, d = x.shape
@@ -56,14 +68,13 @@ class CausalSelfAttention(nn.Module):
         k = k.view(B, T, H, d // H).transpose(1, 2)  # [B, H, T, dh]
         v = v.view(B, T, H, d // H).transpose(1, 2)  # [B, H, T, dh]
         positions = torch.arange(T, device=x.device)
-        if self.cfg.method == "rope":
-            q = apply_rope(q, positions, self.cfg.rope_base)  # [B, H, T, dh]
-            k = apply_rope(k, positions, self.cfg.rope_base)  # [B, H, T, dh]
+        if self.family.rotate is not None:  # RoPE
+            q = self.family.rotate(q, positions, self.cfg.rope_base)  # [B, H, T, dh]
+            k = self.family.rotate(k, positions, self.cfg.rope_base)  # [B, H, T, dh]
         causal = positions[None, :] <= positions[:, None]  # [T, T] key j <= query i
         mask = torch.zeros(T, T, device=x.device).masked_fill(~causal, float("-inf"))  # [T, T]
-        if self.cfg.method == "alibi":
-            distance = (positions[:, None] - positions[None, :]).float()  # [T, T] i - j
-            mask = mask - self.slopes[:, None, None] * distance  # [H, T, T]: -m·(i - j)
+        if self.family.attention_bias is not None:  # ALiBi: -m·(i - j)
+            mask = mask + self.family.attention_bias(H, positions)  # [H, T, T]
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)  # [B, H, T, dh]
         y = y.transpose(1, 2).contiguous().view(B, T, d)  # [B, T, d]
         return self.proj(y)
@@ -90,14 +101,15 @@ class TinyGPT(nn.Module):
 
     def __init__(self, cfg: GPTConfig):
         super().__init__()
-        if cfg.method not in TRAINABLE_METHODS:
-            raise ValueError(f"Unknown method {cfg.method!r}; choose one of {TRAINABLE_METHODS}.")
+        if cfg.method not in trainable_methods():
+            raise ValueError(f"Unknown method {cfg.method!r}; choose one of {trainable_methods()}.")
         if cfg.emb_dim % cfg.n_heads or (cfg.emb_dim // cfg.n_heads) % 2:
             raise ValueError(f"emb_dim {cfg.emb_dim} must split into {cfg.n_heads} heads of even size.")
         self.cfg = cfg
         self.tok_emb = nn.Embedding(cfg.vocab_size, cfg.emb_dim)
-        if cfg.method == "learned":
-            self.pos_emb = nn.Embedding(cfg.context_length, cfg.emb_dim)
+        make_positions = cfg.family.input_module
+        # Before the blocks, so that init_weights draws a learned table right after the token table.
+        self.positions = make_positions(cfg.context_length, cfg.emb_dim) if make_positions else None
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
         self.ln_f = nn.LayerNorm(cfg.emb_dim)
         self.head = nn.Linear(cfg.emb_dim, cfg.vocab_size, bias=False)
@@ -105,20 +117,15 @@ class TinyGPT(nn.Module):
 
     def input_embeddings(self, idx: torch.Tensor) -> torch.Tensor:
         """The lesson's input embeddings: [B, T] token IDs → [B, T, d]."""
-        _, T = idx.shape
         x = self.tok_emb(idx)  # [B, T, d]
-        if self.cfg.method == "learned":
-            if T > self.cfg.context_length:
-                raise ValueError(
-                    f"A learned table has {self.cfg.context_length} rows: it has no position "
-                    f"{self.cfg.context_length} or later (nn.Embedding would raise IndexError)."
-                )
-            x = x + self.pos_emb(torch.arange(T, device=idx.device))  # [B, T, d] + [T, d]
-        elif self.cfg.method == "sinusoidal":
-            # Vaswani et al. §3.4 multiply the token embeddings by √d, so that the fixed waves (amplitude 1)
-            # do not drown a GPT-2-style N(0, 0.02²) token embedding.
-            x = x * self.cfg.emb_dim**0.5 + sinusoidal(T, self.cfg.emb_dim).to(x.device)  # [B, T, d] + [T, d]
+        if self.positions is not None:  # learned or sinusoidal: add the table
+            x = self.positions(x)  # [B, T, d]
         return x
+
+    def position_table(self) -> torch.Tensor | None:
+        """The trainable [T, d] positional table (a learned family's), else None."""
+        params = list(self.positions.parameters()) if self.positions is not None else []
+        return params[0] if params else None
 
     def forward(self, idx: torch.Tensor) -> torch.Tensor:
         """Logits [B, T, V] for token IDs [B, T]."""

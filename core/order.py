@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import torch
 
 from core.budget import REQUEST_BYTES
-from core.positional import apply_rope
+from core.positional import FAMILIES, apply_rope
 from core.similarity import cosine
 
 
@@ -142,14 +142,6 @@ def rope_cosine(vector: torch.Tensor, position_a: int, position_b: int, base: fl
     return cosine(rotated[0], rotated[1])
 
 
-WHERE_POSITION_ENTERS = {
-    "rope": "RoPE rotates each query and key by its position inside attention",
-    "alibi": "ALiBi adds a penalty proportional to the distance to each attention score",
-    "t5": "T5 adds a learned bias per distance bucket to each attention score",
-    "shaw": "Shaw's method adds a learned vector per clipped offset to the keys inside attention",
-}
-
-
 def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> list[str]:
     """What the shuffle comparison shows, one sentence per finding, from its numbers.
 
@@ -166,7 +158,7 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
         "tell the orders apart."
     ]
     if not additive:
-        where = WHERE_POSITION_ENTERS.get(method)
+        where = FAMILIES[method].where  # empty: position enters nowhere
         out.append(
             f"**With {method}** nothing is added to the input vectors, so 'with positions' is the same as "
             f"'without' here: {same_with} of {n} vectors are unchanged. "

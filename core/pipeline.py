@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 import torch
 
-from core.config import ADDITIVE_METHODS, PipelineConfig
+from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.data import Batch
 from core.embeddings import TableRows
-from core.positional import learned_position_rows, sinusoidal_at
 
 FLOAT32_BYTES = 4
 INT64_BYTES = 8
@@ -39,15 +38,12 @@ class Step:
 def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
     """The six steps, with shapes, parameters and bytes for the settings in ``cfg``."""
     B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
-    learned, additive = cfg.method == "learned", cfg.method in ADDITIVE_METHODS
-    pos_code = {
-        "learned": "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
-        "pos_embeddings = pos_embedding_layer(torch.arange(max_length))",
-        "sinusoidal": "pos_embeddings = sinusoidal(max_length, output_dim)  # fixed, no parameters",
-    }.get(
-        cfg.method,
+    family = FAMILIES[cfg.method]
+    additive = family.additive
+    pos_params = family.parameter_count(T, d, FamilyConfig()) if additive else 0  # trained at the input
+    pos_code = family.pipeline_code or (
         f"# {cfg.method}: nothing is added at the input (position enters inside attention)\n"
-        "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing",
+        "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing"
     )
     return [
         Step(
@@ -85,7 +81,7 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
             "pos_embeddings",
             (T, d),
             "float32",
-            T * d if learned else 0,
+            pos_params,
             T * d * FLOAT32_BYTES if additive else 0,
             "" if additive else "no positional table is needed at the input",
         ),
@@ -143,13 +139,11 @@ def position_rows(
     ``state_after`` is ``TokenRows.state_after``: the generator state after the token table, for
     exact learned rows (None: row-seeded). NoPE and the relative methods add zeros at the input.
     """
-    if cfg.method == "sinusoidal":
-        return TableRows(positions, sinusoidal_at(positions, cfg.output_dim))
-    if cfg.method != "learned":
+    family = FAMILIES[cfg.method]
+    if not family.additive:
         return TableRows(positions, torch.zeros(len(positions), cfg.output_dim))
-    return TableRows(
-        positions, learned_position_rows(positions, cfg.context_length, cfg.output_dim, cfg.seed, state_after)
-    )
+    T, d = cfg.context_length, cfg.output_dim
+    return family.input_rows(positions, T, d, cfg.seed, FamilyConfig(), state_after)  # the lesson's defaults
 
 
 def embedding_view(

@@ -142,16 +142,15 @@ state = token_embedding_rows(no_rows, cfg.vocab_size, cfg.output_dim, cfg.seed).
 
 
 def additive_rows(method):
-    \"\"\"Rows of the learned (scaled by its init's std) or sinusoidal table at the distances.\"\"\"
-    if method == "sinusoidal":
-        return TableRows(distances, sinusoidal_at(distances, cfg.output_dim, fam.base, layout=fam.layout))
-    if method == "learned":  # no row for position T or later
-        return learned_table_rows(distances, cfg, LEARNED_INITS[fam.init], state)
-    return None
+    \"\"\"Rows of the method's input table at the distances (a learned table has none at T or later).\"\"\"
+    family = FAMILIES[method]
+    if not family.additive:
+        return None
+    return family.input_rows(distances, T, cfg.output_dim, cfg.seed, fam, state if family.seeded else None)
 
 
 curves = {{}}
-for method in METHODS:
+for method in FAMILIES:
     logits = position_logits(method, distances, fam, cfg.output_dim, cfg.seed, additive_rows(method), T)
     curves[method] = [None if math.isnan(v) else v for v in logits.tolist()]
     print(f"{{method:>10}}: r = 1 -> {{logits[min(1, len(logits) - 1)]:+.4f}}")

@@ -2,21 +2,21 @@
 
 import streamlit as st
 
-from core.families import FAMILIES
+from core.config import FAMILIES
 from core.script_export import families_code
 from ui.code_view import RUNS_AS_IS, script_export
-from ui.family_controls import family_settings
-from ui.family_details import details
-from ui.family_views import logit_section, overview, similarity_section
+from ui.families.close_up import close_up
+from ui.families.compare import logit_section, overview, similarity_section
+from ui.families.controls import family_settings
 from ui.presenter import Slides, presenting
 from ui.sidebar import settings
 
 cfg, _ = settings()
 st.title("Positional-encoding families, side by side")
 st.markdown(
-    "Absolute methods give every **position** a vector; relative methods act on the **distance** between "
-    "a query and a key, inside attention. Here all seven meet on the same axes. The sidebar's context "
-    "length is the *trained* length; its method picks the close-up at the bottom."
+    "Absolute methods give every **position** a vector; relative methods act on the **distance** between a "
+    f"query and a key, inside attention. Here all {len(FAMILIES)} meet on the same axes. The sidebar's "
+    "context length is the *trained* length; its method picks the close-up at the bottom."
 )
 with st.expander("Family settings", expanded=not presenting()):
     fam = family_settings()
@@ -39,7 +39,7 @@ family = FAMILIES[cfg.method]
 slides = Slides(
     "families",
     [
-        "Seven families",
+        f"{len(FAMILIES)} families",
         "What position alone adds",
         "How alike are two positions?",
         f"Close-up: {family.label}",
@@ -56,4 +56,4 @@ if slides.shows(3):
 if slides.shows(4):
     st.subheader(f"3. Close-up: {family.label} ({family.source})")
     st.caption("Pick another family with **Positional method** in the sidebar.")
-    details(cfg, fam)
+    close_up(cfg, fam)

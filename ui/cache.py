@@ -13,13 +13,11 @@ import streamlit as st
 import torch
 
 from core.budget import CACHE_BYTES
-from core.config import LEARNED_INITS, FamilyConfig, PipelineConfig
+from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.data import Batch, first_batch
 from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
-from core.families import learned_table_rows
 from core.lru import ByteLRU
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
-from core.positional import sinusoidal_at
 from core.tokenizer import GPT2_VOCAB_SIZE, encode, gpt2_tokenizer, tokenizer_vocab_size
 from core.vocab import SWEEP_BYTES, SweepPoint, swept_part, vocab_sweep
 
@@ -95,7 +93,7 @@ def token_rows(texts: tuple[str, ...], cfg: PipelineConfig, needed: torch.Tensor
 
 def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
     """Rows ``positions`` of the positional table for ``cfg.method`` (the exact state when learned)."""
-    state = generator_state(cfg.vocab_size, cfg.output_dim, cfg.seed) if cfg.method == "learned" else None
+    state = generator_state(cfg.vocab_size, cfg.output_dim, cfg.seed) if FAMILIES[cfg.method].seeded else None
     return position_rows(cfg, positions, state)
 
 
@@ -130,26 +128,22 @@ def sentence_embeddings(
 
 
 def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, ...]) -> TableRows:
-    """Rows of the learned (scaled by its init's std) or sinusoidal table at ``positions``.
+    """Rows of ``cfg.method``'s input table at ``positions``, with the Families page's settings.
 
-    Learned rows exist only below the context length; the others are left out.
+    A learned table (initialised with ``fam.init``'s std) has rows only below the context length; the
+    others are left out.
     """
-    if cfg.method == "sinusoidal":
-        return _sinusoidal_rows(cfg.output_dim, fam.base, fam.layout, positions)
-    std = LEARNED_INITS[fam.init]
-    return _learned_rows(cfg.vocab_size, cfg.output_dim, cfg.context_length, cfg.seed, std, positions)
+    family = FAMILIES[cfg.method]
+    own = FamilyConfig(**{p.key: getattr(fam, p.key) for p in family.params})  # the key: its settings only
+    V, d, T = cfg.vocab_size, cfg.output_dim, cfg.context_length
+    return _input_rows(cfg.method, V, d, T, cfg.seed, own, positions)
 
 
 @SHARED.cached
-def _sinusoidal_rows(dim: int, base: float, layout: str, positions: tuple[int, ...]) -> TableRows:
-    index = torch.tensor(positions, dtype=torch.long)
-    return TableRows(index, sinusoidal_at(index, dim, base, layout=layout))
-
-
-@SHARED.cached
-def _learned_rows(
-    vocab_size: int, dim: int, context_length: int, seed: int, std: float, positions: tuple[int, ...]
+def _input_rows(
+    method: str, vocab_size: int, dim: int, T: int, seed: int, own: FamilyConfig, positions: tuple
 ) -> TableRows:
-    cfg = PipelineConfig(vocab_size, dim, context_length, seed=seed)
-    state = generator_state(vocab_size, dim, seed)
-    return learned_table_rows(torch.tensor(positions, dtype=torch.long), cfg, std, state)
+    family = FAMILIES[method]
+    state = generator_state(vocab_size, dim, seed) if family.seeded else None
+    index = torch.tensor(positions, dtype=torch.long)
+    return family.input_rows(index, T, dim, seed, own, state)

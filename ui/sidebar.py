@@ -13,7 +13,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from core.config import METHODS, PipelineConfig
+from core.config import FAMILIES, PipelineConfig
 from core.markup import escape_markdown
 from core.presets import PRESETS, Preset
 from core.samples import SAMPLE_TITLES, SAMPLES
@@ -24,11 +24,6 @@ from ui.share_link import apply_link_text, copy_link_button, share_params
 from ui.url_params import check_url
 
 MAX_TEXT_CHARS = 1_000_000
-METHOD_HELP = (
-    "nope: no position. learned: a trained table (GPT-2). sinusoidal: fixed waves (2017 Transformer). "
-    "shaw: learned vectors per clipped offset. t5: a learned bias per offset bucket. "
-    "alibi: a linear distance penalty. rope: rotates queries and keys."
-)
 # (file, title, icon, URL path): the app's pages, in the order of the sidebar's links. The first is
 # the default, at "/". Each file is named exactly as its URL path, on purpose. With a ``pages/`` folder,
 # Streamlit runs the very first script run of a process through its legacy multipage path
@@ -212,10 +207,10 @@ def pipeline_settings() -> PipelineConfig:
     # Options show their own names: a bound selectbox writes what it shows into the URL.
     method = st.selectbox(
         "Positional method",
-        METHODS,
-        help=METHOD_HELP,
+        tuple(FAMILIES),
+        help=" ".join(f.help for f in FAMILIES.values()),
         **url_bound("method"),
-        index=METHODS.index(DEFAULTS.method),
+        index=list(FAMILIES).index(DEFAULTS.method),
         on_change=to_custom,
     )
     c1, c2 = st.columns(2)

@@ -1,19 +1,14 @@
-"""Positional-encoding families, one module each; import them from here.
+"""Positional-encoding families, one module each, and ``FAMILIES``, the registry every page reads.
 
-from core.positional import sinusoidal
+Each module ends with ``FAMILY = register(Family(...))`` (see ``core.positional.family``); importing
+them below, in the order the app lists them, fills ``FAMILIES``. To add a family, write its module,
+import it here, and give it a close-up view in ``ui/families/``.
 """
 
-from core.positional.alibi import alibi_bias, alibi_slopes
-from core.positional.learned import learned_position_rows
+# isort: skip_file
+# The imports register the families: their order is the app's order (NoPE first, RoPE last).
 from core.positional.nope import nope
-from core.positional.rope import (
-    apply_rope,
-    rope_inv_freq,
-    rope_long_term_decay,
-    rope_pairing_permutation,
-    rotate_half,
-)
-from core.positional.shaw import shaw_attention, shaw_relative_indices
+from core.positional.learned import learned_rows
 from core.positional.sinusoidal import (
     LAYOUTS,
     check_sinusoidal,
@@ -22,16 +17,30 @@ from core.positional.sinusoidal import (
     sinusoidal_inv_freq,
     sinusoidal_wavelengths,
 )
+from core.positional.shaw import shaw_attention, shaw_relative_indices
 from core.positional.t5 import check_t5_buckets, t5_relative_bias, t5_relative_bucket
+from core.positional.alibi import alibi_bias, alibi_slopes
+from core.positional.rope import (
+    apply_rope,
+    rope_inv_freq,
+    rope_long_term_decay,
+    rope_pairing_permutation,
+    rotate_half,
+)
+from core.positional.family import FAMILIES, Family, FamilyConfig, Param
 
 __all__ = [
+    "FAMILIES",
     "LAYOUTS",
-    "check_sinusoidal",
-    "check_t5_buckets",
+    "Family",
+    "FamilyConfig",
+    "Param",
     "alibi_bias",
     "alibi_slopes",
     "apply_rope",
-    "learned_position_rows",
+    "check_sinusoidal",
+    "check_t5_buckets",
+    "learned_rows",
     "nope",
     "rope_inv_freq",
     "rope_long_term_decay",

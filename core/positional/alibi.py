@@ -11,6 +11,8 @@ import math
 
 import torch
 
+from core.positional.family import Family, FamilyConfig, LogitInputs, register
+
 
 def get_slopes(num_heads: int) -> list[float]:
     """The reference ``get_slopes``: ALiBi's slope of each head, as Python floats.
@@ -60,3 +62,44 @@ def alibi_bias(num_heads: int, length: int, positions: torch.Tensor | None = Non
     positions = torch.arange(length) if positions is None else positions
     offset = positions[None, :] - positions[:, None]  # [P, P]  j − i, so the diagonal is +0, not −0
     return slopes[:, None, None] * offset  # [H, P, P]  = −m_h·(i − j)
+
+
+def alibi_attention_bias(num_heads: int, positions: torch.Tensor) -> torch.Tensor:
+    """What a causal model adds to its logits, ``-m_h·(i − j)``: [H, T, T] float32 for ``positions`` [T]."""
+    distance = (positions[:, None] - positions[None, :]).float()  # [T, T] i − j
+    slopes = alibi_slopes(num_heads).to(positions.device)  # [H]
+    return -(slopes[:, None, None] * distance)  # [H, T, T]
+
+
+def alibi_logits(x: LogitInputs) -> torch.Tensor:
+    with_key = torch.cat([torch.zeros(1, dtype=torch.long), x.distances.long()])  # [1 + R]: key 0, queries
+    return alibi_bias(x.fam.heads, len(with_key), with_key)[0, 1:, 0].double()  # [R]: head 1, query r, key 0
+
+
+def describe_alibi(
+    label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
+) -> str:
+    slope = float((y[-1] - y[0]) / (r[-1] - r[0])) if len(r) > 1 else 0.0
+    line = y[0] + slope * (r - r[0])  # [R]
+    straight = float((y - line).abs().max()) <= 1e-9 * max(1.0, float(y.abs().max()))
+    shape = "a straight line" if straight else "not a straight line"
+    return f"{label} is {shape}: {slope:+.4g} per token of distance (head 1's slope), with no end."
+
+
+register(
+    Family(
+        name="alibi",
+        label="ALiBi",
+        kind="relative",
+        injects="logit bias",
+        where="ALiBi adds a penalty proportional to the distance to each attention score",
+        source="Press, Smith & Lewis 2022",
+        extrapolates="the linear penalty simply continues",
+        help="alibi: a linear distance penalty.",
+        color="#e15759",
+        logits=alibi_logits,
+        describe_logits=describe_alibi,
+        trainable=True,
+        attention_bias=alibi_attention_bias,
+    )
+)

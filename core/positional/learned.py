@@ -5,6 +5,94 @@ training. Its rows come from ``core.embeddings`` so that, like the lesson's code
 from the same seeded generator right after the token embedding table.
 """
 
-from core.embeddings import learned_position_rows
+from __future__ import annotations
 
-__all__ = ["learned_position_rows"]
+import torch
+from torch import nn
+
+from core.embeddings import TableRows, learned_position_rows
+from core.positional.family import Family, FamilyConfig, LogitInputs, Param, additive_logits, register
+
+INITS = {"torch": 1.0, "openai": 0.01, "hf": 0.02}  # init name -> std of N(0, std²)
+INIT = Param(
+    "init",
+    "Learned init",
+    "torch",
+    "torch: N(0, 1) as nn.Embedding. openai: N(0, 0.01²) as GPT-2's code. hf: N(0, 0.02²).",
+    options=tuple(INITS),
+)
+
+
+def learned_rows(
+    positions: torch.Tensor,
+    context_length: int,
+    dim: int,
+    seed: int,
+    fam: FamilyConfig,
+    state_after: torch.Tensor | None,
+) -> TableRows:
+    """Rows of the table, N(0, std²) for ``fam.init``, at ``positions`` [P] below the context length.
+
+    ``state_after``: the generator's state after the token table (None when row-seeded); positions at
+    or past the context length have no row and are left out.
+    """
+    positions = positions[positions < context_length]  # [P']
+    rows = learned_position_rows(positions, context_length, dim, seed, state_after)  # [P', d]
+    return TableRows(positions, rows * INITS[fam.init])
+
+
+class LearnedPositions(nn.Embedding):
+    """GPT-2's table as a model part: adds row t of ``nn.Embedding(T, d)`` to the tokens at position t."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        _, T, _ = x.shape
+        if T > self.num_embeddings:
+            raise ValueError(
+                f"A learned table has {self.num_embeddings} rows: it has no position "
+                f"{self.num_embeddings} or later (nn.Embedding would raise IndexError)."
+            )
+        return x + super().forward(torch.arange(T, device=x.device))  # [B, T, d] + [T, d]
+
+
+def describe_learned(
+    label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
+) -> str:
+    inside = r < context_length
+    v = y[inside]
+    past = (
+        "" if bool(inside.all()) else f"; past r = {context_length - 1:,} it has no rows, so its curve stops"
+    )
+    return (
+        f"{label} (untrained) goes from {float(v.min()):+.3f} to {float(v.max()):+.3f} with no trend"
+        f", {float(v[0]):+.3f} at r = 0 where a position meets itself{past}."
+    )
+
+
+def learned_logits(x: LogitInputs) -> torch.Tensor:
+    return additive_logits(x, rows_end=x.context_length)  # no row at T or later: NaN
+
+
+register(
+    Family(
+        name="learned",
+        label="Learned absolute",
+        kind="absolute",
+        injects="input add",
+        where="the learned table adds one trained vector per position to the input",
+        source="GPT-2 (Radford et al. 2019)",
+        extrapolates="no row past the context length: nn.Embedding raises IndexError",
+        help="learned: a trained table (GPT-2).",
+        color="#4e79a7",
+        logits=learned_logits,
+        describe_logits=describe_learned,
+        params=(INIT,),
+        parameter_count=lambda T, d, fam: T * d,
+        input_rows=learned_rows,
+        fixed_length=True,
+        seeded=True,
+        pipeline_code="pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
+        "pos_embeddings = pos_embedding_layer(torch.arange(max_length))",
+        trainable=True,
+        input_module=LearnedPositions,
+    )
+)

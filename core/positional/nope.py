@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import torch
 
+from core.positional.family import Family, FamilyConfig, LogitInputs, register
+
 
 def nope(num_positions: int, dim: int) -> torch.Tensor:
     """The NoPE table, all zeros, so ``input_embeddings == token_embeddings``.
@@ -23,3 +25,32 @@ def nope(num_positions: int, dim: int) -> torch.Tensor:
     if num_positions < 0 or dim < 0:
         raise ValueError(f"NoPE needs non-negative sizes (got T={num_positions}, d={dim}).")
     return torch.zeros(num_positions, dim)  # [T, d]
+
+
+def nope_logits(x: LogitInputs) -> torch.Tensor:
+    return torch.zeros(len(x.distances), dtype=torch.float64)  # [R]: position adds nothing
+
+
+def describe_nope(
+    label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
+) -> str:
+    zero = "exactly 0 at every distance" if bool((y == 0).all()) else "not 0"
+    return f"{label} is {zero}: the score cannot depend on order."
+
+
+register(
+    Family(
+        name="nope",
+        label="NoPE",
+        kind="none",
+        injects="nowhere",
+        where="",
+        source="the lesson's starting point",
+        extrapolates="nothing to extrapolate (only a causal mask leaks some order)",
+        help="nope: no position.",
+        color="#79706e",  # grey: it adds nothing
+        logits=nope_logits,
+        describe_logits=describe_nope,
+        trainable=True,
+    )
+)

@@ -13,7 +13,12 @@ LLaMA weight conversion folds into the query and key projections.
 
 from __future__ import annotations
 
+import math
+
 import torch
+
+from core.positional.family import Family, FamilyConfig, LogitInputs, Param, content_vector, register
+from core.positional.sinusoidal import BASE, check_base
 
 
 def _check_dim(dim: int) -> None:
@@ -126,3 +131,90 @@ def rope_long_term_decay(
         partial_sums = torch.polar(torch.ones_like(phase), phase).cumsum(dim=-1)  # [r, d/2]  S_1 … S_{d/2}
         out[start : start + rows] = partial_sums.abs().mean(dim=-1)
     return out
+
+
+PAIRINGS = ("interleaved", "halves")
+PAIRING = Param(
+    "pairing",
+    "RoPE pairs",
+    "interleaved",
+    "interleaved: (0,1), (2,3)… as the paper and Meta's LLaMA. "
+    "halves: (i, i+d/2) with rotate_half, as GPT-NeoX and Hugging Face.",
+    options=PAIRINGS,
+)
+
+
+def rope_shift_table(
+    q: torch.Tensor, k: torch.Tensor, m: int, n: int, shifts: list[int], base: float, interleaved: bool
+) -> torch.Tensor:
+    """q·k after rotating q to position m + s and k to n + s, for each shift s: [S].
+
+    Every entry is the same up to rounding: the logit sees only m − n (RoFormer §3.4.2).
+    Args:
+        q, k: [dh] a query and a key (float64 for exact checks).
+    """
+    logits = []
+    for s in shifts:
+        qm = apply_rope(q[None], torch.tensor([m + s]), base, interleaved)[0]  # [dh]
+        kn = apply_rope(k[None], torch.tensor([n + s]), base, interleaved)[0]  # [dh]
+        logits.append(qm @ kn)
+    return torch.stack(logits)  # [S]
+
+
+def rotated_ones(positions: torch.Tensor, dim: int, fam: FamilyConfig) -> torch.Tensor:
+    """RoPE has no position vector of its own: the all-ones query rotated to each position, [P, dh]."""
+    head_dim = dim // fam.heads
+    ones = torch.ones(len(positions), head_dim, dtype=torch.float64)  # [P, dh]
+    return apply_rope(ones, positions, fam.base, fam.pairing == "interleaved")  # [P, dh]
+
+
+def check_rope(fam: FamilyConfig, dim: int, context_length: int) -> None:
+    check_base(fam.base)
+    head_dim = dim // fam.heads
+    if head_dim % 2:
+        raise ValueError(
+            f"RoPE rotates pairs of dimensions, so the head dim must be even (it is "
+            f"{dim} / {fam.heads} = {head_dim}). Change the heads or the embedding dim."
+        )
+
+
+def rope_logits(x: LogitInputs) -> torch.Tensor:
+    head_dim = x.dim // x.fam.heads
+    r = x.distances.long()  # [R]
+    uh = content_vector(x.dim, x.seed)[None, :head_dim]  # [1, dh]: the first head's share of u
+    interleaved = x.fam.pairing == "interleaved"
+    q = apply_rope(uh.expand(len(r), head_dim), r, x.fam.base, interleaved)  # [R, dh]
+    k = apply_rope(uh, torch.zeros(1, dtype=torch.long), x.fam.base, interleaved)[0]  # [dh]
+    return (q @ k - uh[0] @ uh[0]) / math.sqrt(head_dim)  # [R]
+
+
+def describe_rope(
+    label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
+) -> str:
+    low = int(torch.argmin(y))
+    return (
+        f"{label} is {float(y[0]):+.3f} at r = 0 and dips to {float(y[low]):+.3f} at "
+        f"r = {int(r[low]):,}: nearby keys keep more of their score than far ones, with wobbles."
+    )
+
+
+register(
+    Family(
+        name="rope",
+        label="RoPE",
+        kind="relative",
+        injects="query/key rotation",
+        where="RoPE rotates each query and key by its position inside attention",
+        source="Su et al. 2021 (RoFormer)",
+        extrapolates="rotations continue; slow pairs reach angles never seen in training",
+        help="rope: rotates queries and keys.",
+        color="#59a14f",
+        logits=rope_logits,
+        describe_logits=describe_rope,
+        params=(BASE, PAIRING),
+        check=check_rope,
+        vectors=rotated_ones,
+        trainable=True,
+        rotate=apply_rope,
+    )
+)

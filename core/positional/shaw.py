@@ -11,6 +11,17 @@ import math
 
 import torch
 
+from core.embeddings import row_seeded_rows
+from core.positional.family import (
+    Family,
+    FamilyConfig,
+    LogitInputs,
+    Param,
+    content_vector,
+    flat_tail_sentence,
+    register,
+)
+
 
 def shaw_relative_indices(length: int, clip: int, positions: torch.Tensor | None = None) -> torch.Tensor:
     """Row of ``rel_k``/``rel_v`` used by each query–key pair: ``clip(j − i, −k, k) + k``.
@@ -68,3 +79,53 @@ def shaw_attention(
     weights = scores.softmax(dim=-1)  # [..., L, L]
     z = weights @ v + torch.einsum("...ij,ijd->...id", weights, a_v)  # [..., L, d]
     return z, weights
+
+
+CLIP = Param(
+    "clip", "Shaw clip k", 16, "Shaw: offsets beyond ±k share one vector.", low=0, high=8_192
+)  # k = 16 in the paper's base model
+
+
+def shaw_key_vectors(head_dim: int, seed: int, rows: torch.Tensor) -> torch.Tensor:
+    """Rows ``rows`` [K] of Shaw's untrained a^K table [2k+1, head_dim], N(0, 1).
+
+    Each row has its own seeded generator, so the cost is K rows whatever the clip.
+    """
+    return row_seeded_rows(rows, head_dim, seed * 1_000_003 + 1)  # [K, dh]
+
+
+def shaw_logits(x: LogitInputs) -> torch.Tensor:
+    head_dim = x.dim // x.fam.heads
+    r = x.distances.long()  # [R]
+    u = content_vector(x.dim, x.seed)  # [d]; the first head_dim entries are head 1's share
+    with_key = torch.cat([torch.zeros(1, dtype=torch.long), r])  # [1 + R]: the key at 0, then queries
+    index = shaw_relative_indices(len(with_key), x.fam.clip, with_key)[1:, 0]  # [R]: query r, key 0
+    rows, inverse = torch.unique(index, return_inverse=True)  # [K], [R]
+    a_k = shaw_key_vectors(head_dim, x.seed, rows).double()  # [K, dh]
+    return a_k[inverse] @ u[:head_dim] / math.sqrt(head_dim)  # u·(u + a) − u·u = u·a
+
+
+def describe_shaw(
+    label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
+) -> str:
+    return flat_tail_sentence(label, r, y, f"clip {fam.clip}", last_distinct=fam.clip)
+
+
+register(
+    Family(
+        name="shaw",
+        label="Shaw relative",
+        kind="relative",
+        injects="key (and value) vectors",
+        where="Shaw's method adds a learned vector per clipped offset to the keys inside attention",
+        source="Shaw, Uszkoreit & Vaswani 2018",
+        extrapolates="offsets past the clip share the last vector",
+        help="shaw: learned vectors per clipped offset.",
+        color="#b07aa1",
+        logits=shaw_logits,
+        describe_logits=describe_shaw,
+        params=(CLIP,),
+        # a^K and a^V, 2k + 1 rows of d/H each, shared across heads (paper §3.3)
+        parameter_count=lambda T, d, fam: 2 * (2 * fam.clip + 1) * (d // fam.heads),
+    )
+)

@@ -14,6 +14,10 @@ from __future__ import annotations
 import math
 
 import torch
+from torch import nn
+
+from core.embeddings import TableRows
+from core.positional.family import Family, FamilyConfig, Param, additive_logits, register
 
 LAYOUTS = ("interleaved", "concat", "fairseq")
 SINUSOID_CHUNK_ELEMENTS = 2**18  # values computed at once
@@ -89,3 +93,85 @@ def sinusoidal(
 ) -> torch.Tensor:
     """The whole table for positions ``0 … num_positions-1``: [T, d] float32."""
     return sinusoidal_at(torch.arange(num_positions), dim, base, layout)
+
+
+# The frequency base, shared with RoPE (which rotates by the same frequencies).
+BASE = Param("base", "Base", 10000.0, "Sinusoidal and RoPE frequency base (LLaMA-3: 500000).")
+LAYOUT = Param(
+    "layout",
+    "Sinusoid layout",
+    "interleaved",
+    "interleaved: the paper. concat: [sin | cos]. fairseq: [sin | cos] with "
+    "frequencies base^(-i/(d/2-1)), as in tensor2tensor and fairseq.",
+    options=LAYOUTS,
+)
+
+
+def check_base(base: float) -> None:
+    """Raise ``ValueError`` unless ``base`` > 1 (else the waves would not slow down pair by pair)."""
+    if not base > 1:
+        raise ValueError(f"The frequency base must be greater than 1 (it is {base:g}).")
+
+
+def check_sinusoidal_settings(fam: FamilyConfig, dim: int, context_length: int) -> None:
+    if dim % 2:
+        raise ValueError(
+            f"Sinusoidal positions pair a sine with a cosine, so the embedding dim must be even (it is "
+            f"{dim}). Use {dim + 1} or {dim - 1}, or the learned method."
+        )
+    check_base(fam.base)
+    check_sinusoidal(dim, fam.layout)
+
+
+def sinusoidal_rows(
+    positions: torch.Tensor, context_length: int, dim: int, seed: int, fam: FamilyConfig, state_after=None
+) -> TableRows:
+    """Rows of the table at ``positions`` [P] (any position has one): ``TableRows`` of [P, d]."""
+    return TableRows(positions, sinusoidal_at(positions, dim, fam.base, layout=fam.layout))
+
+
+class SinusoidalPositions(nn.Module):
+    """The 2017 Transformer's input: token embeddings × √d plus the fixed table (no parameters)."""
+
+    def __init__(self, context_length: int, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        _, T, d = x.shape
+        # Vaswani et al. §3.4 multiply the token embeddings by √d, so that the fixed waves (amplitude 1)
+        # do not drown a GPT-2-style N(0, 0.02²) token embedding.
+        return x * self.dim**0.5 + sinusoidal(T, d).to(x.device)  # [B, T, d] + [T, d]
+
+
+def describe_sinusoidal(
+    label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
+) -> str:
+    high = int(torch.argmax(y))
+    return (
+        f"{label} is highest at r = {int(r[high]):,} ({float(y[high]):+.3f}) and "
+        f"{float(y[-1]):+.3f} at r = {int(r[-1]):,}: a smooth, rippling function of distance."
+    )
+
+
+register(
+    Family(
+        name="sinusoidal",
+        label="Sinusoidal",
+        kind="absolute",
+        injects="input add",
+        where="the sinusoidal table adds one fixed wave vector per position to the input",
+        source="Vaswani et al. 2017 §3.5",
+        extrapolates="defined for any position, but never seen in training",
+        help="sinusoidal: fixed waves (2017 Transformer).",
+        color="#f28e2b",
+        logits=additive_logits,
+        describe_logits=describe_sinusoidal,
+        params=(BASE, LAYOUT),
+        check=check_sinusoidal_settings,
+        input_rows=sinusoidal_rows,
+        pipeline_code="pos_embeddings = sinusoidal(max_length, output_dim)  # fixed, no parameters",
+        trainable=True,
+        input_module=SinusoidalPositions,
+    )
+)

@@ -14,6 +14,17 @@ import math
 
 import torch
 
+from core.positional.family import (
+    MAX_USED_LENGTH,
+    Family,
+    FamilyConfig,
+    LogitInputs,
+    Param,
+    flat_tail_sentence,
+    register,
+    seeded_normal,
+)
+
 
 def _exact_range(bidirectional: bool, num_buckets: int, max_distance: int) -> int:
     """Check the bucket settings and return ``max_exact``, the number of one-offset buckets per side."""
@@ -105,3 +116,58 @@ def t5_relative_bias(
     buckets = t5_relative_bucket(relative_position, bidirectional, num_buckets, max_distance)  # [Lq, Lk]
     values = bias_table[buckets]  # [Lq, Lk, H]
     return values.permute(2, 0, 1)  # [H, Lq, Lk]
+
+
+BUCKETS = Param("buckets", "T5 buckets", 32, "T5: number of relative-position buckets.", low=2, high=1024)
+MAX_DISTANCE = Param(
+    "max_distance",
+    "T5 max distance",
+    128,
+    "T5: offsets beyond this share the last bucket.",
+    low=1,
+    high=MAX_USED_LENGTH,
+)
+
+
+def t5_bias_table(fam: FamilyConfig, dim: int, seed: int) -> torch.Tensor:
+    """T5's untrained bias table [buckets, H]: N(0, d^-1), as Hugging Face initializes it."""
+    return seeded_normal((fam.buckets, fam.heads), dim**-0.5, seed, stream=2)
+
+
+def last_distinct_distance(fam: FamilyConfig) -> int:
+    """The first distance back (causal) that lands in T5's last bucket: farther ones look alike."""
+    r = torch.arange(MAX_USED_LENGTH + 1)
+    buckets = t5_relative_bucket(-r, False, fam.buckets, fam.max_distance)  # [R]
+    return int(r[buckets == buckets.max()][0])
+
+
+def t5_logits(x: LogitInputs) -> torch.Tensor:
+    buckets = t5_relative_bucket(
+        -x.distances.long(), bidirectional=False, num_buckets=x.fam.buckets, max_distance=x.fam.max_distance
+    )  # [R]: key 0 is r positions before the query
+    return t5_bias_table(x.fam, x.dim, x.seed)[buckets, 0].double()  # [R], head 1
+
+
+def describe_t5(label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig) -> str:
+    limit = f"max distance {fam.max_distance}"
+    return flat_tail_sentence(label, r, y, limit, last_distinct=last_distinct_distance(fam))
+
+
+register(
+    Family(
+        name="t5",
+        label="T5 bias",
+        kind="relative",
+        injects="logit bias",
+        where="T5 adds a learned bias per distance bucket to each attention score",
+        source="Raffel et al. 2020 (T5)",
+        extrapolates="offsets past max_distance share the last bucket",
+        help="t5: a learned bias per offset bucket.",
+        color="#9c755f",
+        logits=t5_logits,
+        describe_logits=describe_t5,
+        params=(BUCKETS, MAX_DISTANCE),
+        check=lambda fam, dim, context_length: check_t5_buckets(fam.buckets, fam.max_distance),
+        parameter_count=lambda T, d, fam: fam.buckets * fam.heads,  # one scalar per bucket and head
+    )
+)

@@ -5,8 +5,11 @@ import torch
 
 from core.config import FamilyConfig
 from core.embeddings import TableRows
-from core.families import FAMILIES, content_vector, position_logits, shaw_key_vectors, t5_bias_table
-from core.positional import sinusoidal
+from core.families import position_logits
+from core.positional import FAMILIES, sinusoidal
+from core.positional.family import content_vector
+from core.positional.shaw import shaw_key_vectors
+from core.positional.t5 import t5_bias_table
 
 FAM = FamilyConfig()
 D, SEED = 64, 5
@@ -86,7 +89,7 @@ def test_chart_1_draws_twice_the_farthest_distance_t5_or_shaw_tell_apart():
 
 
 def test_flat_from_finds_where_a_curve_stops_changing():
-    from core.families import flat_from
+    from core.positional.family import flat_from
 
     r = torch.arange(6)
     assert flat_from(r, torch.tensor([3.0, 2.0, 1.0, 1.0, 1.0, 1.0], dtype=torch.float64)) == 2

@@ -43,13 +43,13 @@ def test_rope_shift_invariance_is_shown_with_numbers():
 @pytest.mark.parametrize(
     "params, message",
     [
-        ({"heads": "0"}, "Heads must be between 1"),
+        ({"heads": "0"}, "Heads H must be between 1 and 128"),
         ({"heads": "5"}, "does not split into 5 heads"),
         ({"dim": "24"}, "head dim must be even"),  # 24 / 8 heads = 3
-        ({"buckets": "1"}, "T5 needs between 2"),
-        ({"clip": "-1"}, "clipping distance must be between 0 and 8,192"),
-        ({"clip": "20000000"}, "clipping distance must be between 0 and 8,192"),
-        ({"max_distance": "5000000"}, "max distance must be between 1 and 65,536"),
+        ({"buckets": "1"}, "T5 buckets must be between 2 and 1,024"),
+        ({"clip": "-1"}, "Shaw clip k must be between 0 and 8,192"),
+        ({"clip": "20000000"}, "Shaw clip k must be between 0 and 8,192"),
+        ({"max_distance": "5000000"}, "T5 max distance must be between 1 and 65,536"),
         ({"buckets": "512"}, "max_distance must exceed the exact range"),
         ({"buckets": "2", "max_distance": "1"}, "need num_buckets ≥ 4"),
         ({"max_distance": "16"}, "max_distance must exceed the exact range"),
@@ -59,8 +59,9 @@ def test_rope_shift_invariance_is_shown_with_numbers():
             "fairseq layout needs an even dimension of at least 4",
         ),
         ({"base": "1"}, "base must be greater than 1"),
-        ({"dim": "255"}, "need an even embedding dim (it is 255)"),
-        ({"max_distance": "0"}, "max distance must be between 1"),
+        ({"dim": "255", "heads": "1"}, "the embedding dim must be even (it is 255)"),
+        ({"dim": "255"}, "does not split into 8 heads"),
+        ({"max_distance": "0"}, "T5 max distance must be between 1"),
     ],
 )
 def test_bad_family_parameters_get_a_message(params, message):

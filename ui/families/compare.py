@@ -1,27 +1,17 @@
-"""Views shared by every family: the overview, the position-only logit and position similarity."""
+"""Views of every family at once: the overview, the position-only logit and position similarity."""
 
 from __future__ import annotations
-
-import dataclasses
 
 import pandas as pd
 import streamlit as st
 import torch
 
 from core.charts import grid_frame, heatmap, line_chart, method_panel
-from core.colors import METHOD_COLORS
-from core.config import ADDITIVE_METHODS, METHODS, FamilyConfig, PipelineConfig
-from core.families import (
-    CURVE_POINTS,
-    FAMILIES,
-    drawn_span,
-    logit_findings,
-    position_logits,
-    similarity_findings,
-)
+from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.embeddings import TableRows
+from core.families import CURVE_POINTS, drawn_span, logit_findings, position_logits, similarity_findings
 from core.pipeline import sample_indices
-from core.positional import apply_rope
-from core.similarity import cosine_matrix
+from core.similarity import cosine_matrix, mean_by_distance
 from core.units import every
 from ui.cache import additive_rows
 from ui.presenter import readable
@@ -29,26 +19,17 @@ from ui.presenter import readable
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
 
 
-def parameter_count(name: str, cfg: PipelineConfig, fam: FamilyConfig) -> int:
-    """Trainable positional parameters of one family at these settings (one layer's worth)."""
-    head_dim = cfg.output_dim // fam.heads
-    return {
-        "learned": cfg.context_length * cfg.output_dim,
-        "shaw": 2 * (2 * fam.clip + 1) * head_dim,  # a^K and a^V, shared across heads (paper §3.3)
-        "t5": fam.buckets * fam.heads,  # one scalar per bucket and head, shared across layers
-    }.get(name, 0)
-
-
 def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """One row per family: kind, where position enters, parameters, what happens past the context."""
+    T, d = cfg.context_length, cfg.output_dim
     rows = [
         {
             "method": f.name,
             "family": f.label,
             "kind": f.kind,
             "position enters at": f.injects,
-            "parameters": f"{parameter_count(f.name, cfg, fam):,}",
-            f"past the trained length (T = {cfg.context_length:,})": f.extrapolates,
+            "parameters": f"{f.parameter_count(T, d, fam):,}",
+            f"past the trained length (T = {T:,})": f.extrapolates,
             "source": f.source,
         }
         for f in FAMILIES.values()
@@ -56,11 +37,13 @@ def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
-def method_rows(name: str, cfg: PipelineConfig, fam: FamilyConfig, positions: torch.Tensor):
+def method_rows(
+    name: str, cfg: PipelineConfig, fam: FamilyConfig, positions: torch.Tensor
+) -> TableRows | None:
     """The additive table's rows at ``positions`` (None for methods that add nothing)."""
-    if name not in ADDITIVE_METHODS:
+    if not FAMILIES[name].additive:
         return None
-    return additive_rows(dataclasses.replace(cfg, method=name), fam, tuple(positions.tolist()))
+    return additive_rows(PipelineConfig(**{**cfg.__dict__, "method": name}), fam, tuple(positions.tolist()))
 
 
 def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
@@ -68,13 +51,12 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     T, span = cfg.context_length, drawn_span(cfg.context_length, fam)
     distances = sample_indices(span, CURVE_POINTS)  # [R]
     findings, columns = [], st.columns(2)
-    for k, name in enumerate(METHODS):
+    for k, (name, f) in enumerate(FAMILIES.items()):
         rows = method_rows(name, cfg, fam, distances)
         y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)
-        f = FAMILIES[name]
         frame = pd.DataFrame({"distance r": distances.numpy(), "logit contribution": y.numpy()})
         panel = method_panel(
-            frame, "distance r", "logit contribution", f"{f.label} — {f.injects}", METHOD_COLORS[name], T
+            frame, "distance r", "logit contribution", f"{f.label} — {f.injects}", f.color, T
         )
         columns[k % 2].altair_chart(readable(panel), width="stretch", height=230)
         findings.append(logit_findings(name, distances, y, T, fam))
@@ -91,44 +73,47 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
 
 
-def _rope_vectors(positions: torch.Tensor, head_dim: int, fam: FamilyConfig) -> torch.Tensor:
-    """The all-ones query rotated to each position: [P, head_dim]."""
-    ones = torch.ones(len(positions), head_dim, dtype=torch.float64)
-    return apply_rope(ones, positions, fam.base, fam.pairing == "interleaved")  # [P, dh]
+def position_vectors(
+    cfg: PipelineConfig, fam: FamilyConfig, positions: torch.Tensor
+) -> dict[str, torch.Tensor]:
+    """Each family's vector per position [P, k] where it has one: its input table's rows, or its own."""
+    vectors = {}
+    for name, f in FAMILIES.items():
+        if f.additive:
+            vectors[name] = method_rows(name, cfg, fam, positions).rows  # [P, d]
+        elif f.vectors is not None:  # RoPE: the all-ones query rotated to each position
+            vectors[name] = f.vectors(positions, cfg.output_dim, fam)  # [P, dh]
+    return vectors
 
 
 def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """Cosine similarity between position vectors, as matrices and against distance."""
     T = cfg.context_length
     positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
-    vectors = {
-        "learned": method_rows("learned", cfg, fam, positions).rows,
-        "sinusoidal": method_rows("sinusoidal", cfg, fam, positions).rows,
-        "rope": _rope_vectors(positions, cfg.output_dim // fam.heads, fam),
-    }
-    columns = [*st.columns(2), *st.columns(2)]  # a 2 × 2 grid: three matrices, then the curves
+    vectors = position_vectors(cfg, fam, positions)
+    cells = [column for _ in range(len(vectors) // 2 + 1) for column in st.columns(2)]  # a grid of 2 wide
     curves, findings = [], []
-    for column, (name, x) in zip(columns, vectors.items(), strict=False):
+    for column, (name, x) in zip(cells, vectors.items(), strict=False):
+        f = FAMILIES[name]
         sim = cosine_matrix(x)  # [P, P]
         findings.append(similarity_findings(name, positions, sim))
         frame = grid_frame(sim, positions, positions, "position i", "position j")
-        title = FAMILIES[name].label
         chart = heatmap(
-            frame, "position j", "position i", title, 260, domain=(-1.0, 1.0), title_color=METHOD_COLORS[name]
+            frame, "position j", "position i", f.label, 260, domain=(-1.0, 1.0), title_color=f.color
         )
         column.altair_chart(readable(chart), width="stretch")
-        gap = (positions[None, :] - positions[:, None]).abs()  # [P, P]
-        by_gap = pd.DataFrame({"distance": gap.flatten().numpy(), "cosine": sim.flatten().numpy()})
-        mean = by_gap.groupby("distance", as_index=False)["cosine"].mean()
-        curves.append(mean.assign(method=FAMILIES[name].label))
+        distances, mean = mean_by_distance(sim, positions)  # [G], [G]
+        curves.append(
+            pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
+        )
     step = int(positions[1] - positions[0]) if len(positions) > 1 else 1
     note = every(step, T, "positions")
     st.caption(
         f"Cosine similarity of the position vectors ({note}). RoPE has no position vector of its "
         "own: shown is the all-ones query rotated to each position, cos = qᵀR(j−i)q / |q|²."
     )
-    colors = {FAMILIES[name].label: METHOD_COLORS[name] for name in vectors}
-    columns[3].altair_chart(
+    colors = {FAMILIES[name].label: FAMILIES[name].color for name in vectors}
+    cells[len(vectors)].altair_chart(
         readable(
             line_chart(
                 pd.concat(curves),

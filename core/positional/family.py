@@ -1,0 +1,255 @@
+"""What a positional-encoding family is, as one record: every page and the model read it from here.
+
+Each module in ``core.positional`` ends with ``FAMILY = Family(...)``: its name and citation, where
+position enters, its settings (``Param``: URL key, default, limits), its parameter count, its
+position-only logit and, if a tiny GPT can train with it, the hooks the model calls. The registry
+``core.positional.FAMILIES`` lists them; adding a family is a module here plus its close-up view in
+``ui/families/``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+
+from core.embeddings import TableRows
+
+
+@dataclass(frozen=True)
+class Param:
+    """One setting of a family, bound to the URL parameter ``key`` (also ``FamilyConfig``'s attribute)."""
+
+    key: str  # URL key and attribute name
+    label: str  # widget label; also names the setting in messages
+    default: int | float | str
+    help: str
+    low: int | float | None = None  # numbers: the smallest allowed value (inclusive)
+    high: int | float | None = None  # numbers: the largest allowed value (inclusive)
+    options: tuple = ()  # choices: the allowed values, the default among them
+
+    def check(self, value: object) -> None:
+        """Raise ``ValueError`` naming the setting when ``value`` is out of its range or options."""
+        if self.options:
+            if value not in self.options:
+                allowed = ", ".join(map(str, self.options))
+                raise ValueError(f"{self.label}: {value!r} is not one of {allowed}.")
+            return
+        low = -math.inf if self.low is None else self.low
+        high = math.inf if self.high is None else self.high
+        if not low <= value <= high:  # also False for NaN
+            raise ValueError(f"{self.label} must be between {low:,} and {high:,} (it is {value:,}).")
+
+
+@dataclass(frozen=True)
+class LogitInputs:
+    """What every family's position-only logit is computed from (see ``core.families``)."""
+
+    distances: torch.Tensor  # [R] query positions r; the key is at position 0
+    fam: FamilyConfig
+    dim: int  # d
+    seed: int
+    rows: TableRows | None  # an additive family's table rows covering 0 and ``distances``
+    context_length: int  # T, the trained length
+
+
+# A family's hooks: (T, d, fam) -> trainable positional parameters of one layer.
+ParameterCount = Callable[[int, int, "FamilyConfig"], int]
+
+
+def no_parameters(context_length: int, dim: int, fam: FamilyConfig) -> int:
+    """A family with nothing to train."""
+    return 0
+
+
+@dataclass(frozen=True)
+class Family:
+    """A positional-encoding family as a student meets it, and what the app computes with it."""
+
+    name: str  # the URL value of ``method``
+    label: str  # short display name
+    kind: str  # "none", "absolute" or "relative"
+    injects: str  # where position enters the model, in a few words
+    where: str  # the same as a sentence ("RoPE rotates each query and key ..."); "" for nowhere
+    source: str  # paper and the code people copy
+    extrapolates: str  # what happens past the trained length
+    help: str  # one line for the sidebar's method picker
+    color: str  # its colour on every chart (Tableau 10; NoPE grey)
+    logits: Callable[[LogitInputs], torch.Tensor]  # position-only logit [R] float64 at ``distances``
+    describe_logits: Callable[[str, torch.Tensor, torch.Tensor, int, FamilyConfig], str]
+    # (label, r [R], y [R], T, fam) -> one sentence on what its logit curve shows, from the numbers
+    params: tuple[Param, ...] = ()  # its own settings on the Families page
+    check: Callable[[FamilyConfig, int, int], None] | None = None  # (fam, d, T): settings that cannot work
+    parameter_count: ParameterCount = no_parameters
+    # Families that add a [T, d] table to the input (learned, sinusoidal): (positions [P], T, d, seed,
+    # fam, generator state after the token table) -> TableRows at the positions that have a row.
+    input_rows: Callable[..., TableRows] | None = None
+    fixed_length: bool = False  # no row past the trained length (a learned table)
+    seeded: bool = False  # rows drawn from the lesson's generator right after the token table
+    pipeline_code: str = ""  # the lesson's lines that make ``pos_embeddings``
+    # Position vectors whose cosine similarity chart 2 shows: (positions [P], d, fam) -> [P, k].
+    vectors: Callable[[torch.Tensor, int, FamilyConfig], torch.Tensor] | None = None
+    # Hooks of the tiny GPT (core.model); a family without ``trainable`` cannot be trained there.
+    trainable: bool = False
+    input_module: Callable[[int, int], nn.Module] | None = None  # (T, d) -> x [B, T, d] ↦ [B, T, d]
+    rotate: Callable[[torch.Tensor, torch.Tensor, float], torch.Tensor] | None = None  # q/k, positions, base
+    attention_bias: Callable[[int, torch.Tensor], torch.Tensor] | None = None  # (H, positions [T]) -> [H,T,T]
+    extra: dict = field(default_factory=dict, compare=False)  # anything a family's own view needs
+
+    @property
+    def additive(self) -> bool:
+        """Whether it adds a [T, d] table to the token embeddings (the lesson's broadcasting add)."""
+        return self.input_rows is not None
+
+
+# Settings every family shares on the Families page.
+HEADS = Param(
+    "heads", "Heads H", 8, "Attention heads: ALiBi slopes and T5 biases are per head.", low=1, high=128
+)
+EXTRAPOLATE = Param(
+    "extrapolate",
+    "Used length ×",
+    2,
+    "Look past the trained length (the context): used = factor × context.",
+    options=(1, 2, 4, 8),
+)
+MAX_USED_LENGTH = 65_536  # positions any family is evaluated at (used length = factor × context)
+
+
+class FamilyConfig:
+    """The Families page's settings: the shared ones and every registered family's own.
+
+    ``FamilyConfig(clip=8)`` sets Shaw's clip and leaves every other setting at its default; read
+    them as attributes (``fam.clip``). Frozen and hashable, so pages can cache on it.
+    """
+
+    __slots__ = ("_values",)
+
+    def __init__(self, **values: object):
+        specs = all_params()
+        unknown = set(values) - set(specs)
+        if unknown:
+            raise TypeError(f"Unknown family setting(s): {', '.join(sorted(unknown))}.")
+        merged = {key: values.get(key, p.default) for key, p in specs.items()}
+        object.__setattr__(self, "_values", tuple(merged.items()))
+
+    def __getattr__(self, key: str):
+        for k, v in object.__getattribute__(self, "_values"):
+            if k == key:
+                return v
+        raise AttributeError(key)
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("FamilyConfig is frozen; use replace().")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FamilyConfig) and self._values == other._values
+
+    def __hash__(self) -> int:
+        return hash(self._values)
+
+    def __repr__(self) -> str:
+        return "FamilyConfig(" + ", ".join(f"{k}={v!r}" for k, v in self._values) + ")"
+
+    def __reduce__(self):  # pickling (st.cache_data hashes arguments this way)
+        return (_family_config, (self._values,))
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self._values)
+
+    def replace(self, **changes: object) -> FamilyConfig:
+        return FamilyConfig(**{**self.as_dict(), **changes})
+
+    def validate(self, dim: int, context_length: int) -> None:
+        """Raise ``ValueError`` with a message for the first setting that cannot work."""
+        for key, param in all_params().items():
+            param.check(getattr(self, key))
+        if dim % self.heads:
+            raise ValueError(
+                f"The embedding dim {dim} does not split into {self.heads} heads: RoPE and Shaw act on "
+                f"each head's {dim}/{self.heads} dimensions. Pick heads that divide {dim}."
+            )
+        if self.extrapolate * context_length > MAX_USED_LENGTH:
+            raise ValueError(
+                f"The used length {self.extrapolate} × {context_length:,} is over {MAX_USED_LENGTH:,} "
+                "positions: lower the factor or the context length."
+            )
+        for family in FAMILIES.values():
+            if family.check is not None:
+                family.check(self, dim, context_length)
+
+
+def _family_config(values: tuple) -> FamilyConfig:
+    return FamilyConfig(**dict(values))
+
+
+FAMILIES: dict[str, Family] = {}  # name -> family, in the order the app lists them
+
+
+def register(family: Family) -> Family:
+    """Add ``family`` to ``FAMILIES`` (each family module does, as ``core.positional`` imports it)."""
+    FAMILIES[family.name] = family
+    return family
+
+
+def all_params() -> dict[str, Param]:
+    """Every setting by key: heads, each family's own (once per key), the used length's factor."""
+    specs: dict[str, Param] = {HEADS.key: HEADS}
+    for family in FAMILIES.values():
+        for p in family.params:
+            if specs.setdefault(p.key, p) != p:
+                raise ValueError(f"Two families define the setting {p.key!r} differently.")
+    return {**specs, EXTRAPOLATE.key: EXTRAPOLATE}
+
+
+def seeded_normal(shape: tuple[int, ...], std: float, seed: int, stream: int) -> torch.Tensor:
+    """N(0, std²) values from a generator of their own (``stream`` separates the tables)."""
+    g = torch.Generator().manual_seed(seed * 1_000_003 + stream)
+    return torch.randn(shape, generator=g) * std
+
+
+def content_vector(dim: int, seed: int) -> torch.Tensor:
+    """The content u that query and key share in the position-only logit: [d] N(0, 1), float64."""
+    return seeded_normal((dim,), 1.0, seed, stream=3).double()
+
+
+def additive_logits(x: LogitInputs, rows_end: int | None = None) -> torch.Tensor:
+    """Position-only logit of an input-added table: ((u + p_r)·(u + p_0) − u·u) / √d, [R] float64.
+
+    ``rows_end``: the table has rows only below it (a learned table: T); farther positions give NaN.
+    """
+    r, u = x.distances.long(), content_vector(x.dim, x.seed)  # [R], [d]
+    out = torch.full((len(r),), math.nan, dtype=torch.float64)
+    inside = r < rows_end if rows_end is not None else torch.ones(len(r), dtype=torch.bool)  # [R]
+    p = x.rows.lookup(r[inside]).double()  # [R', d]
+    p0 = x.rows.lookup(torch.zeros(1, dtype=torch.long)).double()[0]  # [d]
+    out[inside] = ((u + p) @ (u + p0) - u @ u) / math.sqrt(len(u))
+    return out
+
+
+def flat_from(distances: torch.Tensor, y: torch.Tensor) -> int | None:
+    """The first drawn distance from which ``y`` [R] stays at its last value (None: no flat tail)."""
+    same = (y - y[-1]).abs() <= 1e-12 * max(1.0, float(y.abs().max()))  # [R]
+    if len(y) < 3 or not bool(same[-3:].all()):
+        return None
+    k = len(y) - 1
+    while k > 0 and bool(same[k - 1]):
+        k -= 1
+    return int(distances[k])
+
+
+def flat_tail_sentence(label: str, r: torch.Tensor, y: torch.Tensor, limit: str, last_distinct: int) -> str:
+    """Whether a clipped or bucketed curve ``y`` [R] is flat by the end, from its numbers.
+
+    ``last_distinct``: the first distance the family no longer tells apart; equal values before it
+    are a coincidence of the draw, not the flat tail.
+    """
+    start = flat_from(r, y)
+    if start is not None and start < last_distinct:
+        start = None
+    if start is None:
+        return f"{label} still changes at the last drawn distance ({int(r[-1]):,}; {limit})."
+    return f"{label} is flat from distance {start:,} on ({limit}): all farther keys look alike to it."

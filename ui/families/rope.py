@@ -1,0 +1,103 @@
+"""Close-up: rotary position embedding, RoPE (Su et al. 2021)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from core.charts import line_chart, scatter_chart
+from core.config import FamilyConfig, PipelineConfig
+from core.pipeline import sample_indices
+from core.positional import rope_inv_freq, rope_long_term_decay, rope_pairing_permutation
+from core.positional.rope import rope_shift_table
+from ui.families.close_up import wavelength_chart
+from ui.presenter import readable
+
+SHIFTS = [0, 1, 10, 100, 1000]
+
+
+def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
+    """RoPE up close: relative logits under a shift, wavelengths, long-term decay, the two pairings."""
+    head_dim = cfg.output_dim // fam.heads
+    st.markdown(
+        f"RoPE rotates each pair of a query's and a key's {head_dim} head dimensions by the angle "
+        f"p·θᵢ, θᵢ = base^(−2i/{head_dim}). A dot product of two rotated vectors depends only on the "
+        "*difference* of their positions — shown below with numbers."
+    )
+    g = torch.Generator().manual_seed(cfg.seed)
+    q, k = torch.randn(head_dim, generator=g).double(), torch.randn(head_dim, generator=g).double()
+    m, n = 7, 3
+    logits = rope_shift_table(q, k, m, n, SHIFTS, fam.base, fam.pairing == "interleaved")  # [S]
+    shifts = torch.tensor(SHIFTS)
+    table = pd.DataFrame(
+        {
+            "shift s": SHIFTS,
+            "query position m+s": (m + shifts).numpy(),
+            "key position n+s": (n + shifts).numpy(),
+            "q·k after rotation": logits.numpy(),
+            "difference from s = 0": (logits - logits[0]).numpy(),
+        }
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "q·k after rotation": st.column_config.NumberColumn(format="%.10f"),
+            "difference from s = 0": st.column_config.NumberColumn(format="%.1e"),
+        },
+    )
+    c1, c2 = st.columns(2)
+    with c1:
+        wavelengths = 2 * math.pi / rope_inv_freq(head_dim, fam.base).double()
+        wavelength_chart(wavelengths, cfg.context_length, "Wavelength per pair")
+    with c2:
+        used = fam.extrapolate * cfg.context_length
+        span = max(used, 512)  # RoFormer's figure runs to ~250
+        r = sample_indices(span + 1, 400)  # [R]: never all 65,536 distances
+        decay = rope_long_term_decay(head_dim, span, fam.base, distances=r)  # [R]
+        frame = pd.DataFrame({"relative distance": r.numpy(), "upper bound": decay.numpy()})
+        st.altair_chart(
+            readable(
+                line_chart(frame, "relative distance", "upper bound", "Long-term decay (RoFormer §3.4.3)")
+            ),
+            width="stretch",
+        )
+        st.caption(
+            "The bound on |q·k| falls, on average, as keys get further away: RoPE favours nearby tokens."
+        )
+    positions = torch.arange(32)
+    pairs = sorted({0, head_dim // 4, head_dim // 2 - 1})
+    points = []
+    for i in pairs:
+        angle = positions.double() * float(rope_inv_freq(head_dim, fam.base)[i])
+        points.append(
+            pd.DataFrame(
+                {
+                    "cos": angle.cos().numpy(),
+                    "sin": angle.sin().numpy(),
+                    "position": positions.numpy(),
+                    "pair": f"pair {i}",
+                }
+            )
+        )
+    st.altair_chart(
+        readable(
+            scatter_chart(pd.concat(points), "cos", "sin", "position", "How far each pair turns", "pair")
+        )
+    )
+    st.caption(
+        f"A unit vector in {len(pairs)} pair(s), rotated to positions 0–{int(positions[-1])}: pair 0 "
+        "spins fast (1 radian per position), the last barely moves."
+    )
+    perm = rope_pairing_permutation(head_dim).tolist()
+    shown = ", ".join(map(str, perm[:8])) + (", …" if head_dim > 8 else "")
+    st.markdown(
+        f"**Two pairings, one rotation.** Interleaved (paper, Meta's LLaMA) pairs dimensions (0,1), "
+        f"(2,3), …; halves (GPT-NeoX, Hugging Face) pairs (i, i+{head_dim // 2}) with `rotate_half`. "
+        f"Permuting the dimensions by [{shown}] turns one into the other — which is why checkpoints "
+        "are permuted when converted between the two codebases."
+    )

@@ -1,0 +1,47 @@
+"""Close-up: T5's relative-position buckets (Raffel et al. 2020)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.charts import line_chart
+from core.config import FamilyConfig, PipelineConfig
+from core.pipeline import sample_indices
+from core.positional import t5_relative_bucket
+from core.positional.t5 import t5_bias_table
+from ui.families.close_up import GRID, matrix_view
+from ui.presenter import readable
+
+
+def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
+    """T5 up close: the bucket map and head 1's bias matrix."""
+    st.markdown(
+        f"T5 sorts each offset j − i into one of {fam.buckets} buckets — one per small offset, then "
+        f"logarithmically wider ones up to {fam.max_distance} — and adds one learned scalar per "
+        "bucket and head to the logit (here untrained, N(0, 1/d) as Hugging Face initializes it)."
+    )
+    span = 2 * fam.max_distance
+    offsets = sample_indices(2 * span + 1, 801) - span  # at most 801 offsets in [-2·max, 2·max]
+    frames = [
+        pd.DataFrame(
+            {
+                "offset j − i": offsets.numpy(),
+                "bucket": t5_relative_bucket(offsets, bidir, fam.buckets, fam.max_distance).numpy(),
+                "mode": label,
+            }
+        )
+        for bidir, label in ((True, "bidirectional (encoder)"), (False, "causal (decoder)"))
+    ]
+    c1, c2 = st.columns(2)
+    with c1:
+        st.altair_chart(
+            readable(line_chart(pd.concat(frames), "offset j − i", "bucket", "Bucket map", color="mode")),
+            width="stretch",
+        )
+    with c2:
+        positions = sample_indices(cfg.context_length, GRID)  # [P]: never the whole [T, T] matrix
+        offsets = positions[None, :] - positions[:, None]  # [P, P] key - query
+        buckets = t5_relative_bucket(offsets, True, fam.buckets, fam.max_distance)  # [P, P]
+        bias = t5_bias_table(fam, cfg.output_dim, cfg.seed)[buckets, 0]  # [P, P], head 1
+        matrix_view(bias, positions, "Bias of head 1 (bidirectional)")
