@@ -10,6 +10,8 @@ import altair as alt
 import pandas as pd
 import torch
 
+from core.vocab import SweepPoint, table_parameters
+
 
 def grid_frame(
     values: torch.Tensor, rows: torch.Tensor, cols: torch.Tensor, row_name: str, col_name: str
@@ -203,3 +205,70 @@ def method_panel(
         .encode(x=f"{x}:Q")
     )
     return chart + rule
+
+
+def loss_frame(
+    steps: list[int],
+    train_loss: list[float],
+    val_loss: list[float],
+    unigram_val_loss: float,
+    total_steps: int,
+) -> pd.DataFrame:
+    """Long-form loss curves: the training batch's and the validation loss at ``steps``, and the unigram
+    baseline (a flat line from step 0 to ``total_steps``); columns step, loss (nats), curve."""
+    return pd.concat(
+        [
+            pd.DataFrame({"step": steps, "loss (nats)": train_loss, "curve": "training batch"}),
+            pd.DataFrame({"step": steps, "loss (nats)": val_loss, "curve": "validation"}),
+            pd.DataFrame(
+                {
+                    "step": [0, total_steps],
+                    "loss (nats)": [unigram_val_loss] * 2,
+                    "curve": "unigram baseline (validation)",
+                }
+            ),
+        ]
+    )
+
+
+def loss_chart(frame: pd.DataFrame) -> alt.Chart:
+    """Training and validation loss against step, with the unigram baseline (a ``loss_frame``)."""
+    return line_chart(frame, "step", "loss (nats)", "Loss", color="curve", height=260)
+
+
+def structure_chart(frame: pd.DataFrame, shown_step: int) -> alt.Chart:
+    """The learned table's structure score (columns step, structure), the step shown marked."""
+    return line_chart(
+        frame, "step", "structure", "Learned structure", height=300, rule_at=shown_step, rule_label="shown"
+    )
+
+
+def distance_chart(frame: pd.DataFrame) -> alt.Chart:
+    """Mean cosine similarity against distance, one line per table (columns distance, mean cosine, table)."""
+    return line_chart(frame, "distance", "mean cosine", "Similarity against distance", color="table")
+
+
+V_AXIS = "vocab size V (log)"
+
+
+def vocab_frame(points: list[SweepPoint], dim: int) -> pd.DataFrame:
+    """A vocab sweep as a frame: per V, the text's tokens and the token table's parameters V × d."""
+    return pd.DataFrame(
+        {
+            V_AXIS: [p.vocab_size for p in points],
+            "tokens in the text": [p.num_tokens for p in points],
+            "parameters V × d": [table_parameters(p.vocab_size, dim) for p in points],
+        }
+    )
+
+
+def vocab_charts(frame: pd.DataFrame, vocab_size: int) -> tuple[alt.Chart, alt.Chart]:
+    """Sequence length and token-table size against V on a log axis, ``vocab_size`` marked.
+
+    ``frame``: columns ``V_AXIS``, tokens in the text, parameters V × d (a ``vocab_frame``).
+    """
+    mark = {"rule_at": vocab_size, "rule_label": f"V = {vocab_size:,}", "log_x": True, "y_format": ","}
+    return (
+        line_chart(frame, V_AXIS, "tokens in the text", "Vocabulary size against sequence length", **mark),
+        line_chart(frame, V_AXIS, "parameters V × d", "…and the token table's size", log_y=True, **mark),
+    )

@@ -12,10 +12,12 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import torch
 
 from core.similarity import cosine_matrix, mean_by_distance
 
+QUOTED_DISTANCES = (1, 16, 256)  # the distances the Trained positions page quotes
 DATA = Path(__file__).resolve().parents[1] / "data"
 STEM = "minilm_position_embeddings"
 
@@ -38,6 +40,22 @@ def similarity_by_distance(table: torch.Tensor) -> torch.Tensor:
     T = table.shape[0]
     _, means = mean_by_distance(cosine_matrix(table), torch.arange(T))  # [T]: every distance occurs
     return means
+
+
+def quoted_figures(table: torch.Tensor) -> dict[str, float]:
+    """Mean cosine similarity at each of ``QUOTED_DISTANCES`` of a [T, d] table (T > 256), by label."""
+    sims = similarity_by_distance(table)  # [T]
+    return {f"distance {r}": float(sims[r]) for r in QUOTED_DISTANCES}
+
+
+def distance_frame(named: dict[str, torch.Tensor]) -> pd.DataFrame:
+    """Similarity by distance of each named [T, d] table; columns distance, mean cosine, table."""
+    return pd.concat(
+        pd.DataFrame(
+            {"distance": range(len(t)), "mean cosine": similarity_by_distance(t).numpy(), "table": name}
+        )
+        for name, t in named.items()
+    )
 
 
 def pca_2d(table: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

@@ -2,14 +2,14 @@
 
 import streamlit as st
 
+from core.pretrained import quoted_figures
 from core.script_export import PRETRAINED_FILE, trained_positions_code
 from ui.code_view import RUNS_AS_IS, script_export
 from ui.presenter import Slides, predict_number, presenting
 from ui.pretrained_views import (
-    distance_chart,
-    figures,
     pca_view,
     side_by_side,
+    similarity_curves,
     tables,
     trained_file_bytes,
     trained_table,
@@ -20,7 +20,7 @@ cfg, _ = checked_settings()
 st.title("What trained positions look like")
 named = tables(cfg.seed)
 trained = next(iter(named.values()))
-quoted = figures(trained)
+quoted = quoted_figures(trained)
 st.markdown(
     "The lesson creates its positional table with `nn.Embedding(context_length, output_dim)`: random numbers "
     "that training will change. Here is a table that training **did** change: the 512 × 384 learned "
@@ -71,7 +71,7 @@ if slides.shows(2):
     side_by_side(named)
 if slides.shows(3):
     st.subheader("2. Similarity against distance")
-    distance_chart(named)
+    similarity_curves(named)
 if slides.shows(4):
     st.subheader("3. The path through space")
     pca_view(trained)

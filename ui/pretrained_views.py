@@ -6,17 +6,18 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, heatmap, line_chart, path_chart, similarity_heatmap
+from core.charts import distance_chart, grid_frame, heatmap, path_chart, similarity_heatmap
 from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional import sinusoidal
 from core.pretrained import (
     DATA,
     STEM,
+    distance_frame,
     load_minilm_positions,
     pca_2d,
+    quoted_figures,
     rotation_per_step,
-    similarity_by_distance,
 )
 from core.similarity import cosine_matrix
 from core.units import every
@@ -52,12 +53,6 @@ def tables(seed: int) -> dict[str, torch.Tensor]:
     }
 
 
-def figures(table: torch.Tensor) -> dict[str, float]:
-    """Mean neighbour similarity at the distances the page quotes."""
-    sims = similarity_by_distance(table)
-    return {f"distance {r}": float(sims[r]) for r in (1, 16, 256)}
-
-
 def side_by_side(named: dict[str, torch.Tensor]) -> None:
     """Heatmaps of the three tables and of their cosine-similarity matrices."""
     T, d = next(iter(named.values())).shape
@@ -75,7 +70,7 @@ def side_by_side(named: dict[str, torch.Tensor]) -> None:
             readable(similarity_heatmap(frame, f"{name}: cosine similarity")),
             width="stretch",
         )
-        st.caption(f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in figures(table).items()))
+        st.caption(f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in quoted_figures(table).items()))
     st.caption(
         f"Tables: {every(int(positions[1] - positions[0]), T, 'positions')} and "
         f"{every(int(dims[1] - dims[0]), d, 'dimensions')}; similarity: "
@@ -83,22 +78,9 @@ def side_by_side(named: dict[str, torch.Tensor]) -> None:
     )
 
 
-def distance_chart(named: dict[str, torch.Tensor]) -> None:
+def similarity_curves(named: dict[str, torch.Tensor]) -> None:
     """Mean cosine similarity against distance, all three tables on one chart."""
-    frames = [
-        pd.DataFrame(
-            {"distance": range(len(t)), "mean cosine": similarity_by_distance(t).numpy(), "table": name}
-        )
-        for name, t in named.items()
-    ]
-    st.altair_chart(
-        readable(
-            line_chart(
-                pd.concat(frames), "distance", "mean cosine", "Similarity against distance", color="table"
-            )
-        ),
-        width="stretch",
-    )
+    st.altair_chart(readable(distance_chart(distance_frame(named))), width="stretch")
 
 
 def pca_view(table: torch.Tensor) -> None:

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, line_chart, similarity_heatmap
+from core.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
 from core.model import SIZES, TRAINABLE_METHODS
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
@@ -85,26 +85,14 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
         return
     st.progress(job.step / job.config.steps, text=f"Training: step {job.step} of {job.config.steps}")
     if job.result is not None and job.result.steps:
-        st.altair_chart(readable(loss_chart(job.result)), width="stretch")
+        st.altair_chart(readable(loss_chart(losses(job.result))), width="stretch")
 
 
-def loss_chart(result: TrainResult):
-    """Training and validation loss against step, with the unigram baseline."""
-    steps = result.steps
-    frame = pd.concat(
-        [
-            pd.DataFrame({"step": steps, "loss (nats)": result.train_loss, "curve": "training batch"}),
-            pd.DataFrame({"step": steps, "loss (nats)": result.val_loss, "curve": "validation"}),
-            pd.DataFrame(
-                {
-                    "step": [0, result.config.steps],
-                    "loss (nats)": [result.unigram_val_loss] * 2,
-                    "curve": "unigram baseline (validation)",
-                }
-            ),
-        ]
+def losses(result: TrainResult) -> pd.DataFrame:
+    """The result's loss curves and unigram baseline as a ``core.charts.loss_frame``."""
+    return loss_frame(
+        result.steps, result.train_loss, result.val_loss, result.unigram_val_loss, result.config.steps
     )
-    return line_chart(frame, "step", "loss (nats)", "Loss", color="curve", height=260)
 
 
 def results_view(result: TrainResult) -> None:
@@ -128,7 +116,7 @@ def results_view(result: TrainResult) -> None:
         "the text uses (renumbered), so no 50,257-row table is trained",
     )
     c[3].metric("Trained in", f"{result.seconds:.1f} s")
-    st.altair_chart(readable(loss_chart(result)), width="stretch")
+    st.altair_chart(readable(loss_chart(losses(result))), width="stretch")
     if result.snapshots:
         snapshot_view(result)
 
@@ -158,20 +146,7 @@ def snapshot_view(result: TrainResult) -> None:
         )
     with c2:
         frame = pd.DataFrame({"step": result.steps, "structure": result.structure})
-        st.altair_chart(
-            readable(
-                line_chart(
-                    frame,
-                    "step",
-                    "structure",
-                    "Learned structure",
-                    height=300,
-                    rule_at=result.steps[index],
-                    rule_label="shown",
-                )
-            ),
-            width="stretch",
-        )
+        st.altair_chart(readable(structure_chart(frame, result.steps[index])), width="stretch")
     st.caption(
         f"Structure = mean cosine of neighbouring positions − mean cosine of positions at least {T // 2} "
         f"apart: {result.structure[0]:+.3f} at step 0, {result.structure[index]:+.3f} at step "

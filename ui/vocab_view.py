@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from core.charts import line_chart
+from core.charts import vocab_charts, vocab_frame
 from core.config import PipelineConfig
-from core.vocab import table_parameters, tradeoff_sentence
+from core.vocab import tradeoff_sentence
 from ui import cache
 from ui.presenter import readable
-
-V_AXIS = "vocab size V (log)"
 
 
 def vocab_tradeoff(text: str, cfg: PipelineConfig) -> None:
@@ -19,18 +16,7 @@ def vocab_tradeoff(text: str, cfg: PipelineConfig) -> None:
     V, d = cfg.vocab_size, cfg.output_dim
     points = cache.vocab_sweep_of(text)
     num_tokens, whole_text = cache.swept_token_count(text, V)
-    frame = pd.DataFrame(
-        {
-            V_AXIS: [p.vocab_size for p in points],
-            "tokens in the text": [p.num_tokens for p in points],
-            "parameters V × d": [table_parameters(p.vocab_size, d) for p in points],
-        }
-    )
-    mark = {"rule_at": V, "rule_label": f"V = {V:,}", "log_x": True, "y_format": ","}
-    charts = (
-        line_chart(frame, V_AXIS, "tokens in the text", "Vocabulary size against sequence length", **mark),
-        line_chart(frame, V_AXIS, "parameters V × d", "…and the token table's size", log_y=True, **mark),
-    )
+    charts = vocab_charts(vocab_frame(points, d), V)
     for column, chart in zip(st.columns(2), charts, strict=True):
         column.altair_chart(readable(chart), width="stretch", height=290)  # title and axes included
     st.caption(tradeoff_sentence(points, V, num_tokens, d, whole_text))

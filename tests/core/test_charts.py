@@ -43,3 +43,65 @@ def test_method_colours_come_from_the_one_mapping():
     line = panel["layer"][0]
     assert line["mark"]["color"] == "#59a14f" and line["title"]["color"] == "#59a14f"
     assert len(set(METHOD_COLORS.values())) == len(METHOD_COLORS)  # one colour per method
+
+
+def test_loss_chart_draws_both_curves_and_the_flat_baseline():
+    from core.charts import loss_chart, loss_frame
+
+    frame = loss_frame([0, 10], [5.0, 3.0], [5.5, 3.5], 4.0, 20)
+    spec = loss_chart(frame).to_dict()
+    data = next(iter(spec["datasets"].values()))
+    assert [(row["step"], row["loss (nats)"], row["curve"]) for row in data] == [
+        (0, 5.0, "training batch"),
+        (10, 3.0, "training batch"),
+        (0, 5.5, "validation"),
+        (10, 3.5, "validation"),
+        (0, 4.0, "unigram baseline (validation)"),
+        (20, 4.0, "unigram baseline (validation)"),
+    ]
+    assert spec["title"] == "Loss" and spec["encoding"]["color"]["field"] == "curve"
+
+
+def test_structure_chart_marks_the_step_shown():
+    import pandas as pd
+
+    from core.charts import structure_chart
+
+    frame = pd.DataFrame({"step": [0, 10, 20], "structure": [0.0, 0.2, 0.5]})
+    spec = structure_chart(frame, 10).to_dict()
+    curve, rule = spec["datasets"].values()
+    assert [row["structure"] for row in curve] == [0.0, 0.2, 0.5]
+    assert rule == [{"step": 10, "label": "shown"}]
+    assert spec["layer"][0]["title"] == "Learned structure"
+
+
+def test_distance_chart_has_one_line_per_table():
+    import pandas as pd
+
+    from core.charts import distance_chart
+
+    frame = pd.DataFrame(
+        {"distance": [0, 1, 0, 1], "mean cosine": [1.0, 0.5, 1.0, 0.0], "table": list("aabb")}
+    )
+    spec = distance_chart(frame).to_dict()
+    assert spec["title"] == "Similarity against distance"
+    assert spec["encoding"]["x"]["field"] == "distance" and spec["encoding"]["color"]["field"] == "table"
+    assert len(next(iter(spec["datasets"].values()))) == 4
+
+
+def test_vocab_charts_tabulate_the_sweep_and_mark_v():
+    from core.charts import V_AXIS, vocab_charts, vocab_frame
+    from core.vocab import SweepPoint
+
+    frame = vocab_frame([SweepPoint(100, 50), SweepPoint(1000, 30)], 8)
+    assert frame[V_AXIS].tolist() == [100, 1000]
+    assert frame["parameters V × d"].tolist() == [800, 8000]  # 100 × 8 and 1,000 × 8
+    tokens, table = (chart.to_dict() for chart in vocab_charts(frame, 1000))
+    assert tokens["layer"][0]["encoding"]["y"]["field"] == "tokens in the text"
+    assert table["layer"][0]["encoding"]["y"]["scale"]["type"] == "log"
+    assert table["layer"][0]["encoding"]["x"]["scale"] == {
+        "domain": [100.0, 1000.0],
+        "nice": False,
+        "type": "log",
+    }
+    assert list(table["datasets"].values())[1] == [{V_AXIS: 1000, "label": "V = 1,000"}]

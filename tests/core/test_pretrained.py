@@ -3,7 +3,14 @@ import math
 import pytest
 import torch
 
-from core.pretrained import load_minilm_positions, pca_2d, rotation_per_step, similarity_by_distance
+from core.pretrained import (
+    distance_frame,
+    load_minilm_positions,
+    pca_2d,
+    quoted_figures,
+    rotation_per_step,
+    similarity_by_distance,
+)
 
 
 def test_shipped_table_and_provenance():
@@ -43,3 +50,24 @@ def test_pca_finds_the_plane_of_a_rotating_pair():
     coords, share = pca_2d(table)
     assert float(share.sum()) == pytest.approx(1.0, abs=1e-6)
     assert rotation_per_step(coords) == pytest.approx(math.degrees(0.5), abs=0.01)
+
+
+def _rotating_table(T: int, theta: float) -> torch.Tensor:
+    """[T, 2]: position p is the unit vector at angle p·θ, so positions r apart have cosine cos(r·θ)."""
+    angles = torch.arange(T, dtype=torch.float64) * theta
+    return torch.stack([angles.cos(), angles.sin()], dim=1)
+
+
+def test_quoted_figures_of_a_rotating_table():
+    figures = quoted_figures(_rotating_table(300, 0.01))
+    assert list(figures) == ["distance 1", "distance 16", "distance 256"]
+    for r in (1, 16, 256):
+        assert figures[f"distance {r}"] == pytest.approx(math.cos(0.01 * r))
+
+
+def test_distance_frame_holds_each_tables_curve():
+    frame = distance_frame({"slow": _rotating_table(5, 0.1), "fast": _rotating_table(5, 0.5)})
+    assert frame["table"].tolist() == ["slow"] * 5 + ["fast"] * 5
+    assert frame["distance"].tolist() == [0, 1, 2, 3, 4] * 2
+    expected = [math.cos(0.1 * r) for r in range(5)] + [math.cos(0.5 * r) for r in range(5)]
+    assert frame["mean cosine"].tolist() == pytest.approx(expected)
