@@ -2,10 +2,8 @@
 
 import pytest
 
-from tests.ui.test_pages import errors, open_page
-
 PAGE = "pages/Families.py"
-METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]
+METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]  # the registry's order
 MAX_CHART_BYTES = 1_000_000
 
 
@@ -14,7 +12,7 @@ def charts(at):
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_every_method_has_its_close_up(method):
+def test_every_method_has_its_close_up(method, open_page):
     at = open_page(PAGE, method=method, context="64")
     assert not at.exception and not at.error
     assert len(charts(at)) >= 5  # the shared logit and similarity views, plus the close-up
@@ -24,7 +22,7 @@ def test_every_method_has_its_close_up(method):
     assert list(table["method"]) == METHODS
 
 
-def test_family_parameters_come_from_the_url():
+def test_family_parameters_come_from_the_url(open_page):
     at = open_page(PAGE, method="alibi", heads="12", dim="768", clip="4", buckets="16", max_distance="64")
     assert not at.exception and not at.error
     assert at.number_input(key="heads").value == 12
@@ -33,7 +31,7 @@ def test_family_parameters_come_from_the_url():
     assert table.loc["shaw", "parameters"] == f"{2 * 9 * 64:,}"  # a^K and a^V: 2 × (2k+1) × head dim
 
 
-def test_rope_shift_invariance_is_shown_with_numbers():
+def test_rope_shift_invariance_is_shown_with_numbers(open_page):
     at = open_page(PAGE, method="rope")
     table = next(d.value for d in at.dataframe if "shift s" in d.value.columns)
     assert list(table["shift s"]) == [0, 1, 10, 100, 1000]
@@ -64,14 +62,14 @@ def test_rope_shift_invariance_is_shown_with_numbers():
         ({"max_distance": "0"}, "T5 max distance must be between 1"),
     ],
 )
-def test_bad_family_parameters_get_a_message(params, message):
+def test_bad_family_parameters_get_a_message(params, message, open_page, errors):
     at = open_page(PAGE, **params)
     assert not at.exception
     assert message in errors(at)
 
 
 @pytest.mark.parametrize("method", ["learned", "rope", "t5", "shaw", "alibi", "sinusoidal"])
-def test_context_8192_stays_small(method):
+def test_context_8192_stays_small(method, open_page):
     # The largest settings: no [T, T], [used, d/2] or vocab × d tensor may be built, no chart over 1 MB.
     at = open_page(
         PAGE,

@@ -1,0 +1,91 @@
+"""Adding a positional family is a core module and a view module: a test-only family shows on every view.
+
+The fake family below is registered the way a module in ``core/positional/`` registers itself, and its
+close-up is a module ``ui.families.<name>`` with a ``view``; nothing else in the app is told about it.
+"""
+
+import math
+import sys
+import types
+
+import pytest
+import streamlit as st
+import torch
+
+from core.config import FAMILIES
+from core.positional.family import Family, Param, all_params
+
+TILT = Param("tilt", "Fake tilt", 3, "How steeply the fake family's bias falls.", low=1, high=9)
+
+
+def fake_logits(x):
+    return -x.fam.tilt * x.distances.double() / 8  # [R]: a bias that falls tilt/8 per token
+
+
+def describe_fake(label, r, y, context_length, fam):
+    return f"{label} falls by {float(y[0] - y[1]) / float(r[1] - r[0]):.3f} per token."
+
+
+FAKE = Family(
+    name="fake",
+    label="Fake tilt",
+    kind="relative",
+    injects="logit bias",
+    where="the fake family tilts every attention score by its distance",
+    source="a test (no paper)",
+    extrapolates="the tilt simply continues",
+    help="fake: a test-only family.",
+    color="#17becf",
+    logits=fake_logits,
+    describe_logits=describe_fake,
+    params=(TILT,),
+    parameter_count=lambda T, d, fam: fam.tilt * T,
+)
+
+
+@pytest.fixture
+def fake_family(monkeypatch):
+    view = types.ModuleType("ui.families.fake")
+    view.view = lambda cfg, fam: st.markdown(f"The fake close-up, tilt {fam.tilt}.")
+    monkeypatch.setitem(FAMILIES, "fake", FAKE)  # what register() does when its module is imported
+    monkeypatch.setitem(sys.modules, "ui.families.fake", view)
+    yield FAKE
+
+
+def test_the_registry_gives_its_settings_and_checks_them(fake_family):
+    assert all_params()["tilt"] is TILT
+    from core.config import FamilyConfig
+
+    assert FamilyConfig(tilt=5).tilt == 5 and FamilyConfig().tilt == 3
+    with pytest.raises(ValueError, match="Fake tilt must be between 1 and 9"):
+        FamilyConfig(tilt=12).validate(256, 4)
+
+
+def test_the_families_page_lists_a_new_family_everywhere(fake_family, open_page):
+    at = open_page("pages/Families.py", method="fake", tilt="5", context="16")
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert list(table["method"])[-1] == "fake"
+    row = table[table["method"] == "fake"].iloc[0]
+    assert row["family"] == "Fake tilt" and row["parameters"] == f"{5 * 16:,}"  # tilt × T
+    assert at.number_input(key="tilt").value == 5  # its own setting, bound to the URL
+    assert "fake" in at.selectbox(key="method").options  # the sidebar's method picker
+    text = " ".join(m.value for m in at.markdown)
+    # chart 1's finding, computed from its logits: tilt 5 → 5/8 per token
+    assert f"Fake tilt falls by {5 / 8:.3f} per token." in text
+    assert "The fake close-up, tilt 5." in text
+    assert any(s.value.startswith("3. Close-up: Fake tilt") for s in at.subheader)
+    assert math.isclose(float(fake_logits_at(1, tilt=5)), -5 / 8)
+
+
+def fake_logits_at(r, tilt):
+    from core.families import position_logits
+    from core.positional.family import FamilyConfig
+
+    return position_logits("fake", torch.tensor([r]), FamilyConfig(tilt=tilt), 64, 0)[0]
+
+
+def test_a_bad_value_of_a_new_setting_gets_a_message(fake_family, open_page, errors):
+    at = open_page("pages/Families.py", method="fake", tilt="0")
+    assert not at.exception
+    assert "Fake tilt must be between 1 and 9 (it is 0)" in errors(at)
