@@ -217,6 +217,35 @@ class TrainResult:
         return {"config": self.config.__dict__, **out}
 
 
+def comparison_rows(results: dict[str, TrainResult | None], context_length: int) -> list[dict[str, str]]:
+    """One table row per method: validation loss in windows of T and, past it, in windows of 2T.
+
+    Args:
+        results: each method's finished run on the same text and settings, or None (not trained yet).
+        context_length: T, the trained length.
+
+    Returns:
+        Rows of display strings (losses to 3 decimals; "—" where a method has no run yet).
+    """
+    T = context_length
+    rows = []
+    for method, r in results.items():
+        fixed = method == "learned"  # a learned table has no row for position T or later
+        fmt = (lambda x: f"{x:.3f}") if r else (lambda x: "—")
+        inside = "cannot" if fixed else fmt(r and r.val_loss_past_inside)
+        outside = ("cannot: no row past T" if fixed else fmt(r.val_loss_past_outside)) if r else "—"
+        rows.append(
+            {
+                "method": method,
+                f"val loss, windows of {T}": fmt(r and r.val_loss_inside),
+                f"windows of {2 * T}: positions < {T}": inside,
+                f"windows of {2 * T}: positions ≥ {T}": outside,
+                "status": "done" if r else "not trained yet",
+            }
+        )
+    return rows
+
+
 def cosine_decay(step: int, steps: int) -> float:
     """The learning rate's factor after ``step`` of ``steps`` updates: 1 down to 0.1 along a half cosine."""
     return 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * step / steps))

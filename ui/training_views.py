@@ -13,7 +13,7 @@ from core.model import SIZES, TRAINABLE_METHODS
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, run_key
-from core.training import TrainConfig, TrainResult, batch_size_for
+from core.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
 from ui.presenter import readable
 from ui.sidebar import TextChoice, bound_number, url_bound
 
@@ -158,21 +158,5 @@ def compare_view(queue: TrainingQueue, token_ids: list[int], cfg: TrainConfig) -
     """Every finished method on this text and these settings: loss inside and past the trained length."""
     keys = {m: run_key(token_ids, TrainConfig(**{**cfg.__dict__, "method": m})) for m in TRAINABLE_METHODS}
     done = {job.config.method: job.result for job in queue.finished_runs(list(keys.values()))}
-    T = cfg.context_length
-    rows = []
-    for method in TRAINABLE_METHODS:
-        r = done.get(method)
-        fmt = (lambda x: f"{x:.3f}") if r else (lambda x: "—")
-        outside = "cannot: no row past T" if method == "learned" else fmt(r and r.val_loss_past_outside)
-        rows.append(
-            {
-                "method": method,
-                f"val loss, windows of {T}": fmt(r and r.val_loss_inside),
-                f"windows of {2 * T}: positions < {T}": "cannot"
-                if method == "learned"
-                else fmt(r and r.val_loss_past_inside),
-                f"windows of {2 * T}: positions ≥ {T}": outside if r else "—",
-                "status": "done" if r else "not trained yet",
-            }
-        )
+    rows = comparison_rows({method: done.get(method) for method in TRAINABLE_METHODS}, cfg.context_length)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")

@@ -8,7 +8,9 @@ from core.samples import SAMPLES
 from core.tokenizer import encode
 from core.training import (
     TrainConfig,
+    TrainResult,
     compact_vocab,
+    comparison_rows,
     main,
     position_structure,
     train,
@@ -117,3 +119,34 @@ def test_a_run_over_the_time_or_memory_budget_is_refused_with_what_to_change():
     assert estimated_bytes(wide, 20_000) > estimated_bytes(wide, 340)
     with pytest.raises(ValueError, match="MB of memory"):
         wide.validate(200_000, 20_000)
+
+
+def test_comparison_rows_show_each_methods_losses():
+    done = TrainResult(TrainConfig(method="rope"), 10, 100, 4.0)
+    done.val_loss_inside, done.val_loss_past_inside, done.val_loss_past_outside = 3.14159, 3.2, 6.0
+    learned = TrainResult(TrainConfig(method="learned"), 10, 100, 4.0)
+    learned.val_loss_inside = 2.5
+    rows = comparison_rows({"learned": learned, "rope": done, "alibi": None}, 8)
+    assert rows == [
+        {
+            "method": "learned",
+            "val loss, windows of 8": "2.500",
+            "windows of 16: positions < 8": "cannot",
+            "windows of 16: positions ≥ 8": "cannot: no row past T",
+            "status": "done",
+        },
+        {
+            "method": "rope",
+            "val loss, windows of 8": "3.142",
+            "windows of 16: positions < 8": "3.200",
+            "windows of 16: positions ≥ 8": "6.000",
+            "status": "done",
+        },
+        {
+            "method": "alibi",
+            "val loss, windows of 8": "—",
+            "windows of 16: positions < 8": "—",
+            "windows of 16: positions ≥ 8": "—",
+            "status": "not trained yet",
+        },
+    ]
