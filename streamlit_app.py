@@ -2,11 +2,11 @@
 
 Every page shares one sidebar, drawn here before the page runs: its settings are the same widgets
 on every page, bound to the URL, so a link or a reload reproduces the view after any page switch.
-The pages (``pages/``) read them with ``ui.sidebar.settings()``.
+The pages (``pages/``) read them with ``ui.navigation.settings()``.
 """
 
 from ui.app import end_run, start_run
-from ui.sidebar import navigation
+from ui.navigation import navigation
 
 page = navigation()
 start_run(page)

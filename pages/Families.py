@@ -8,8 +8,8 @@ from ui.code_view import RUNS_AS_IS, script_export
 from ui.families.close_up import close_up
 from ui.families.compare import logit_section, overview, similarity_section
 from ui.families.controls import family_settings
+from ui.navigation import settings
 from ui.presenter import Slides, presenting
-from ui.sidebar import settings
 
 cfg, _ = settings()
 st.title("Positional-encoding families, side by side")

@@ -28,9 +28,11 @@ from core.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_nam
 from core.units import human_bytes
 from ui import cache
 from ui.code_view import code_export
+from ui.navigation import settings
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
-from ui.sidebar import LONG_SAMPLE, current_preset, settings, use_long_sample
+from ui.presets import current_preset
+from ui.text_source import LONG_SAMPLE, use_long_sample
 from ui.vocab_view import vocab_tradeoff
 from ui.widgets import (
     grid_table,

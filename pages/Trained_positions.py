@@ -5,6 +5,7 @@ import streamlit as st
 from core.pretrained import quoted_figures
 from core.script_export import PRETRAINED_FILE, trained_positions_code
 from ui.code_view import RUNS_AS_IS, script_export
+from ui.navigation import checked_settings
 from ui.presenter import Slides, predict_number, presenting
 from ui.pretrained_views import (
     pca_view,
@@ -14,7 +15,6 @@ from ui.pretrained_views import (
     trained_file_bytes,
     trained_table,
 )
-from ui.sidebar import checked_settings
 
 cfg, _ = checked_settings()
 st.title("What trained positions look like")

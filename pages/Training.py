@@ -11,8 +11,8 @@ from core.train_queue import run_key
 from core.training import MAX_TRAIN_TOKENS, TrainConfig
 from ui import cache
 from ui.code_view import RUNS_AS_IS, script_export, text_file
+from ui.navigation import checked_settings
 from ui.presenter import Slides, presenting
-from ui.sidebar import checked_settings
 from ui.training_views import (
     compare_view,
     progress_view,

@@ -5,7 +5,7 @@ import dataclasses
 import pandas as pd
 import streamlit as st
 
-from core.config import ADDITIVE_METHODS
+from core.config import FAMILIES
 from core.embeddings import same_prefix
 from core.markup import escape_markdown
 from core.order import (
@@ -22,12 +22,10 @@ from core.script_export import why_position_code
 from core.tokenizer import token_strings
 from ui import cache
 from ui.code_view import RUNS_AS_IS, script_export
+from ui.navigation import settings
 from ui.presenter import Slides, predict_number, presenting
-from ui.sidebar import settings, url_bound
+from ui.sentences import sentence_inputs
 from ui.widgets import token_chips
-
-MAX_SENTENCE_CHARS = 300
-
 
 cfg, _ = settings()
 st.title("Why position?")
@@ -35,20 +33,7 @@ st.markdown(
     "An embedding layer is a lookup table: a token ID gets **the same vector wherever it "
     "stands**. Type two sentences with the same words in another order and compare."
 )
-col_a, col_b = st.columns(2)
-typed_a = col_a.text_input(
-    "Sentence A", "The cat sat on the mat", max_chars=MAX_SENTENCE_CHARS, **url_bound("a")
-)
-typed_b = col_b.text_input(
-    "Sentence B", "On the mat the cat sat", max_chars=MAX_SENTENCE_CHARS, **url_bound("b")
-)
-mid = st.toggle(
-    "Read each sentence as if it stood mid-sentence (a space before its first word)",
-    value=True,
-    **url_bound("space"),
-    help="GPT-2 keeps a word's leading space in its token: 'dog' at the start of a text and ' dog' "
-    "inside one are different token IDs, so a word that moves to or from the start would not be compared.",
-)
+typed_a, typed_b, mid = sentence_inputs()
 text_a, text_b = (mid_sentence(typed_a), mid_sentence(typed_b)) if mid else (typed_a, typed_b)
 try:
     cfg.validate()
@@ -75,7 +60,7 @@ if not presenting():
 order = permutation(len(ids_a), cfg.seed)
 ids_p = [ids_a[k] for k in order]
 num_positions = max(len(ids_a), len(ids_b))
-additive = cfg.method in ADDITIVE_METHODS
+additive = FAMILIES[cfg.method].additive
 if cfg.method == "learned" and num_positions > cfg.context_length:
     st.info(
         f"The sentences need {num_positions} positions and the sidebar's context length is "

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from streamlit.navigation.page import StreamlitPage
 
-from ui import cache
+from ui import cache, sentences, training_views  # noqa: F401  (they register their URL keys)
 from ui.memory import give_back_memory, use_mmap_for_large_blocks
+from ui.navigation import forget_settings
 from ui.presenter import presenter_style, presenting
-from ui.sidebar import forget_settings, sidebar
+from ui.sidebar import sidebar
 from ui.widgets import page_setup
 
 ALLOCATOR_TUNED = use_mmap_for_large_blocks()  # once per server process, when this module is first imported
 
 
 def start_run(page: StreamlitPage) -> None:
-    """Set up the page ``page`` and draw the sidebar; ``ui.sidebar.settings()`` then reads it."""
+    """Set up the page ``page`` and draw the sidebar; ``ui.navigation.settings()`` then reads it."""
     page_setup(page.title, page.icon, sidebar_collapsed=presenting())
     cache.warm_tokenizer()
     sidebar()

@@ -15,9 +15,12 @@ from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, run_key
 from core.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
 from ui.presenter import readable
-from ui.sidebar import TextChoice, bound_number, url_bound
+from ui.settings import bound_number
+from ui.text_source import TextChoice
+from ui.url_keys import register_url_keys, url_bound
 
 DEFAULTS = TrainConfig()
+register_url_keys("corpus", "train_context", "size", "steps")
 WORKERS = 1  # runs training at once on the server's two cores; the rest queue
 KEEP = 16  # finished runs kept for everyone (each ≤ 26 snapshots of ≤ 256 × 128 floats: ≤ 3.4 MB)
 

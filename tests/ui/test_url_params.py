@@ -69,14 +69,23 @@ def test_every_page_checks_the_sidebar_settings(page):
 
 
 def test_every_url_bound_widget_travels_in_a_copied_link():
-    # A widget bound to the URL but missing from URL_KEYS would be dropped from Copy link silently.
-    from core.config import METHODS
-    from ui.sidebar import BOUND_KEYS, URL_KEYS
+    # Copy link carries url_keys(); a widget can only bind a registered key, and every key is drawn somewhere.
+    from core.config import FAMILIES
+    from ui.url_keys import BOUND_KEYS, url_keys
 
     for page in PAGES:
         open_page(page)
-    for method in METHODS:  # the Families controls depend on the method
+    for method in FAMILIES:  # the Families controls depend on the method
         open_page("pages/Families.py", method=method)
     open_page("pages/Pipeline.py", present="true")
-    assert BOUND_KEYS == set(URL_KEYS)
+    assert BOUND_KEYS == set(url_keys())
     assert BOUND_KEYS - set(accepted()) == {"a", "b"}  # every other one is checked; a sentence is any text
+
+
+def test_a_widget_cannot_bind_a_key_nobody_registered():
+    from ui.url_keys import register_url_keys, url_bound
+
+    with pytest.raises(KeyError, match="register_url_keys"):
+        url_bound("not_a_setting")
+    assert url_bound("steps")["key"] == "steps"  # registered by ui.training_views
+    assert register_url_keys("b") == ("b",)

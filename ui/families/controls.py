@@ -10,7 +10,8 @@ import streamlit as st
 
 from core.config import FamilyConfig
 from core.positional.family import Param, all_params
-from ui.sidebar import bound_number, url_bound
+from ui.settings import bound_number
+from ui.url_keys import url_bound
 
 COLUMNS = 5
 

@@ -1,0 +1,80 @@
+"""The text the pipeline runs on: a sample, pasted text or an uploaded file (source, sample, text, upload)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from core.markup import escape_markdown
+from core.samples import SAMPLE_TITLES, SAMPLES
+from core.textfile import decode_text_file
+from ui.url_keys import register_url_keys, url_bound
+
+MAX_TEXT_CHARS = 1_000_000
+DEFAULT_SAMPLE = "lesson"
+LONG_SAMPLE = "log"
+register_url_keys("sample")
+
+
+@dataclass(frozen=True)
+class TextChoice:
+    """The text the pipeline runs on, or why there is none."""
+
+    text: str  # the text ("" when there is none)
+    label: str  # where it came from, for captions
+    error: str | None = None  # a message for the user instead of a text
+
+
+def use_long_sample() -> None:
+    """A button's callback: the long sample as the text."""
+    st.session_state.update(source="sample", sample=LONG_SAMPLE)
+
+
+def _read_upload() -> TextChoice:
+    upload = st.file_uploader(
+        "A .txt file (UTF-8, at most 1 MB)", type=["txt"], key="upload", max_upload_size=1
+    )
+    if upload is not None:  # kept in this session's state so it survives a page switch
+        try:
+            text = decode_text_file(upload.name, upload.getvalue())
+            st.session_state["uploaded_text"] = TextChoice(text, f"uploaded file {upload.name}")
+        except ValueError as exc:
+            st.session_state["uploaded_text"] = TextChoice(
+                "", "", escape_markdown(str(exc))
+            )  # names the file
+    return st.session_state.get("uploaded_text", TextChoice("", "", "Upload a .txt file to use it."))
+
+
+def text_source() -> TextChoice:
+    """Sample, pasted or uploaded text (widget keys ``source``, ``sample``, ``text``, ``upload``)."""
+    source = st.radio(
+        "Text",
+        ["sample", "paste", "upload"],
+        horizontal=True,
+        key="source",
+        format_func=str.capitalize,
+        persist_state="session",
+    )
+    if source == "paste":
+        text = st.text_area(
+            "Paste text",
+            key="text",
+            height=140,
+            max_chars=MAX_TEXT_CHARS,
+            persist_state="session",
+            placeholder="Paste any text here",
+        )
+        if not text.strip():
+            return TextChoice("", "", "The text is empty: paste some text, or pick a sample.")
+        return TextChoice(text, "pasted text")
+    if source == "upload":
+        return _read_upload()
+    name = st.selectbox(
+        "Sample",
+        list(SAMPLES),
+        help="  \n".join(f"**{k}**: {v}" for k, v in SAMPLE_TITLES.items()),
+        **url_bound("sample"),
+        index=list(SAMPLES).index(DEFAULT_SAMPLE),
+    )
+    return TextChoice(SAMPLES[name], f"sample: {SAMPLE_TITLES[name]}")
