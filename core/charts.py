@@ -91,7 +91,7 @@ def line_chart(
 ) -> alt.Chart:
     """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule.
 
-    ``colors``: a colour per ``color`` value (e.g. ``core.colors.METHOD_COLORS`` by label); the
+    ``colors``: a colour per ``color`` value (e.g. each ``Family.color`` by label); the
     legend sits below the plot, so the plot keeps the width on a phone.
     """
     scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)

@@ -22,7 +22,8 @@ import torch
 from core.adamw import AdamW
 from core.budget import RUN_SECONDS, TRAIN_BYTES
 from core.data import TextTooShort
-from core.model import SIZES, TRAINABLE_METHODS, GPTConfig, TinyGPT, init_weights, num_parameters
+from core.model import SIZES, GPTConfig, TinyGPT, init_weights, num_parameters, trainable_methods
+from core.positional import FAMILIES
 from core.similarity import cosine_matrix, pair_distances
 
 VAL_FRACTION = 0.1
@@ -52,7 +53,7 @@ def batch_size_for(context_length: int) -> int:
 class TrainConfig:
     """One training run; equal configs on equal text give identical results (CPU, fixed seed)."""
 
-    method: str = "learned"  # one of TRAINABLE_METHODS
+    method: str = "learned"  # one of core.model.trainable_methods()
     context_length: int = 32  # T: the trained length
     size: str = "small"  # a key of core.model.SIZES
     steps: int = 300  # optimizer steps
@@ -66,8 +67,8 @@ class TrainConfig:
         With ``vocab_size`` (the text's distinct tokens) it also refuses a run that would take longer
         than ``RUN_SECONDS`` or more memory than ``TRAIN_BYTES`` (``core.budget``).
         """
-        if self.method not in TRAINABLE_METHODS:
-            raise ValueError(f"Training supports {', '.join(TRAINABLE_METHODS)} (not {self.method!r}).")
+        if self.method not in trainable_methods():
+            raise ValueError(f"Training supports {', '.join(trainable_methods())} (not {self.method!r}).")
         if self.size not in SIZES:
             raise ValueError(f"Model size must be one of {', '.join(SIZES)}.")
         if not 4 <= self.context_length <= 256:
@@ -230,7 +231,7 @@ def comparison_rows(results: dict[str, TrainResult | None], context_length: int)
     T = context_length
     rows = []
     for method, r in results.items():
-        fixed = method == "learned"  # a learned table has no row for position T or later
+        fixed = FAMILIES[method].fixed_length  # a learned table has no row for position T or later
         fmt = (lambda x: f"{x:.3f}") if r else (lambda x: "—")
         inside = "cannot" if fixed else fmt(r and r.val_loss_past_inside)
         outside = ("cannot: no row past T" if fixed else fmt(r.val_loss_past_outside)) if r else "—"
@@ -285,8 +286,9 @@ def train(
         result.train_loss.append(loss)
         val = per_position_loss(model, val_data, cfg.context_length, RECORD_EVAL_TOKENS)
         result.val_loss.append(float(val.mean()))
-        if cfg.method == "learned":
-            table = model.pos_emb.weight.detach().clone()  # [T, d]
+        table = model.position_table()  # [T, d] of a learned table, else None
+        if table is not None:
+            table = table.detach().clone()  # [T, d]
             result.snapshots.append(table)
             result.structure.append(position_structure(table))
         model.train()
@@ -313,7 +315,7 @@ def train(
             record(step, float(loss.detach()))
     model.eval()
     result.val_loss_inside = float(per_position_loss(model, val_data, T).mean())
-    if cfg.method != "learned":  # a learned table has no row for position T or later
+    if not model_cfg.family.fixed_length:  # a learned table has no row for position T or later
         past = per_position_loss(model, val_data, 2 * T)  # [2T]
         result.val_loss_past_inside = float(past[:T].mean())
         result.val_loss_past_outside = float(past[T:].mean())
@@ -324,7 +326,7 @@ def train(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Train the tiny GPT and print its metrics as JSON.")
     defaults = TrainConfig()
-    parser.add_argument("--method", default=defaults.method, choices=TRAINABLE_METHODS)
+    parser.add_argument("--method", default=defaults.method, choices=trainable_methods())
     parser.add_argument("--context", type=int, default=defaults.context_length)
     parser.add_argument("--size", default=defaults.size, choices=list(SIZES))
     parser.add_argument("--steps", type=int, default=defaults.steps)

@@ -27,7 +27,9 @@ def test_method_colours_come_from_the_one_mapping():
     import pandas as pd
 
     from core.charts import line_chart, method_panel
-    from core.colors import METHOD_COLORS
+    from core.positional import FAMILIES
+
+    METHOD_COLORS = {name: f.color for name, f in FAMILIES.items()}
 
     frame = pd.DataFrame(
         {"r": [0, 1, 0, 1], "y": [0.0, 1.0, 2.0, 3.0], "method": ["RoPE", "RoPE", "ALiBi", "ALiBi"]}
