@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.model import TRAINABLE_METHODS  # noqa: E402
+from core.model import trainable_methods  # noqa: E402
 from core.samples import SAMPLES  # noqa: E402
 from core.tokenizer import encode  # noqa: E402
 from core.training import TrainConfig, train  # noqa: E402
@@ -37,7 +37,7 @@ def main() -> None:
         f"{'method':11s} {'time':>7s} {'val loss':>9s} {'unigram':>8s} {'2T: <T':>7s} {'2T: >=T':>8s} "
         f"{'structure 0 -> end':>19s}"
     )
-    for method in TRAINABLE_METHODS:
+    for method in trainable_methods():
         cfg = TrainConfig(method, args.context, args.size, args.steps, seed=args.seed)
         r = train(ids, cfg)
         past_in = f"{r.val_loss_past_inside:.3f}" if r.val_loss_past_inside is not None else "n/a"

@@ -23,9 +23,6 @@ def trainable_methods() -> tuple[str, ...]:
     return tuple(name for name, family in FAMILIES.items() if family.trainable)
 
 
-TRAINABLE_METHODS = trainable_methods()
-
-
 @dataclass(frozen=True)
 class GPTConfig:
     """Shape of the model; the sizes are small enough to train on two CPU cores in seconds."""

@@ -5,7 +5,7 @@ import dataclasses
 import streamlit as st
 
 from core.data import TextTooShort
-from core.model import TRAINABLE_METHODS
+from core.model import trainable_methods
 from core.script_export import training_code
 from core.train_queue import run_key
 from core.training import MAX_TRAIN_TOKENS, TrainConfig
@@ -33,9 +33,9 @@ st.markdown(
 )
 choice = training_text(choice)
 tcfg = train_settings(cfg.method, cfg.seed)
-if cfg.method not in TRAINABLE_METHODS:  # e.g. the T5 preset: a way forward, not an error
+if cfg.method not in trainable_methods():  # e.g. the T5 preset: a way forward, not an error
     st.info(
-        f"This page trains {', '.join(TRAINABLE_METHODS)} positions, not **{cfg.method}**: pick one of "
+        f"This page trains {', '.join(trainable_methods())} positions, not **{cfg.method}**: pick one of "
         "them as the sidebar's **Positional method**, or:"
     )
     st.button(
@@ -106,7 +106,7 @@ if slides.shows(1):
     b1, b2, b3 = st.columns([1, 1, 3])
     b1.button("Train", type="primary", key="train", on_click=start, args=([tcfg],))
     b2.button("Stop", key="stop", disabled=own is None or own.finished, on_click=stop)
-    every_method = [dataclasses.replace(tcfg, method=m) for m in TRAINABLE_METHODS]
+    every_method = [dataclasses.replace(tcfg, method=m) for m in trainable_methods()]
     b3.button("Train every method (compare)", key="train_all", on_click=start, args=(every_method,))
     if job is None:
         st.info(

@@ -23,7 +23,8 @@ def sentence_inputs() -> tuple[str, str, bool]:
         "Read each sentence as if it stood mid-sentence (a space before its first word)",
         value=True,
         **url_bound("space"),
-        help="GPT-2 keeps a word's leading space in its token: 'dog' at the start of a text and ' dog' inside "
-        "one are different token IDs, so a word that moves to or from the start would not be compared.",
+        help="GPT-2 keeps a word's leading space in its token: 'dog' at the start of a text and ' dog' "
+        "inside one are different token IDs, so a word that moves to or from the start would not be "
+        "compared.",
     )
     return typed_a, typed_b, mid

@@ -9,7 +9,7 @@ import streamlit as st
 import torch
 
 from core.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
-from core.model import SIZES, TRAINABLE_METHODS
+from core.model import SIZES, trainable_methods
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, run_key
@@ -159,7 +159,7 @@ def snapshot_view(result: TrainResult) -> None:
 
 def compare_view(queue: TrainingQueue, token_ids: list[int], cfg: TrainConfig) -> None:
     """Every finished method on this text and these settings: loss inside and past the trained length."""
-    keys = {m: run_key(token_ids, TrainConfig(**{**cfg.__dict__, "method": m})) for m in TRAINABLE_METHODS}
+    keys = {m: run_key(token_ids, TrainConfig(**{**cfg.__dict__, "method": m})) for m in trainable_methods()}
     done = {job.config.method: job.result for job in queue.finished_runs(list(keys.values()))}
-    rows = comparison_rows({method: done.get(method) for method in TRAINABLE_METHODS}, cfg.context_length)
+    rows = comparison_rows({method: done.get(method) for method in trainable_methods()}, cfg.context_length)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")

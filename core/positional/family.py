@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import torch
 from torch import nn
@@ -97,7 +97,6 @@ class Family:
     input_module: Callable[[int, int], nn.Module] | None = None  # (T, d) -> x [B, T, d] ↦ [B, T, d]
     rotate: Callable[[torch.Tensor, torch.Tensor, float], torch.Tensor] | None = None  # q/k, positions, base
     attention_bias: Callable[[int, torch.Tensor], torch.Tensor] | None = None  # (H, positions [T]) -> [H,T,T]
-    extra: dict = field(default_factory=dict, compare=False)  # anything a family's own view needs
 
     @property
     def additive(self) -> bool:

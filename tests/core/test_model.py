@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from core.model import SIZES, TRAINABLE_METHODS, GPTConfig, TinyGPT, init_weights, num_parameters
+from core.model import SIZES, GPTConfig, TinyGPT, init_weights, num_parameters, trainable_methods
 
 
 def model(method, T=8, V=50, layers=2):
@@ -12,7 +12,7 @@ def model(method, T=8, V=50, layers=2):
     return m.eval()
 
 
-@pytest.mark.parametrize("method", TRAINABLE_METHODS)
+@pytest.mark.parametrize("method", trainable_methods())
 def test_shapes_and_causality(method):
     m = model(method)
     idx = torch.randint(0, 50, (3, 8))
