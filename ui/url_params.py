@@ -14,51 +14,53 @@ import re
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from core.config import (
-    EXTRAPOLATE_FACTORS,
-    LEARNED_INITS,
-    METHODS,
-    ROPE_PAIRINGS,
-    SINUSOIDAL_LAYOUTS,
-    FamilyConfig,
-    PipelineConfig,
-)
+from core.config import FAMILIES, PipelineConfig
 from core.markup import escape_markdown
 from core.model import SIZES
+from core.positional.family import all_params
 from core.presets import PRESETS
 from core.samples import SAMPLES
 from core.training import TrainConfig
 
 WHOLE, NUMBER = "a whole number", "a number"
-_WHOLE = re.compile(r"[+-]?\d+")
+# ASCII only: Python's int() and float() also take "１２", "٤" and "1_000", which no link should carry.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+# A browser keeps whole numbers exactly up to 2**53 - 1; Streamlit silently resets a bound widget's
+# URL value beyond that (``NumberInputSerde.deserialize``), so it is refused here, with a message.
+MAX_WHOLE = 2**53 - 1
+# Sentences typed into Why position? (URL keys a and b): text, cut to this many characters.
+TEXT_KEYS = ("a", "b")
+MAX_SENTENCE_CHARS = 300
+# Parameters that are not settings but are read elsewhere: Streamlit's own, and Copy link's ``text``
+# (``ui.share_link.apply_link_text`` explains that one).
+NOT_SETTINGS = ("embed", "embed_options", "text")
 
 
 def accepted() -> dict[str, str | tuple[str, ...]]:
     """URL key -> ``WHOLE``, ``NUMBER`` or the option values it accepts."""
     options = {
-        "method": METHODS,
+        "method": tuple(FAMILIES),
         "sample": tuple(SAMPLES),
         "preset": ("custom", *PRESETS),
-        "extrapolate": tuple(str(f) for f in EXTRAPOLATE_FACTORS),
-        "layout": tuple(SINUSOIDAL_LAYOUTS),
-        "pairing": ROPE_PAIRINGS,
-        "init": tuple(LEARNED_INITS),
         "size": tuple(SIZES),
         "corpus": ("log", "sidebar"),
         "present": ("true", "false", "1"),
         "space": ("true", "false"),
     }
     numbers = dict.fromkeys(
-        ("vocab", "dim", "context", "batch", "stride", "seed", "heads", "buckets", "max_distance", "clip")
-        + ("train_context", "steps"),
-        WHOLE,
+        ("vocab", "dim", "context", "batch", "stride", "seed", "train_context", "steps"), WHOLE
     )
-    return {**numbers, "base": NUMBER, **options}
+    families = {  # each family's settings, as its module declares them
+        key: tuple(map(str, p.options)) if p.options else WHOLE if isinstance(p.default, int) else NUMBER
+        for key, p in all_params().items()
+    }
+    return {**numbers, **families, **options}
 
 
 def defaults() -> dict[str, object]:
     """What each setting falls back to."""
-    p, f, t = PipelineConfig(), FamilyConfig(), TrainConfig()
+    p, t = PipelineConfig(), TrainConfig()
     return {
         "vocab": p.vocab_size,
         "dim": p.output_dim,
@@ -69,15 +71,7 @@ def defaults() -> dict[str, object]:
         "method": p.method,
         "sample": "lesson",
         "preset": "custom",
-        "heads": f.heads,
-        "base": f.base,
-        "buckets": f.buckets,
-        "max_distance": f.max_distance,
-        "clip": f.clip,
-        "extrapolate": f.extrapolate,
-        "layout": f.layout,
-        "pairing": f.pairing,
-        "init": f.init,
+        **{key: param.default for key, param in all_params().items()},
         "size": t.size,
         "corpus": "log",
         "present": "false",
@@ -87,35 +81,93 @@ def defaults() -> dict[str, object]:
     }
 
 
+def parse(key: str, value: str) -> str:
+    """URL parameter ``key``'s value written the one way its widget reads it (" +4 " -> "4").
+
+    Args:
+        key: a setting's URL key (one of ``accepted()``).
+        value: its text in the URL.
+    Returns the canonical text; raises ``ValueError`` saying why ``value`` cannot be ``key``.
+    """
+    kind, text = accepted()[key], value.strip()
+    if text == "":
+        raise ValueError("is empty")
+    if kind == WHOLE:
+        if not _WHOLE.fullmatch(text):
+            raise ValueError(f"is not {WHOLE}")
+        if abs(number := int(text)) > MAX_WHOLE:
+            raise ValueError(f"is beyond ±{MAX_WHOLE:,}, the largest whole number a browser keeps exactly")
+        return str(number)
+    if kind == NUMBER:
+        if text.lstrip("+-").lower() in ("inf", "infinity", "nan"):
+            raise ValueError("is not a finite number")
+        if not _NUMBER.fullmatch(text):
+            raise ValueError(f"is not {NUMBER}")
+        if not math.isfinite(float(text)):  # 1e309
+            raise ValueError("is not a finite number")
+        return text
+    if value not in kind:
+        raise ValueError(f"is not one of {', '.join(kind)}")
+    return value
+
+
 def problem(key: str, value: str) -> str | None:
     """Why ``value`` cannot be URL parameter ``key`` (None when it can, or the key is not a setting)."""
-    kind = accepted().get(key)
-    if kind is None:
+    if key not in accepted():
         return None
-    if kind == WHOLE:
-        return None if _WHOLE.fullmatch(value.strip()) else f"is not {WHOLE}"
-    if kind == NUMBER:
-        try:
-            number = float(value)
-        except ValueError:
-            return f"is not {NUMBER}"
-        return None if math.isfinite(number) else "is not a finite number"
-    return None if value in kind else f"is not one of {', '.join(kind)}"
+    try:
+        parse(key, value)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """``text`` as a message quotes it: escaped, and cut after ``most`` characters."""
+    return escape_markdown(text[:most] + ("…" if len(text) > most else ""))
 
 
 def check_url() -> list[str]:
-    """Messages for the URL's bad values, which are removed so that their settings take the default."""
-    messages = []
+    """Messages for the URL's bad values, which are removed so that their settings take the default.
+
+    The one place where URL parameters are read: each setting's value is parsed here and written
+    back canonically (the widget then only reads "4", "0.5" or an option's name), a repeated key keeps
+    its last value, a sentence (``a``, ``b``) is cut to ``MAX_SENTENCE_CHARS`` and a key that is no
+    setting is dropped, each with a message.
+    """
+    messages, unknown, changed = [], [], False
     for key in list(st.query_params):
-        value = st.query_params.get(key, "")
-        why = problem(key, value) if value != "" else (None if key not in accepted() else "is empty")
-        if why is None:
+        if key in NOT_SETTINGS:
             continue
-        del st.query_params[key]
-        st.session_state.pop(key, None)
-        shown = escape_markdown(value[:40] + ("…" if len(value) > 40 else ""))
-        messages.append(f"URL parameter **{key}** = “{shown}” {why}: using the default, {defaults()[key]}.")
-    if messages:
+        values = st.query_params.get_all(key)
+        if key not in accepted() and key not in TEXT_KEYS:
+            unknown.append(key)
+            del st.query_params[key]
+            changed = True
+            continue
+        value, name = values[-1] if values else "", f"URL parameter **{_shown(key)}**"
+        if len(values) > 1:
+            messages.append(f"{name} is given {len(values)} times: using the last, “{_shown(value)}”.")
+        try:
+            kept = value[:MAX_SENTENCE_CHARS] if key in TEXT_KEYS else parse(key, value)
+        except ValueError as exc:
+            del st.query_params[key]
+            st.session_state.pop(key, None)
+            changed = True
+            messages.append(f"{name} = “{_shown(value)}” {exc}: using the default, {defaults()[key]}.")
+            continue
+        if key in TEXT_KEYS and len(kept) < len(value):
+            cut = f"has {len(value):,} characters: using its first {MAX_SENTENCE_CHARS}"
+            messages.append(f"{name} {cut}.")
+        if kept != value or len(values) > 1:
+            st.query_params[key] = kept
+            changed = True
+    if unknown:
+        names = ", ".join(f"**{_shown(k)}**" for k in unknown[:10])
+        more = f" and {len(unknown) - 10:,} more" if len(unknown) > 10 else ""
+        verb = "is not a setting" if len(unknown) == 1 else "are not settings"
+        messages.append(f"URL parameter{'s' * (len(unknown) > 1)} {names}{more} {verb} of this app: ignored.")
+    if changed:
         _forget_initial_values()
     return messages
 

@@ -3,8 +3,8 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.ui.test_pages import APP, open_page
-from ui.url_params import accepted, defaults, problem
+from tests.ui.conftest import APP
+from ui.url_params import MAX_SENTENCE_CHARS, MAX_WHOLE, accepted, defaults, parse, problem
 
 PAGES = [
     "pages/Pipeline.py",
@@ -32,6 +32,18 @@ def test_every_setting_has_a_default():
         ("base", "inf", "is not a finite number"),
         ("method", "unknown", "is not one of nope, learned"),
         ("extrapolate", "16", "is not one of 1, 2, 4, 8"),
+        ("dim", "１２", "is not a whole number"),  # int("１２") is 12: a link carries ASCII digits only
+        ("dim", "٣", "is not a whole number"),
+        ("seed", "1_000", "is not a whole number"),
+        ("base", "1_000", "is not a number"),
+        ("base", "１２", "is not a number"),
+        ("base", "1e309", "is not a finite number"),  # float("1e309") is inf
+        ("base", "-Infinity", "is not a finite number"),
+        ("dim", "", "is empty"),
+        ("dim", "  ", "is empty"),
+        ("dim", "99999999999999999999999", "is beyond ±9,007,199,254,740,991"),
+        ("seed", "-9007199254740992", "is beyond ±9,007,199,254,740,991"),
+        ("space", "TRUE", "is not one of true, false"),
     ],
 )
 def test_problem_names_what_is_wrong(key, value, why):
@@ -43,6 +55,24 @@ def test_problem_names_what_is_wrong(key, value, why):
 )
 def test_good_values_pass(key, value):
     assert problem(key, value) is None  # ranges (seed -1) are the page's validate's to explain
+
+
+@pytest.mark.parametrize(
+    "key, value, canonical",
+    [
+        ("dim", " 64 ", "64"),
+        ("dim", "+64", "64"),
+        ("dim", "0064", "64"),
+        ("seed", "-0", "0"),
+        ("seed", str(MAX_WHOLE), "9007199254740991"),
+        ("base", " 5e5 ", "5e5"),
+        ("base", ".5", ".5"),
+        ("base", "1e308", "1e308"),
+        ("method", "rope", "rope"),
+    ],
+)
+def test_parse_writes_a_value_the_one_way_the_widget_reads_it(key, value, canonical):
+    assert parse(key, value) == canonical
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -63,15 +93,16 @@ def test_a_bad_value_is_explained_and_the_default_used(page, key, value):
 
 
 @pytest.mark.parametrize("page", ["pages/Training.py", "pages/Trained_positions.py"])
-def test_every_page_checks_the_sidebar_settings(page):
+def test_every_page_checks_the_sidebar_settings(page, open_page):
     at = open_page(page, seed="-1")
     assert "Seed must be between 0" in " ".join(e.value for e in at.error)
 
 
-def test_every_url_bound_widget_travels_in_a_copied_link():
+def test_every_url_bound_widget_travels_in_a_copied_link(open_page):
     # Copy link carries url_keys(); a widget can only bind a registered key, and every key is drawn somewhere.
     from core.config import FAMILIES
     from ui.url_keys import BOUND_KEYS, url_keys
+    from ui.url_params import TEXT_KEYS
 
     for page in PAGES:
         open_page(page)
@@ -79,7 +110,7 @@ def test_every_url_bound_widget_travels_in_a_copied_link():
         open_page("pages/Families.py", method=method)
     open_page("pages/Pipeline.py", present="true")
     assert BOUND_KEYS == set(url_keys())
-    assert BOUND_KEYS - set(accepted()) == {"a", "b"}  # every other one is checked; a sentence is any text
+    assert BOUND_KEYS - set(accepted()) == set(TEXT_KEYS)  # every other one is parsed; a sentence is text
 
 
 def test_a_widget_cannot_bind_a_key_nobody_registered():
@@ -89,3 +120,43 @@ def test_a_widget_cannot_bind_a_key_nobody_registered():
         url_bound("not_a_setting")
     assert url_bound("steps")["key"] == "steps"  # registered by ui.training_views
     assert register_url_keys("b") == ("b",)
+
+
+def warnings(at: AppTest) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def test_an_odd_but_valid_number_is_rewritten_without_a_message(open_page):
+    at = open_page("pages/Pipeline.py", dim=" +0064 ", base=" 5e5 ")
+    assert not at.exception and "URL parameter" not in warnings(at)
+    assert at.sidebar.number_input(key="dim").value == 64
+    assert at.query_params["dim"] in ("64", ["64"])
+
+
+def test_a_repeated_key_keeps_its_last_value_and_says_so(open_page):
+    at = open_page("pages/Pipeline.py", dim=["abc", "inf", "64"])
+    assert not at.exception
+    assert "URL parameter **dim** is given 3 times: using the last, “64”." in warnings(at)
+    assert at.sidebar.number_input(key="dim").value == 64
+
+
+def test_a_repeated_key_whose_last_value_is_bad_takes_the_default(open_page):
+    at = open_page("pages/Pipeline.py", dim=["64", "inf"])
+    assert not at.exception
+    assert "is given 2 times" in warnings(at) and "= “inf” is not a whole number" in warnings(at)
+    assert at.sidebar.number_input(key="dim").value == defaults()["dim"]
+
+
+def test_keys_that_are_no_setting_are_named_and_dropped(open_page):
+    at = open_page("pages/Pipeline.py", dimm="64", **{"**x**": "1"})
+    assert not at.exception
+    assert "URL parameters **dimm**, **\\*\\*x\\*\\*** are not settings of this app: ignored." in warnings(at)
+    assert "dimm" not in at.query_params
+
+
+def test_a_sentence_longer_than_the_box_is_cut_and_says_so(open_page):
+    long = "\U0001f600" * 400
+    at = open_page("pages/Why_position.py", a=long)
+    assert not at.exception
+    assert f"URL parameter **a** has 400 characters: using its first {MAX_SENTENCE_CHARS}." in warnings(at)
+    assert at.text_input(key="a").value == long[:MAX_SENTENCE_CHARS]
