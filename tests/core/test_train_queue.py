@@ -1,5 +1,4 @@
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -12,68 +11,74 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class FakeTrainer:
-    """Stands in for core.training.train: counts calls and runs until released."""
+    """Stands in for core.training.train: counts calls and its polls of ``should_stop``, runs until released.
 
-    def __init__(self):
+    Each poll wakes the test's ``job_watch`` waits, so a test can wait for "the run has looked at
+    its stop signal again" instead of sleeping.
+    """
+
+    def __init__(self, watch=None):
         self.calls = []
+        self.polls = 0
         self.release = threading.Event()
+        self.watch = watch
 
     def __call__(self, token_ids, cfg, progress, should_stop):
         self.calls.append(cfg.method)
         result = TrainResult(cfg, 10, 100, 2.0)
-        while not self.release.wait(0.01):
-            if should_stop():
+        while not self.release.wait(0.01):  # simulated work
+            stop = should_stop()
+            self.polls += 1
+            if self.watch is not None:
+                self.watch.notify()
+            if stop:
                 result.stopped = True
                 return result
         progress(result, cfg.steps)
         return result
 
-
-def wait_for(predicate, seconds=5.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return False
+    def polled_twice_more(self):
+        """A predicate: the trainer has asked ``should_stop`` twice since now (so once after any change)."""
+        start = self.polls
+        return lambda: self.polls >= start + 2
 
 
-def test_identical_requests_share_one_run_and_others_queue():
-    trainer = FakeTrainer()
+def test_identical_requests_share_one_run_and_others_queue(job_watch):
+    trainer = FakeTrainer(job_watch)
     queue = TrainingQueue(workers=1, trainer=trainer)
     a = queue.submit(IDS, TrainConfig(), "alice")
     b = queue.submit(IDS, TrainConfig(), "bob")
     c = queue.submit(IDS, TrainConfig(method="rope"), "carol")
     assert a is b and a.subscribers == {"alice", "bob"}
-    assert wait_for(lambda: a.status == "running")
+    job_watch.until(lambda: a.status == "running")
     assert queue.position(a) == 0 and queue.position(c) == 1 and c.status == "queued"
     trainer.release.set()
-    assert wait_for(lambda: a.status == "done" and c.status == "done")
+    job_watch.until(lambda: a.status == "done" and c.status == "done")
     assert trainer.calls == ["learned", "rope"]
     # A finished run is reused, not trained again.
     assert queue.submit(IDS, TrainConfig(), "dave") is a
     assert trainer.calls == ["learned", "rope"]
 
 
-def test_stop_cancels_only_when_nobody_waits():
-    trainer = FakeTrainer()
+def test_stop_cancels_only_when_nobody_waits(job_watch):
+    trainer = FakeTrainer(job_watch)
     queue = TrainingQueue(workers=1, trainer=trainer)
     job = queue.submit(IDS, TrainConfig(), "alice")
     queue.submit(IDS, TrainConfig(), "bob")
-    assert wait_for(lambda: job.status == "running")
+    job_watch.until(lambda: job.status == "running")
     queue.stop("alice")
-    time.sleep(0.05)
-    assert job.status == "running"
+    job_watch.until(trainer.polled_twice_more(), "two more polls of should_stop")
+    assert job.status == "running" and not job.cancel.is_set()  # bob still waits for it
     queue.stop("bob")
-    assert wait_for(lambda: job.status == "stopped")
+    job_watch.until(lambda: job.status == "stopped")
 
 
-def test_finished_runs_are_bounded():
-    trainer = FakeTrainer()
+def test_finished_runs_are_bounded(job_watch):
+    trainer = FakeTrainer(job_watch)
     trainer.release.set()
     queue = TrainingQueue(workers=1, keep=2, trainer=trainer)
     jobs = [queue.submit(IDS, TrainConfig(seed=s), f"x{s}") for s in range(4)]
-    assert wait_for(lambda: all(j.status == "done" for j in jobs))
+    job_watch.until(lambda: all(j.status == "done" for j in jobs))
     queue.submit(IDS, TrainConfig(seed=9), "x")
     assert len(queue.finished_runs([j.key for j in jobs])) <= 2
 
@@ -84,34 +89,34 @@ def test_run_key_depends_on_text_and_settings():
     assert run_key(IDS, TrainConfig()) != run_key(IDS, TrainConfig(steps=301))
 
 
-def test_stop_stops_the_sessions_own_run_whatever_the_settings_now_say():
-    trainer = FakeTrainer()
+def test_stop_stops_the_sessions_own_run_whatever_the_settings_now_say(job_watch):
+    trainer = FakeTrainer(job_watch)
     queue = TrainingQueue(workers=1, trainer=trainer)
     job = queue.submit(IDS, TrainConfig(steps=500), "alice")
-    assert wait_for(lambda: job.status == "running")
+    job_watch.until(lambda: job.status == "running")
     # alice edits steps 500 -> 499: the page's settings no longer name her run, Stop still does
     assert queue.own_job("alice") is job
     queue.stop("alice")
-    assert wait_for(lambda: job.status == "stopped")
+    job_watch.until(lambda: job.status == "stopped")
 
 
-def test_train_right_after_stop_starts_a_new_run():
-    trainer = FakeTrainer()
+def test_train_right_after_stop_starts_a_new_run(job_watch):
+    trainer = FakeTrainer(job_watch)
     queue = TrainingQueue(workers=1, trainer=trainer)
     first = queue.submit(IDS, TrainConfig(), "alice")
-    assert wait_for(lambda: first.status == "running")
+    job_watch.until(lambda: first.status == "running")
     queue.stop("alice")
     second = queue.submit(IDS, TrainConfig(), "alice")  # before the worker has noticed the stop
     assert second is not first and second.status == "queued"
-    assert wait_for(lambda: first.status == "stopped")
-    assert wait_for(lambda: second.status == "running")
+    job_watch.until(lambda: first.status == "stopped")
+    job_watch.until(lambda: second.status == "running")
     trainer.release.set()
-    assert wait_for(lambda: second.status == "done")
+    job_watch.until(lambda: second.status == "done")
     assert trainer.calls == ["learned", "learned"]
 
 
-def test_a_session_has_one_run_at_a_time():
-    trainer = FakeTrainer()
+def test_a_session_has_one_run_at_a_time(job_watch):
+    trainer = FakeTrainer(job_watch)
     queue = TrainingQueue(workers=1, trainer=trainer)
     a = queue.submit(IDS, TrainConfig(method="rope"), "alice")
     b = queue.submit(IDS, TrainConfig(method="alibi"), "alice")
@@ -124,27 +129,27 @@ def test_a_session_has_one_run_at_a_time():
     trainer.release.set()
 
 
-def test_a_run_nobody_watches_is_cancelled():
+def test_a_run_nobody_watches_is_cancelled(job_watch):
     now = [0.0]
-    trainer = FakeTrainer()
+    trainer = FakeTrainer(job_watch)
     queue = TrainingQueue(workers=1, trainer=trainer, abandon_after=30, clock=lambda: now[0])
     job = queue.submit(IDS, TrainConfig(), "alice")
-    assert wait_for(lambda: job.status == "running")
+    job_watch.until(lambda: job.status == "running")
     now[0] = 25.0
     queue.touch("alice")  # the page polls: still watched
     now[0] = 50.0
-    time.sleep(0.05)
-    assert job.status == "running"
+    job_watch.until(trainer.polled_twice_more(), "two more polls of should_stop")
+    assert job.status == "running" and not job.cancel.is_set()  # 25 s since alice looked: still watched
     now[0] = 56.0  # 31 s since alice last looked
-    assert wait_for(lambda: job.status == "stopped")
+    job_watch.until(lambda: job.status == "stopped")
 
 
-def test_the_wait_estimate_adds_up_the_runs_ahead():
+def test_the_wait_estimate_adds_up_the_runs_ahead(job_watch):
     now = [100.0]
-    trainer = FakeTrainer()
+    trainer = FakeTrainer(job_watch)
     queue = TrainingQueue(workers=1, trainer=trainer, clock=lambda: now[0])
     running = queue.submit(IDS, TrainConfig(method="rope"), "alice")
-    assert wait_for(lambda: running.status == "running")
+    job_watch.until(lambda: running.status == "running")
     second = queue.submit(IDS, TrainConfig(method="alibi"), "bob")
     third = queue.submit(IDS, TrainConfig(method="nope"), "carol")
     now[0] = 102.0
@@ -170,14 +175,13 @@ def test_the_page_only_ever_reads_consistent_results():
     queue = TrainingQueue(workers=1, trainer=appending_trainer)
     job = queue.submit(IDS, TrainConfig(), "alice")
     polls, unequal = 0, 0
-    while job.status != "done" or polls < 3000:
+    while job.status != "failed" and (not job.finished or polls < 3000):
         result = job.result
         if result is not None:
             polls += 1
             lengths = {len(result.steps), len(result.train_loss), len(result.val_loss)}
             unequal += len(lengths) > 1
-        if job.status == "done" and polls >= 3000:
-            break
+    assert job.status == "done", job.error
     assert polls >= 3000 and unequal == 0
 
 
@@ -188,16 +192,17 @@ def test_a_process_exits_while_a_run_trains(tmp_path):
 
     script = tmp_path / "exit_while_training.py"
     script.write_text(
-        "import time\n"
+        "import threading, time\n"
         "from core.train_queue import TrainingQueue\n"
         "from core.training import TrainConfig\n"
+        "started = threading.Event()\n"
         "def never_ends(token_ids, cfg, progress, should_stop):\n"
+        "    started.set()\n"
         "    while True:\n"
-        "        time.sleep(0.05)\n"
+        "        time.sleep(0.05)  # simulated work that ignores should_stop\n"
         "q = TrainingQueue(trainer=never_ends)\n"
         "job = q.submit(list(range(1000)), TrainConfig(steps=5), 'a')\n"
-        "while job.status != 'running':\n"
-        "    time.sleep(0.01)\n"
+        "assert started.wait(60), 'the run never started'\n"
         "print('exiting while', job.status)\n"
     )
     out = subprocess.run(

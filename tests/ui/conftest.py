@@ -1,11 +1,12 @@
-"""AppTest, made to start runs the way a server does.
+"""AppTest, made to start runs the way a server does, and the helpers every page test shares.
 
 A server takes Streamlit's legacy ``pages/`` path only for the first script run of its process
-(``st.navigation`` then turns it off, see ``ui.sidebar.PAGES``), but AppTest resets that flag before
+(``st.navigation`` then turns it off, see ``ui.navigation.PAGES``), but AppTest resets that flag before
 every run. Here only an AppTest's first run takes the legacy path, as a fresh server's first request.
 """
 
 import threading
+from pathlib import Path
 
 import pytest
 from streamlit.runtime.pages_manager import PagesManager
@@ -31,3 +32,39 @@ def _legacy_path_only_on_the_first_run():
     AppTest._run, PagesManager.__init__ = first_run_tracking, server_like_init
     yield
     AppTest._run, PagesManager.__init__ = run, init
+
+
+APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
+PIPELINE = "pages/Pipeline.py"
+
+
+def open_app(page: str = PIPELINE, *, first_request: bool = False, **params: str) -> AppTest:
+    """The app opened directly at ``page`` with URL ``params``, as a link opens it on a running server.
+
+    With ``first_request`` it is the first request to a fresh server instead: that run executes the page
+    file itself (the legacy ``pages/`` path). Every later run starts at the entry point.
+    """
+    at = AppTest.from_file(APP, default_timeout=120)
+    at._has_run = not first_request  # read by first_run_tracking above
+    for key, value in params.items():
+        at.query_params[key] = value
+    if page != PIPELINE:
+        at.switch_page(page)
+    return at.run()
+
+
+def error_text(at: AppTest) -> str:
+    """Every ``st.error`` message on the page, in one string."""
+    return " ".join(e.value for e in at.error)
+
+
+@pytest.fixture
+def open_page():
+    """``open_page(page, **params)``: an AppTest of the app opened at ``page`` (see ``open_app``)."""
+    return open_app
+
+
+@pytest.fixture
+def errors():
+    """``errors(at)``: every error message on the page, in one string."""
+    return error_text

@@ -1,7 +1,5 @@
 """Every page through Streamlit's AppTest: defaults, URL parameters, widgets and bad input."""
 
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -9,28 +7,11 @@ from core.budget import REQUEST_BYTES
 from core.order import max_sentence_tokens
 from core.presets import PRESETS
 
-APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
-
 PAGES = ["pages/Pipeline.py", "pages/Why_position.py"]
-
-
-def open_page(page: str = "pages/Pipeline.py", **params: str) -> AppTest:
-    """The app at ``page`` with URL ``params`` (the entry point runs first, as on a server)."""
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    if page != "pages/Pipeline.py":
-        at.switch_page(page).run()
-    return at
 
 
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
-
-
-def errors(at: AppTest) -> str:
-    return " ".join(e.value for e in at.error)
 
 
 def html(at: AppTest) -> str:
@@ -38,7 +19,7 @@ def html(at: AppTest) -> str:
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_page_runs_with_its_sidebar(page):
+def test_page_runs_with_its_sidebar(page, open_page):
     at = open_page(page)
     assert not at.exception
     assert not at.error
@@ -47,7 +28,7 @@ def test_page_runs_with_its_sidebar(page):
     assert at.sidebar.selectbox(key="method").value == "learned"
 
 
-def test_pipeline_defaults_are_the_books():
+def test_pipeline_defaults_are_the_books(open_page):
     at = open_page()
     m = metrics(at)
     assert m["`inputs` shape"] == "8 × 4"
@@ -58,7 +39,7 @@ def test_pipeline_defaults_are_the_books():
     assert len(at.get("vega_lite_chart")) == 5  # 2 vocab trade-off charts + 3 heatmaps
 
 
-def test_url_parameters_set_the_view():
+def test_url_parameters_set_the_view(open_page):
     at = open_page(context="16", dim="64", batch="2", stride="3", method="sinusoidal")
     m = metrics(at)
     assert m["`input_embeddings` shape"] == "2 × 16 × 64"
@@ -67,7 +48,7 @@ def test_url_parameters_set_the_view():
     assert "Sinusoidal" in " ".join(c.value for c in at.caption)
 
 
-def test_changing_a_control_changes_the_shapes():
+def test_changing_a_control_changes_the_shapes(open_page):
     at = open_page()
     at.sidebar.number_input(key="context").set_value(8).run()
     assert metrics(at)["`token_embeddings` shape"] == "8 × 8 × 256"
@@ -75,7 +56,7 @@ def test_changing_a_control_changes_the_shapes():
     assert metrics(at)["`input_embeddings` shape"] == "3 × 8 × 256"
 
 
-def test_settings_survive_a_page_switch():
+def test_settings_survive_a_page_switch(open_page):
     at = open_page(context="8")
     at.switch_page("pages/Why_position.py").run()
     assert at.sidebar.number_input(key="context").value == 8
@@ -95,13 +76,13 @@ def test_settings_survive_a_page_switch():
         ({"vocab": "256"}, "needs its 256 byte tokens"),
     ],
 )
-def test_bad_settings_get_a_message_not_a_traceback(params, message):
+def test_bad_settings_get_a_message_not_a_traceback(params, message, open_page, errors):
     at = open_page(**params)
     assert not at.exception
     assert message in errors(at)
 
 
-def test_a_small_vocab_is_a_smaller_tokenizer_not_an_error():
+def test_a_small_vocab_is_a_smaller_tokenizer_not_an_error(open_page):
     at = open_page(vocab="1000")
     assert not at.error and not at.exception
     assert "GPT-2's BPE cut to its first 1,000 tokens" in " ".join(c.value for c in at.main.caption)
@@ -113,7 +94,7 @@ def paste(at: AppTest, text: str) -> AppTest:
     return at
 
 
-def test_pasted_text_is_escaped_and_endoftext_explained():
+def test_pasted_text_is_escaped_and_endoftext_explained(open_page):
     text = "<script>alert('x')</script> <b>bold</b> <|endoftext|> " * 10
     at = paste(open_page(), text)
     assert not at.exception and not at.error
@@ -129,13 +110,13 @@ def test_pasted_text_is_escaped_and_endoftext_explained():
     "text, message",
     [("   ", "The text is empty"), ("too short", "The text has 2 tokens")],
 )
-def test_bad_pasted_text(text, message):
+def test_bad_pasted_text(text, message, open_page, errors):
     at = paste(open_page(), text)
     assert not at.exception
     assert message in errors(at)
 
 
-def test_gpt3_setting_never_allocates_the_table():
+def test_gpt3_setting_never_allocates_the_table(open_page):
     at = open_page(dim="12288", context="2048", sample="log")
     assert not at.exception and not at.error
     assert metrics(at)["`input_embeddings` shape"] == "8 × 2,048 × 12,288"
@@ -143,7 +124,7 @@ def test_gpt3_setting_never_allocates_the_table():
     assert any("Downsampled for drawing" in c.value for c in at.caption)
 
 
-def test_why_position_cat_example():
+def test_why_position_cat_example(open_page):
     at = open_page("pages/Why_position.py")
     assert not at.exception and not at.error
     values = [m.value for m in at.metric]
@@ -152,7 +133,7 @@ def test_why_position_cat_example():
     assert "nn.Embedding(6, 256)" in " ".join(i.value for i in at.info)
 
 
-def test_why_position_own_pair_and_bad_input():
+def test_why_position_own_pair_and_bad_input(open_page, errors):
     at = open_page("pages/Why_position.py", a=" dog bites man", b=" man bites dog")
     table = at.dataframe[1].value
     shuffled = table[table["pair"] == "A vs B"].iloc[0]
@@ -162,7 +143,7 @@ def test_why_position_own_pair_and_bad_input():
     assert not at.exception
 
 
-def test_preset_from_the_url_sets_the_settings_and_shows_its_tables():
+def test_preset_from_the_url_sets_the_settings_and_shows_its_tables(open_page):
     at = open_page(preset="gpt2-small", sample="log")
     assert not at.exception and not at.error
     assert at.sidebar.number_input(key="dim").value == 768
@@ -173,7 +154,7 @@ def test_preset_from_the_url_sets_the_settings_and_shows_its_tables():
     assert not at.warning  # GPT-2's own vocabulary
 
 
-def test_other_vocabularies_are_flagged_and_editing_makes_it_custom():
+def test_other_vocabularies_are_flagged_and_editing_makes_it_custom(open_page):
     at = open_page(preset="llama2-7b", sample="log")
     assert "come from GPT-2's BPE cut to its first 32,000 tokens" in " ".join(w.value for w in at.warning)
     assert at.sidebar.selectbox(key="method").value == "rope"
@@ -190,7 +171,7 @@ def copied_link(at: AppTest) -> str:
     return html_module.unescape(body.split('data-link="', 1)[1].split('"', 1)[0])
 
 
-def test_copy_link_carries_every_setting_even_after_a_page_switch():
+def test_copy_link_carries_every_setting_even_after_a_page_switch(open_page):
     from urllib.parse import parse_qs, urlsplit
 
     at = open_page(context="8", dim="64", method="sinusoidal")
@@ -202,7 +183,7 @@ def test_copy_link_carries_every_setting_even_after_a_page_switch():
     assert "every setting and the sample" in " ".join(c.value for c in at.sidebar.caption)
 
 
-def test_copy_link_carries_a_short_pasted_text_and_says_when_it_cannot():
+def test_copy_link_carries_a_short_pasted_text_and_says_when_it_cannot(open_page):
     from urllib.parse import parse_qs, urlsplit
 
     at = paste(open_page(), "a <b>short</b> text & more")
@@ -214,7 +195,7 @@ def test_copy_link_carries_a_short_pasted_text_and_says_when_it_cannot():
     assert "longer than 1,000 characters" in " ".join(c.value for c in at.sidebar.caption)
 
 
-def test_a_link_with_text_opens_with_that_text_pasted():
+def test_a_link_with_text_opens_with_that_text_pasted(open_page):
     at = open_page(text="hello from a link", context="2", batch="1")
     assert at.sidebar.radio(key="source").value == "paste"
     assert at.sidebar.text_area(key="text").value == "hello from a link"
@@ -228,7 +209,7 @@ def picture_labels(at: AppTest) -> list[str]:
     return [image.proto.imgs[0].alt for image in at.get("image")]
 
 
-def test_pipeline_draws_windows_lookups_and_broadcasting_as_labelled_images():
+def test_pipeline_draws_windows_lookups_and_broadcasting_as_labelled_images(open_page):
     at = open_page(batch="3", stride="6")
     labels = picture_labels(at)
     assert labels[0] == "Sliding windows: 3 windows of 4 tokens, one starting every 6 tokens"
@@ -240,7 +221,7 @@ def test_pipeline_draws_windows_lookups_and_broadcasting_as_labelled_images():
     assert "2 tokens between two windows (grey) are never an input" in captions
 
 
-def test_batch_memory_is_that_of_inputs_and_downloads_are_labelled_by_format():
+def test_batch_memory_is_that_of_inputs_and_downloads_are_labelled_by_format(open_page):
     at = open_page()
     memory = [m for m in at.metric if m.label == "Memory"][1]
     assert memory.value == "256 B"  # 8 × 4 int64: inputs only
@@ -248,7 +229,7 @@ def test_batch_memory_is_that_of_inputs_and_downloads_are_labelled_by_format():
     assert [b.label for b in at.get("download_button")][-4:] == ["CSV", ".npy", "CSV", ".npy"]
 
 
-def test_nope_has_no_position_lookup_picture():
+def test_nope_has_no_position_lookup_picture(open_page):
     at = open_page(method="nope")
     labels = picture_labels(at)
     assert len(labels) == 3 and not any("pos_embedding_layer" in label for label in labels)
@@ -264,12 +245,9 @@ def test_nope_has_no_position_lookup_picture():
         ("pages/Trained_positions.py", "What trained positions look like"),
     ],
 )
-def test_a_page_that_is_the_first_run_draws_the_whole_app(page, title):
+def test_a_page_that_is_the_first_run_draws_the_whole_app(page, title, open_page):
     """A fresh server's first run executes the page file itself (the legacy pages/ path)."""
-    at = AppTest.from_file(APP, default_timeout=120).switch_page(page)
-    at.query_params["context"] = "8"
-    at.query_params["dim"] = "32"
-    at.run()
+    at = open_page(page, first_request=True, context="8", dim="32")
     assert not at.exception
     assert at.title[0].value == title
     assert {w.key for w in at.sidebar.number_input} == {"vocab", "dim", "context", "batch", "stride", "seed"}
@@ -281,7 +259,7 @@ def test_a_page_that_is_the_first_run_draws_the_whole_app(page, title):
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_every_preset_from_the_default_url_renders_its_shapes(preset):
+def test_every_preset_from_the_default_url_renders_its_shapes(preset, open_page, errors):
     at = open_page(preset=preset)
     assert not at.exception
     p = PRESETS[preset]
@@ -293,7 +271,7 @@ def test_every_preset_from_the_default_url_renders_its_shapes(preset):
     assert at.sidebar.selectbox(key="sample").value == ("log" if p.context_length + 1 > 278 else "lesson")
 
 
-def test_a_pasted_text_too_short_for_the_context_gets_a_one_click_fix():
+def test_a_pasted_text_too_short_for_the_context_gets_a_one_click_fix(open_page, errors):
     at = paste(open_page(), "a short text of a few words")
     at.sidebar.number_input(key="context").set_value(64).run()
     assert "Use a longer text" in errors(at)
@@ -302,7 +280,7 @@ def test_a_pasted_text_too_short_for_the_context_gets_a_one_click_fix():
     assert metrics(at)["`input_embeddings` shape"] == "8 × 64 × 256"
 
 
-def test_a_preset_that_needs_a_longer_text_says_it_switched_to_the_long_sample():
+def test_a_preset_that_needs_a_longer_text_says_it_switched_to_the_long_sample(open_page):
     at = open_page(preset="gpt3-175b")
     note = next(i.value for i in at.info if "long sample" in i.value)
     assert "one window of context 2,048 needs 2,049 tokens and the lesson sample has 278" in note
@@ -310,7 +288,7 @@ def test_a_preset_that_needs_a_longer_text_says_it_switched_to_the_long_sample()
     assert not any("long sample" in i.value for i in at.info)
 
 
-def test_why_position_dog_bites_man_compares_words_that_moved():
+def test_why_position_dog_bites_man_compares_words_that_moved(open_page):
     at = open_page("pages/Why_position.py", a="dog bites man", b="man bites dog")
     assert not at.exception and not at.error
     first, second = at.metric[0], at.metric[1]
@@ -321,7 +299,7 @@ def test_why_position_dog_bites_man_compares_words_that_moved():
     assert "B is an exact reordering of A's tokens." in [c.value for c in at.caption]
 
 
-def test_why_position_says_what_rope_changes_and_what_it_does_not():
+def test_why_position_says_what_rope_changes_and_what_it_does_not(open_page):
     at = open_page("pages/Why_position.py", a="dog bites man", b="man bites dog", method="rope")
     assert "rotated by RoPE to positions 0 and 2" in at.metric[1].label
     assert float(at.metric[1].value) < 1.0
@@ -329,19 +307,19 @@ def test_why_position_says_what_rope_changes_and_what_it_does_not():
     assert "rotates each query and key" in bullets and "3 of 3 vectors are unchanged" in bullets
 
 
-def test_why_position_without_the_leading_space_finds_no_moved_token():
+def test_why_position_without_the_leading_space_finds_no_moved_token(open_page):
     at = open_page("pages/Why_position.py", a="dog bites man", b="man bites dog", space="false")
     assert "stands at the same position in both" in at.warning[0].value  # only ' bites' is shared
 
 
-def test_why_position_caps_sentences_at_the_memory_budget():
+def test_why_position_caps_sentences_at_the_memory_budget(open_page, errors):
     at = open_page("pages/Why_position.py", a="\U00013000" * 300, b="\U00013000" * 300, dim="16384")
     assert f"at most {max_sentence_tokens(16384)} tokens at d = 16,384" in errors(at)
     assert max_sentence_tokens(16384) * 16384 * 8 * 16 <= REQUEST_BYTES < 1200 * 16384 * 8
     assert not at.exception
 
 
-def test_the_copy_button_holds_user_text_only_escaped():
+def test_the_copy_button_holds_user_text_only_escaped(open_page):
     at = paste(open_page(), 'a "quoted" <b>tag</b> text' + " word" * 10)
     body = next(h.proto.body for h in at.sidebar.get("html") if "data-link" in h.proto.body)
     link_attribute = body.split('data-link="', 1)[1].split('"', 1)[0]

@@ -2,14 +2,12 @@
 
 import pytest
 
-from tests.ui.test_pages import open_page
-
 
 def subheaders(at):
     return [s.value for s in at.subheader]
 
 
-def test_one_step_at_a_time_with_predict_then_reveal():
+def test_one_step_at_a_time_with_predict_then_reveal(open_page):
     at = open_page(present="true")
     assert not at.exception and not at.error
     assert subheaders(at) == ["1. Text → token IDs"]
@@ -30,7 +28,7 @@ def test_one_step_at_a_time_with_predict_then_reveal():
 @pytest.mark.parametrize(
     "guess", ["8 × 4 × 256", "8x4x256", "[8, 4, 256]", "(8, 4, 256)", "torch.Size([8, 4, 256])"]
 )
-def test_every_way_of_writing_the_shape_is_right(guess):
+def test_every_way_of_writing_the_shape_is_right(guess, open_page):
     at = open_page(present="true")
     at.session_state["slide_pipeline"] = 3
     at.run()
@@ -39,7 +37,7 @@ def test_every_way_of_writing_the_shape_is_right(guess):
     assert at.success[0].value == "Right: 8 × 4 × 256."
 
 
-def test_a_guess_is_never_echoed_as_markdown():
+def test_a_guess_is_never_echoed_as_markdown(open_page):
     at = open_page(present="true")
     at.text_input(key="predict_1").input("**bold** [x](javascript:alert(1))").run()
     at.button(key="reveal_1").click().run()
@@ -47,19 +45,19 @@ def test_a_guess_is_never_echoed_as_markdown():
     assert at.metric[0].value == "278"
 
 
-def test_normal_mode_shows_every_step():
+def test_normal_mode_shows_every_step(open_page):
     at = open_page()
     assert len(subheaders(at)) == 6
     assert not at.sidebar.toggle(key="present").value
 
 
-def test_old_links_with_present_1_still_present():
+def test_old_links_with_present_1_still_present(open_page):
     at = open_page(present="1")
     assert at.sidebar.toggle(key="present").value
     assert subheaders(at) == ["1. Text → token IDs"]
 
 
-def test_previous_is_enabled_after_next():
+def test_previous_is_enabled_after_next(open_page):
     at = open_page(present="true")
     at.button(key="next_pipeline").click().run()
     assert not at.button(key="prev_pipeline").disabled
@@ -67,14 +65,14 @@ def test_previous_is_enabled_after_next():
     assert subheaders(at) == ["1. Text → token IDs"]
 
 
-def test_presenter_mode_survives_a_page_switch():
+def test_presenter_mode_survives_a_page_switch(open_page):
     at = open_page(present="true")
     at.switch_page("pages/Families.py").run()
     assert at.sidebar.toggle(key="present").value
     assert at.query_params["present"] in (["true"], "true")
 
 
-def test_trained_positions_asks_for_the_neighbour_similarity_first():
+def test_trained_positions_asks_for_the_neighbour_similarity_first(open_page):
     at = open_page(present="true")
     at.switch_page("pages/Trained_positions.py").run()
     assert not at.metric and not at.get("vega_lite_chart")  # one section, its answer hidden
@@ -87,7 +85,7 @@ def test_trained_positions_asks_for_the_neighbour_similarity_first():
     assert subheaders(at) == ["1. Three tables of the same shape"]
 
 
-def test_training_shows_one_section_at_a_time():
+def test_training_shows_one_section_at_a_time(open_page):
     at = open_page(present="true")
     at.switch_page("pages/Training.py").run()
     assert not at.exception

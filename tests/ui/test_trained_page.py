@@ -1,12 +1,11 @@
 """The Trained positions page: the quoted figures are the data's."""
 
 from core.pretrained import load_minilm_positions, similarity_by_distance
-from tests.ui.test_pages import open_page
 
 PAGE = "pages/Trained_positions.py"
 
 
-def test_quoted_figures_are_computed_from_the_data():
+def test_quoted_figures_are_computed_from_the_data(open_page):
     at = open_page(PAGE)
     assert not at.exception and not at.error
     sims = similarity_by_distance(load_minilm_positions()[0])
@@ -17,7 +16,7 @@ def test_quoted_figures_are_computed_from_the_data():
     assert any("turning about" in m.value for m in at.markdown)
 
 
-def test_trained_figures_do_not_depend_on_the_seed():
+def test_trained_figures_do_not_depend_on_the_seed(open_page):
     a = open_page(PAGE, seed="1")
     b = open_page(PAGE, seed="2")
     assert not a.exception and not b.exception

@@ -1,4 +1,7 @@
-"""Every view's exported script runs in a fresh, isolated Python and prints what the page shows."""
+"""Every view's exported script runs in a fresh, isolated Python and prints what the page shows.
+
+The tests that run a script are ``slow`` (a fresh Python importing torch, each).
+"""
 
 import json
 import math
@@ -25,8 +28,7 @@ from core.script_export import (
 )
 from core.tokenizer import encode
 from core.training import TrainConfig, train
-from tests.ui.test_pages import open_page
-from ui.family_views import method_rows
+from ui.families.compare import method_rows
 
 
 def run_script(code: str, tmp_path, name: str) -> tuple[dict, str]:
@@ -63,8 +65,9 @@ def test_inlined_code_has_no_project_imports_and_no_duplicate_names():
     assert not duplicated, f"two inlined modules define {duplicated}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["learned", "sinusoidal", "rope"])
-def test_why_position_script_prints_the_pages_numbers(method, tmp_path):
+def test_why_position_script_prints_the_pages_numbers(method, tmp_path, open_page):
     a, b = " The cat sat on the mat", " On the mat the cat sat"  # mid-sentence, as the page reads them
     at = open_page("pages/Why_position.py", method=method, dim="64", seed="5")
     assert not at.exception
@@ -84,6 +87,7 @@ def test_why_position_script_prints_the_pages_numbers(method, tmp_path):
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "cfg, fam",
     [
@@ -108,6 +112,7 @@ def test_families_script_prints_the_charts_curves(cfg, fam, tmp_path):
     assert any(v is None for v in result["curves"]["learned"])  # past T a learned table has no row
 
 
+@pytest.mark.slow
 def test_training_script_repeats_the_run(tmp_path):
     tcfg = TrainConfig(method="rope", context_length=8, size="tiny", steps=12, seed=4)
     text = SAMPLES["log"]  # longer than the inline limit: read from text.txt
@@ -120,7 +125,8 @@ def test_training_script_repeats_the_run(tmp_path):
     assert "validation loss" in stdout
 
 
-def test_trained_positions_script_prints_the_pages_figures(tmp_path):
+@pytest.mark.slow
+def test_trained_positions_script_prints_the_pages_figures(tmp_path, open_page):
     shutil.copy(DATA / f"{STEM}.npy", tmp_path / PRETRAINED_FILE)
     result, _ = run_script(trained_positions_code(), tmp_path, "trained.py")
     at = open_page("pages/Trained_positions.py")
@@ -141,7 +147,7 @@ def test_trained_positions_script_prints_the_pages_figures(tmp_path):
         "pages/Trained_positions.py",
     ],
 )
-def test_every_view_offers_its_code(page):
+def test_every_view_offers_its_code(page, open_page):
     at = open_page(page)
     assert "PyTorch code for this view" in [e.label for e in at.expander]
     code = "\n".join(c.value for c in at.code)
