@@ -1,18 +1,25 @@
-"""A real server and a real headless Chromium (Debian's package, driven by Playwright)."""
+"""A real server and a real headless Chromium (Debian's package, driven by Playwright).
+
+Every test here is marked ``e2e`` and ``slow`` (tests/conftest.py). Tests wait for states (the app's
+connection and script state, drawn charts, Playwright's ``expect``), never for fixed times.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
-import time
+import threading
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -26,6 +33,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SHOTS = ROOT / "test-results"
+START_SECONDS = 90  # a server's start on a loaded machine; not a performance bound
+STOP_SECONDS = 10  # how long a teardown waits for SIGTERM before SIGKILL
 
 
 def _free_port() -> int:
@@ -34,8 +43,27 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    """``streamlit run`` on a free loopback port; returns once /_stcore/health answers."""
+@dataclass
+class Server:
+    """A ``streamlit run`` process and its address."""
+
+    proc: subprocess.Popen
+    url: str
+    output: list[str] = field(default_factory=list)  # its stdout and stderr, line by line
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not exited within STOP_SECONDS: a teardown never hangs."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=STOP_SECONDS)
+
+
+def start_server() -> Server:
+    """``streamlit run`` on a free loopback port; returns once it listens and /_stcore/health answers."""
     port = _free_port()
     proc = subprocess.Popen(
         [
@@ -50,42 +78,56 @@ def start_server() -> tuple[subprocess.Popen, str]:
             "--server.fileWatcherType=none",
         ],
         cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},  # its "URL: ..." line arrives as it is printed
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/_stcore/health", timeout=1)
-            return proc, base
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("streamlit did not answer /_stcore/health within 60 s")
+    server = Server(proc, f"http://127.0.0.1:{port}")
+    listening = threading.Event()
+
+    def read_output() -> None:  # also drains the pipe for the server's whole life
+        for line in proc.stdout:
+            server.output.append(line)
+            if f":{port}" in line:  # "URL: http://127.0.0.1:<port>", printed once it listens
+                listening.set()
+        listening.set()  # the process ended
+
+    threading.Thread(target=read_output, daemon=True).start()
+    if not listening.wait(START_SECONDS) or proc.poll() is not None:
+        server.stop()
+        tail = "".join(server.output)[-3000:]
+        raise RuntimeError(f"streamlit did not start within {START_SECONDS} s:\n{tail}")
+    urllib.request.urlopen(server.url + "/_stcore/health", timeout=START_SECONDS)
+    return server
 
 
 @contextlib.contextmanager
-def running_server() -> Iterator[str]:
-    proc, base = start_server()
+def running_server() -> Iterator[Server]:
+    server = start_server()
     try:
-        yield base
+        yield server
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        server.stop()
 
 
 @pytest.fixture
-def fresh_server() -> Iterator[str]:
-    """A server whose first request is the test's own."""
-    with running_server() as base:
-        yield base
+def fresh_server_process() -> Iterator[Server]:
+    """A server of the test's own (its process too), whose first request is the test's."""
+    with running_server() as server:
+        yield server
+
+
+@pytest.fixture
+def fresh_server(fresh_server_process) -> str:
+    """The address of a server whose first request is the test's own."""
+    return fresh_server_process.url
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with running_server() as base:
-        yield base
+    with running_server() as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")
@@ -109,17 +151,76 @@ def page(browser):
     page.close()
 
 
-def wait_for_app(page, timeout: float = 90_000) -> None:
+def app_ready(page, timeout: float = 90_000) -> None:
     """Wait until the app is connected, its script has run and the page shows a title."""
     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout)
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
     page.wait_for_selector('[data-testid="stHeading"]', timeout=timeout)
 
 
-def wait_for_charts(page, timeout: float = 60_000) -> None:
-    """Wait until every chart on the page has drawn (the page has settled, as before a person's click)."""
+def charts_drawn(page, timeout: float = 60_000) -> None:
+    """Wait until every chart on the page has drawn."""
     page.wait_for_function(
         "[...document.querySelectorAll('[data-testid=stVegaLiteChart]')]"
         ".every(c => c.querySelector('canvas, svg'))",
         timeout=timeout,
     )
+
+
+# The frontend mounts each widget lazily (a ``stSkeleton`` stands in until its code has loaded) and
+# registers a URL-bound widget's binding in an effect after it mounts (``registerQueryParamBinding``
+# in Streamlit's frontend): a page switch clicked before that leaves the widget's parameter out of the
+# new URL. Settled = the script has run, nothing is stale or still loading, every chart has drawn,
+# and two frames have passed (React runs its effects after a paint).
+_SETTLED_JS = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return app && app.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-testid=stSkeleton], [data-stale=true]')
+    && [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
+         .every(c => c.querySelector('canvas, svg'));
+}"""
+
+
+def settled(page, timeout: float = 60_000) -> None:
+    """Wait until the page has settled, as before a person's click (see _SETTLED_JS)."""
+    page.wait_for_function(_SETTLED_JS, timeout=timeout)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def click_page_link(page, link: str, title: str | re.Pattern) -> None:
+    """Click the sidebar's ``link`` once the page has settled, as a person would, and wait for ``title``."""
+    settled(page)
+    page.get_by_test_id("stSidebar").get_by_role("link", name=link).click()
+    expect(page.get_by_role("heading", name=title)).to_be_visible(timeout=30_000)
+    app_ready(page)
+
+
+@pytest.fixture
+def switch_page():
+    """``switch_page(page, link, title)``: see ``click_page_link``."""
+    return click_page_link
+
+
+@pytest.fixture
+def wait_for_app():
+    """``wait_for_app(page)``: see ``app_ready``."""
+    return app_ready
+
+
+@pytest.fixture
+def wait_for_charts():
+    """``wait_for_charts(page)``: see ``charts_drawn``."""
+    return charts_drawn
+
+
+@pytest.fixture
+def wait_for_settled():
+    """``wait_for_settled(page)``: see ``settled``."""
+    return settled
+
+
+@pytest.fixture
+def shots() -> Path:
+    """The folder for screenshots (test-results/)."""
+    SHOTS.mkdir(exist_ok=True)
+    return SHOTS

@@ -41,3 +41,17 @@ def drawn_size(locator) -> tuple[float, float]:
     """The width and height the browser gave an element (0, 0 when it is not laid out)."""
     box = locator.bounding_box()
     return (box["width"], box["height"]) if box else (0.0, 0.0)
+
+
+def settle_layout(page, min_chart_width: int, timeout: float = 30_000) -> None:
+    """Wait until ``layout_problems`` finds nothing, or ``timeout`` ms pass (the caller then asserts them).
+
+    Vega sizes a chart to its container only after drawing it, so a check right after the first draw
+    can see a narrow chart that is about to widen.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"({_PROBLEMS_JS})({min_chart_width}).length === 0", timeout=timeout)
+    except PlaywrightTimeout:
+        pass  # the caller's assertion shows the problems

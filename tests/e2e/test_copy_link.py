@@ -1,14 +1,9 @@
 """Copy link in Chromium (issue 11): one click puts a link on the clipboard that reproduces the view."""
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import wait_for_app
 
-pytestmark = pytest.mark.e2e
-
-
-def test_the_copied_link_reproduces_the_view_with_the_pasted_text(server, browser):
+def test_the_copied_link_reproduces_the_view_with_the_pasted_text(server, browser, wait_for_app):
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.goto(server + "/?context=3&batch=2&stride=1")
@@ -19,7 +14,8 @@ def test_the_copied_link_reproduces_the_view_with_the_pasted_text(server, browse
     area.fill("Tiny <b>text</b> & a $x$ that travels in the link.")
     area.press("Control+Enter")
     expect(page.get_by_text("pasted text: 50 characters", exact=False)).to_be_visible(timeout=30_000)
-    page.wait_for_timeout(1000)
+    # The rerun has drawn a new button whose link carries the text, and its script has bound the click.
+    page.wait_for_selector('button.copy-link[data-bound][data-link*="text="]', timeout=30_000)
     sidebar.get_by_role("button", name="Copy link").click()
     expect(sidebar.get_by_text("Copied: paste it anywhere")).to_be_visible()
     link = page.evaluate("navigator.clipboard.readText()")

@@ -5,10 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import SHOTS, wait_for_app, wait_for_charts
-from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems
-
-pytestmark = pytest.mark.e2e
+from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
 
 PAGES = ["", "Why_position", "Families", "Training", "Trained_positions"]
 
@@ -22,19 +19,18 @@ def sized_page(request, browser):
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_every_page_is_drawn_whole(server, sized_page, path):
+def test_every_page_is_drawn_whole(server, sized_page, path, wait_for_app, wait_for_charts, shots):
     size, page = sized_page
     page.goto(f"{server}/{path}")
     wait_for_app(page)
     wait_for_charts(page)
-    page.wait_for_timeout(500)  # let Vega size its charts to their containers
+    settle_layout(page, MIN_CHART_WIDTH[size])  # Vega sizes its charts to their containers after drawing
     assert page.get_by_test_id("stException").count() == 0
     assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"layout_{path or 'Pipeline'}_{size}.png"), full_page=True)
+    page.screenshot(path=str(shots / f"layout_{path or 'Pipeline'}_{size}.png"), full_page=True)
 
 
-def test_the_pipeline_pictures_are_drawn_with_a_size(server, sized_page):
+def test_the_pipeline_pictures_are_drawn_with_a_size(server, sized_page, wait_for_app):
     size, page = sized_page
     page.goto(f"{server}/?batch=12&stride=2")
     wait_for_app(page)

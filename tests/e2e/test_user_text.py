@@ -7,12 +7,7 @@ message that explains it — and Chromium must draw it literally: no link, no fo
 
 from urllib.parse import quote
 
-import pytest
 from playwright.sync_api import expect
-
-from tests.e2e.conftest import wait_for_app
-
-pytestmark = pytest.mark.e2e
 
 HOSTILE = "$x$ **bold** [l](javascript:alert(1)) :red[x] <b>tag</b>"
 
@@ -36,7 +31,7 @@ def rendered_markup(page) -> list[str]:
     return page.evaluate(RENDERED)
 
 
-def test_pasted_text_stays_text_in_the_chips(server, page):
+def test_pasted_text_stays_text_in_the_chips(server, page, wait_for_app):
     page.goto(server + "/?context=3&batch=2&stride=1")
     wait_for_app(page)
     sidebar = page.get_by_test_id("stSidebar")
@@ -55,7 +50,7 @@ def test_pasted_text_stays_text_in_the_chips(server, page):
     assert page.get_by_test_id("stException").count() == 0
 
 
-def test_an_uploaded_file_name_stays_text(server, page):
+def test_an_uploaded_file_name_stays_text(server, page, wait_for_app):
     # A name with "/" cannot be a file on disk; the browser sends whatever name it is given.
     upload = {
         "name": f"{HOSTILE}.txt",
@@ -76,7 +71,7 @@ def test_an_uploaded_file_name_stays_text(server, page):
     assert page.get_by_test_id("stException").count() == 0
 
 
-def test_why_position_sentences_and_the_moved_token_stay_text(server, page):
+def test_why_position_sentences_and_the_moved_token_stay_text(server, page, wait_for_app):
     a = HOSTILE
     b = ":red[x] <b>tag</b> $x$ **bold** [l](javascript:alert(1))"
     page.goto(f"{server}/Why_position?a={quote(a)}&b={quote(b)}")
@@ -90,7 +85,7 @@ def test_why_position_sentences_and_the_moved_token_stay_text(server, page):
     assert page.get_by_test_id("stException").count() == 0
 
 
-def test_a_bad_url_value_is_quoted_as_text(server, page):
+def test_a_bad_url_value_is_quoted_as_text(server, page, wait_for_app):
     page.goto(f"{server}/?dim={quote(HOSTILE)}")
     wait_for_app(page)
     message = page.get_by_test_id("stAlertContainer").filter(has_text="dim")

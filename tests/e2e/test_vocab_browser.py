@@ -2,20 +2,16 @@
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import wait_for_app, wait_for_charts
 from tests.e2e.layout import drawn_size
-
-pytestmark = pytest.mark.e2e
 
 
 def chip_ids(page) -> list[int]:
     return [int(s) for s in page.locator(".chips").first.locator("sub").all_inner_texts()]
 
 
-def test_moving_v_changes_the_chips_and_the_marked_charts(server, page):
+def test_moving_v_changes_the_chips_and_the_marked_charts(server, page, wait_for_app, wait_for_charts):
     page.goto(server + "/?batch=2")
     wait_for_app(page)
     wait_for_charts(page)

@@ -2,15 +2,10 @@
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import wait_for_app
 
-pytestmark = pytest.mark.e2e
-
-
-def test_dog_bites_man_shows_a_changed_vector_with_positions(server, page):
+def test_dog_bites_man_shows_a_changed_vector_with_positions(server, page, wait_for_app):
     page.goto(server + "/Why_position?a=dog%20bites%20man&b=man%20bites%20dog")
     wait_for_app(page)
     values = page.get_by_test_id("stMetricValue")
@@ -22,7 +17,7 @@ def test_dog_bites_man_shows_a_changed_vector_with_positions(server, page):
     assert page.get_by_test_id("stException").count() == 0
 
 
-def test_user_text_in_the_labels_is_shown_as_text(server, page):
+def test_user_text_in_the_labels_is_shown_as_text(server, page, wait_for_app):
     page.goto(server + "/Why_position?a=%24x%24%20**b**%20cat&b=cat%20%24x%24%20**b**")
     wait_for_app(page)
     main = page.get_by_test_id("stMain")
