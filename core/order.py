@@ -121,6 +121,21 @@ def max_sentence_tokens(dim: int) -> int:
     return max(8, min(64, REQUEST_BYTES // (16 * 8 * dim)))
 
 
+def check_sentence_tokens(num_a: int, num_b: int, dim: int) -> None:
+    """Raise ``ValueError`` if sentence A (``num_a`` tokens) or B is longer than ``max_sentence_tokens``.
+
+    The page's tensors ([N, d] token rows, the [N, d] position table, their sums and float64 copies)
+    grow with the sentences: two sentences of 300 emoji at d 16,384 took a server from 838 MB to
+    1,356 MB (issue 14).
+    """
+    most = max_sentence_tokens(dim)
+    if max(num_a, num_b) > most:
+        raise ValueError(
+            f"A sentence may have at most {most} tokens at d = {dim:,} (the shared server's memory budget); "
+            f"A has {num_a} and B has {num_b}. Shorten it."
+        )
+
+
 def mid_sentence(text: str) -> str:
     """``text`` as its words occur mid-sentence: with a leading space (GPT-2 keeps it in the token).
 

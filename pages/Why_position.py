@@ -9,9 +9,9 @@ from core.config import FAMILIES
 from core.embeddings import same_prefix
 from core.markup import escape_markdown
 from core.order import (
+    check_sentence_tokens,
     compare_orders,
     first_moved,
-    max_sentence_tokens,
     mid_sentence,
     permutation,
     rope_cosine,
@@ -40,12 +40,7 @@ try:
     if not typed_a.strip() or not typed_b.strip():
         raise ValueError("Type a sentence in both boxes.")
     ids_a, ids_b = cache.token_ids(text_a, cfg.vocab_size), cache.token_ids(text_b, cfg.vocab_size)
-    most = max_sentence_tokens(cfg.output_dim)
-    if max(len(ids_a), len(ids_b)) > most:
-        raise ValueError(
-            f"A sentence may have at most {most} tokens at d = {cfg.output_dim:,} (the shared server's "
-            f"memory budget); A has {len(ids_a)} and B has {len(ids_b)}. Shorten it."
-        )
+    check_sentence_tokens(len(ids_a), len(ids_b), cfg.output_dim)
 except ValueError as exc:
     st.error(str(exc))
     st.stop()

@@ -1,7 +1,16 @@
 import pytest
 import torch
 
-from core.order import compare_orders, count_shared_vectors, permutation, shared_tokens
+from core.budget import REQUEST_BYTES
+from core.config import MAX_DIM
+from core.order import (
+    check_sentence_tokens,
+    compare_orders,
+    count_shared_vectors,
+    max_sentence_tokens,
+    permutation,
+    shared_tokens,
+)
 from core.tokenizer import encode
 
 A, B = encode("The cat sat on the mat"), encode("On the mat the cat sat")
@@ -105,3 +114,24 @@ def test_methods_that_add_nothing_say_so(method, says):
     text = " ".join(shuffle_sentences(method, False, comparison(6)))
     assert says in text and "6 of 6 vectors are unchanged" in text
     assert "none of the" not in text and "the order is now in the numbers" not in text
+
+
+@pytest.mark.parametrize("dim, most", [(1, 64), (256, 64), (4096, 64), (12288, 63), (16384, 47)])
+def test_max_sentence_tokens_by_dim(dim, most):
+    # REQUEST_BYTES is 100 MB: 100e6 // (16 copies · 8 bytes · 16,384) = 47
+    assert REQUEST_BYTES == 100_000_000
+    assert max_sentence_tokens(dim) == most
+
+
+def test_sixteen_float64_copies_of_a_longest_sentence_fit_the_request_budget():
+    for dim in range(1, MAX_DIM + 1):
+        assert 8 <= max_sentence_tokens(dim) <= 64
+        assert max_sentence_tokens(dim) * dim * 8 * 16 <= REQUEST_BYTES
+
+
+def test_a_sentence_over_the_bound_is_refused_with_both_lengths():
+    check_sentence_tokens(47, 47, 16384)  # at the bound: accepted
+    with pytest.raises(ValueError, match="at most 47 tokens at d = 16,384 .* A has 48 and B has 3"):
+        check_sentence_tokens(48, 3, 16384)
+    with pytest.raises(ValueError, match="B has 600"):
+        check_sentence_tokens(3, 600, 16384)  # 300 × U+1F600 are 600 GPT-2 tokens
