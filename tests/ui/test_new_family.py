@@ -14,6 +14,7 @@ import torch
 
 from core.config import FAMILIES
 from core.positional.family import Family, Param, all_params
+from ui.url_keys import BOUND_KEYS
 
 TILT = Param("tilt", "Fake tilt", 3, "How steeply the fake family's bias falls.", low=1, high=9)
 
@@ -50,6 +51,7 @@ def fake_family(monkeypatch):
     monkeypatch.setitem(FAMILIES, "fake", FAKE)  # what register() does when its module is imported
     monkeypatch.setitem(sys.modules, "ui.families.fake", view)
     yield FAKE
+    BOUND_KEYS.discard("tilt")  # the fake family's widget is gone with it
 
 
 def test_the_registry_gives_its_settings_and_checks_them(fake_family):
