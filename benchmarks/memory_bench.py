@@ -7,10 +7,14 @@ other, sampling the server's RSS every 50 ms; prints the peak of each case and o
 
 1. a 1 MB uploaded .txt, Training on the sidebar's text, Train with the defaults (until done);
 2. Training at size medium, context 256 (until done or refused);
-3. Why position? at d 16384 with two sentences of 300 × U+13000 (the URL from the issue);
-4. ``--heavy`` heavy views in a row (GPT-3 and LLaMA-3 presets, Families at context 8192 with
+3. Why position? at d 16384 with two sentences of 300 × U+13000 and of 300 emoji (the URLs from
+   issue 14), and with sentences of exactly the tokens it allows (``max_sentence_tokens``) under
+   every method;
+4. every setting that sizes a tensor at its limit: the Pipeline (V 1,000,000, d 16,384, T 8,192,
+   B 128, stride 1) and Families at T 8,192 × 8 under every method with its own settings at theirs;
+5. ``--heavy`` heavy views in a row (GPT-3 and LLaMA-3 presets, Families at context 8192 with
    different dims and methods): what the caches keep afterwards is the idle figure;
-5. thirty sessions at once (benchmarks/ws_load_test.py, its own server), unless --skip-sessions.
+6. thirty sessions at once (benchmarks/ws_load_test.py, its own server), unless --skip-sessions.
 """
 
 from __future__ import annotations
@@ -30,7 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.budget import SERVER_BYTES  # noqa: E402
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, wait_for_app  # noqa: E402
+from core.config import FAMILIES, MAX_BATCH, MAX_CONTEXT, MAX_DIM, MAX_VOCAB  # noqa: E402
+from core.order import max_sentence_tokens  # noqa: E402
+from core.positional.family import all_params  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server  # noqa: E402
+from tests.e2e.conftest import app_ready as wait_for_app  # noqa: E402
 
 
 class Sampler:
@@ -96,15 +104,20 @@ def main() -> None:
     parser.add_argument("--heavy", type=int, default=25)
     parser.add_argument("--skip-sessions", action="store_true")
     parser.add_argument(
-        "--only", choices=("upload", "medium", "why", "heavy"), action="append", help="run only these cases"
+        "--only",
+        choices=("upload", "medium", "why", "limits", "heavy"),
+        action="append",
+        help="run only these cases",
     )
     args = parser.parse_args()
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     def wanted(name: str) -> bool:
         return not args.only or name in args.only
 
-    proc, base = start_server()
+    server = start_server()
+    proc, base = server.proc, server.url
     sampler = Sampler(proc.pid)
     rows = []
 
@@ -157,13 +170,62 @@ def main() -> None:
             if wanted("medium"):
                 case("Training size=medium, train_context=256", medium_256)
 
-            def why_huge():
-                glyphs = quote("\U00013000" * 300)
-                page.goto(f"{base}/Why_position?dim=16384&method=learned&context=1&a={glyphs}&b={glyphs}")
-                wait_for_app(page, timeout=180_000)
+            def visit(*paths: str):
+                """Open each path; the case's note is each page's first error or warning, if any."""
 
+                def action():
+                    notes = []
+                    for path in paths:
+                        page.goto(f"{base}{path}")
+                        try:
+                            wait_for_app(page, timeout=180_000)
+                        except PlaywrightTimeout:
+                            notes.append(f"no page after 180 s: {path[:60]}")
+                            continue
+                        print(f"  {path[:60]:<60} rss {megabytes(sampler.now()):>7}", flush=True)
+                        alerts = page.locator(
+                            '[data-testid="stAlertContentError"], [data-testid="stException"]'
+                        )
+                        if alerts.count():
+                            notes.append(alerts.first.inner_text()[:70].replace("\n", " "))
+                    return " | ".join(notes)
+
+                return action
+
+            why = f"/Why_position?dim={MAX_DIM}&context=1"
+            for glyph, name in (("\U00013000", "U+13000"), ("\U0001f600", "emoji U+1F600")):
+                text = quote(glyph * 300)
+                if wanted("why"):
+                    case(
+                        f"Why position? d 16384, 2 × 300 × {name}",
+                        visit(f"{why}&method=learned&a={text}&b={text}"),
+                    )
+            most = max_sentence_tokens(MAX_DIM)  # " a" is one GPT-2 token; the page adds the leading space
+            a, b = quote(" ".join(["a"] * most)), quote(" ".join(["a"] * (most - 1) + ["b"]))
             if wanted("why"):
-                case("Why position? d 16384, 2 × 300 × U+13000", why_huge)
+                case(
+                    f"Why position? d 16384, 2 × {most} tokens, every method",
+                    visit(*(f"{why}&method={m}&a={a}&b={b}&seed={k}" for k, m in enumerate(FAMILIES))),
+                )
+            limits = {p.key: p.high for p in all_params().values() if p.high is not None}
+            own = "&".join(f"{k}={v}" for k, v in limits.items())
+            if wanted("limits"):
+                case(
+                    "Pipeline at V, d, T, B at their limits, stride 1",
+                    visit(
+                        f"/?vocab={MAX_VOCAB}&dim={MAX_DIM}&context={MAX_CONTEXT}&batch={MAX_BATCH}"
+                        "&stride=1&sample=log"
+                    ),
+                )
+                case(
+                    "Families T 8192 × 8, d 16384, own settings at limits",
+                    visit(
+                        *(
+                            f"/Families?context={MAX_CONTEXT}&dim={MAX_DIM}&extrapolate=8&method={m}&{own}"
+                            for m in FAMILIES
+                        )
+                    ),
+                )
             heavy = [
                 "/?preset=gpt3-175b&sample=log",
                 "/?preset=llama3-8b&sample=log",
