@@ -50,8 +50,10 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """Every method's position-only logit contribution against distance: one panel per method."""
     T, span = cfg.context_length, drawn_span(cfg.context_length, fam)
     distances = sample_indices(span, CURVE_POINTS)  # [R]
-    findings, columns = [], st.columns(2)
+    findings = []
     for k, (name, f) in enumerate(FAMILIES.items()):
+        if k % 2 == 0:  # a new row of two panels: a phone stacks them in the registry's order
+            columns = st.columns(2)
         rows = method_rows(name, cfg, fam, distances)
         y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)
         frame = pd.DataFrame({"distance r": distances.numpy(), "logit contribution": y.numpy()})

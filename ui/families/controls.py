@@ -29,9 +29,9 @@ def setting(param: Param) -> object:
 def family_settings() -> FamilyConfig:
     """Every family setting (heads, base, buckets, max_distance, clip, extrapolate, layout, …)."""
     params = list(all_params().values())
-    columns = st.columns(COLUMNS)
     values = {}
-    for k, param in enumerate(params):
-        with columns[k % COLUMNS]:
-            values[param.key] = setting(param)
+    for start in range(0, len(params), COLUMNS):  # row by row: a phone stacks them in reading order
+        for column, param in zip(st.columns(COLUMNS), params[start : start + COLUMNS], strict=False):
+            with column:
+                values[param.key] = setting(param)
     return FamilyConfig(**values)
