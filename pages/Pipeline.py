@@ -24,10 +24,11 @@ from core.pipeline import (
     sample_indices,
 )
 from core.samples import SAMPLES
+from core.scripts.pipeline import pipeline_script
 from core.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_name
 from core.units import human_bytes
 from ui import cache
-from ui.code_view import code_export
+from ui.code_view import show_script
 from ui.navigation import settings
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
@@ -76,7 +77,10 @@ except ValueError as exc:
 B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
 eot = endoftext_id(V)
 if not presenting():
-    code_export(cfg, choice.text)
+    show_script(
+        pipeline_script(cfg, choice.text),
+        "it prints the shapes above and, last, the corner of input_embeddings shown below.",
+    )
 steps = pipeline_steps(cfg, len(ids))
 slides = Slides("pipeline", [s.title for s in steps])
 if not is_exact(cfg.vocab_size, d):

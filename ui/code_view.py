@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.codegen import MAX_INLINE_CHARS, TEXT_FILE, pipeline_code
-from core.config import PipelineConfig
+from core.codegen import MAX_INLINE_CHARS, TEXT_FILE
 from core.script_export import view_lines
+from core.scripts import Script
 
 RUNS_AS_IS = "Runs as-is with this project's requirements and no network"
 
@@ -18,15 +18,22 @@ def text_file(text: str) -> tuple[str, dict[str, str]]:
     return f" Save the text as {TEXT_FILE} next to it.", {TEXT_FILE: text}
 
 
-def code_export(cfg: PipelineConfig, text: str) -> None:
-    """The pipeline page's computation as a script: shown, and downloadable as ``pipeline.py``."""
-    note, files = text_file(text)
-    script_export(
-        pipeline_code(cfg, text),
-        "pipeline.py",
-        f"{RUNS_AS_IS}, and prints the shapes above and the corner of input_embeddings shown.{note}",
-        files=files,
-    )
+def show_script(script: Script, caption: str) -> None:
+    """An expander with the whole script, as shown (what you see is what you download), and buttons for
+    the script, the same code as a notebook and the data files it reads."""
+    with st.expander("PyTorch code for this view", icon=":material/code:"):
+        st.caption(f"{RUNS_AS_IS} in an empty folder: {caption} {script.lines} lines.")
+        downloads = {
+            f"{script.name}.py": (script.py, "text/x-python"),
+            f"{script.name}.ipynb": (script.ipynb, "application/x-ipynb+json"),
+            **{name: (content, "application/octet-stream") for name, content in script.files.items()},
+        }
+        columns = st.columns(max(4, len(downloads)))
+        for column, (name, (data, mime)) in zip(columns, downloads.items(), strict=False):
+            column.download_button(
+                name, data, name, mime, key=f"dl_code_{name}", on_click="ignore", icon=":material/download:"
+            )
+        st.code(script.py(), language="python", line_numbers=True)
 
 
 def script_export(

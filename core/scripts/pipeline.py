@@ -1,0 +1,124 @@
+"""The Pipeline page as a script: text → token IDs → batch → token + positional embeddings → input."""
+
+from __future__ import annotations
+
+from core.config import FAMILIES, PipelineConfig
+from core.embeddings import EXACT_MAX_ELEMENTS
+from core.pipeline import TABLE_DIMS, TABLE_POSITIONS
+from core.scripts import Cell, Script
+from core.scripts.common import TOKENIZER, TOKENIZER_IMPORTS, import_block, reads, text_files, text_lines
+
+PLAIN_MAX_ELEMENTS = 2**28  # 1 GiB of float32: past this the script stops instead of allocating the table
+
+DATASET = """class GPTDatasetV1(Dataset):
+    def __init__(self, txt, tokenizer, max_length, stride):
+        self.input_ids = []
+        self.target_ids = []
+        token_ids = tokenizer.encode(txt, allowed_special={"<|endoftext|>"})
+        for i in range(0, len(token_ids) - max_length, stride):
+            self.input_ids.append(torch.tensor(token_ids[i : i + max_length]))
+            self.target_ids.append(torch.tensor(token_ids[i + 1 : i + max_length + 1]))
+
+    def __len__(self):
+        return len(self.input_ids)
+
+    def __getitem__(self, idx):
+        return self.input_ids[idx], self.target_ids[idx]
+
+
+def create_dataloader_v1(txt, batch_size=4, max_length=256, stride=128, shuffle=True, drop_last=True):
+    dataset = GPTDatasetV1(txt, tokenizer, max_length, stride)
+    return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)
+
+
+dataloader = create_dataloader_v1(
+    raw_text, batch_size=batch_size, max_length=max_length, stride=stride, shuffle=False
+)
+inputs, targets = next(iter(dataloader))
+print("inputs:", inputs.shape)  # [B, T] token IDs; targets are the same windows shifted by one"""
+
+SINUSOIDAL = """# Fixed sinusoidal positions (Vaswani et al. 2017, §3.5): PE[p, 2i] = sin(p / 10000^(2i/d)),
+# PE[p, 2i+1] = cos(same); computed in float64 and rounded once to float32, as the app does.
+position = torch.arange(context_length, dtype=torch.float64)[:, None]  # [T, 1]
+inv_freq = 10000.0 ** (-torch.arange(0, output_dim, 2, dtype=torch.float64) / output_dim)  # [d/2]
+pos_embeddings = torch.stack((torch.sin(position * inv_freq), torch.cos(position * inv_freq)), dim=-1)
+pos_embeddings = pos_embeddings.flatten(1).to(torch.float32)  # [T, d/2, 2] -> [T, d]"""
+
+
+def pipeline_script(cfg: PipelineConfig, text: str) -> Script:
+    """The script that prints what the Pipeline page shows for ``cfg`` and ``text``."""
+    V, d = cfg.vocab_size, cfg.output_dim
+    files = text_files(text)
+    imports = import_block(
+        "import json", *TOKENIZER_IMPORTS, "import torch", "from torch.utils.data import DataLoader, Dataset"
+    )
+    settings = f"""{imports}
+
+vocab_size = {V}  # V
+output_dim = {d}  # d
+context_length = {cfg.context_length}  # T
+max_length = context_length
+batch_size = {cfg.batch_size}  # B
+stride = {cfg.stride}
+seed = {cfg.seed}
+method = {cfg.method!r}"""
+    cells = [
+        Cell("Settings (the sidebar's)", settings),
+        Cell("GPT-2's tokenizer, offline", TOKENIZER),
+        Cell("Text → token IDs", f'{text_lines(text)}\nprint("tokens:", len(tokenizer.encode(raw_text)))'),
+        Cell("Token IDs → sliding-window batches (the book's data loader)", DATASET),
+        Cell("Token embeddings: a lookup table of V × d", _token_cell(V, d)),
+        Cell("Positional embeddings: a table of T × d", _position_cell(cfg)),
+        Cell("Input embeddings = token + position (broadcast over the batch)", _input_cell()),
+    ]
+    about = (
+        "Exported from Positional Embeddings Explorer. It prints every tensor's shape and, last, one JSON "
+        f"line with the corner of input_embeddings the page shows. {reads(files)}"
+    )
+    return Script("pipeline", "Text → token IDs → batch → token + positional embeddings", about, cells, files)
+
+
+def _token_cell(V: int, d: int) -> str:
+    lookup = """torch.manual_seed(seed)
+token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
+token_embeddings = token_embedding_layer(inputs)  # [B, T] -> [B, T, d]
+print("token_embeddings:", token_embeddings.shape)"""
+    if V * d <= EXACT_MAX_ELEMENTS:
+        return lookup
+    gb = V * d * 4 / 1e9
+    app = (
+        f"# The app never allocates this {V:,} × {d:,} table ({gb:.2f} GB of float32): it draws only\n"
+        "# the rows it shows, each from a generator seeded by (seed, row), so its values differ.\n"
+    )
+    if V * d > PLAIN_MAX_ELEMENTS:
+        app += (
+            "if vocab_size * output_dim > 2**28:  # over 1 GB of float32\n"
+            "    raise SystemExit("
+            f'f"nn.Embedding({{vocab_size}}, {{output_dim}}) needs {gb:.1f} GB: lower the sizes.")\n'
+        )
+    return app + lookup
+
+
+def _position_cell(cfg: PipelineConfig) -> str:
+    family = FAMILIES[cfg.method]
+    if cfg.method == "sinusoidal":
+        return SINUSOIDAL
+    if cfg.method == "learned":
+        return (
+            "# drawn from the same generator, right after the token table\n"
+            "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
+            "pos_embeddings = pos_embedding_layer(torch.arange(max_length))  # [T, d]"
+        )
+    return (
+        f"# {family.label}: nothing is added at the input; {family.where or 'position enters nowhere'}.\n"
+        "pos_embeddings = torch.zeros(context_length, output_dim)  # [T, d]: adding it changes nothing"
+    )
+
+
+def _input_cell() -> str:
+    return f"""print("pos_embeddings:", pos_embeddings.shape)
+input_embeddings = token_embeddings + pos_embeddings  # [B, T, d] + [T, d] -> [B, T, d]
+print("input_embeddings:", input_embeddings.shape)
+
+corner = input_embeddings[:2, :{TABLE_POSITIONS}, :{TABLE_DIMS}]  # the values the page prints
+print(json.dumps({{"shape": list(input_embeddings.shape), "corner": corner.tolist()}}))"""
