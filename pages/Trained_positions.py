@@ -3,8 +3,8 @@
 import streamlit as st
 
 from core.pretrained import quoted_figures
-from core.script_export import PRETRAINED_FILE, trained_positions_code
-from ui.code_view import RUNS_AS_IS, script_export
+from core.scripts.trained_positions import trained_positions_script
+from ui.code_view import show_script
 from ui.navigation import checked_settings
 from ui.presenter import Slides, predict_number, presenting
 from ui.pretrained_views import (
@@ -12,7 +12,6 @@ from ui.pretrained_views import (
     side_by_side,
     similarity_curves,
     tables,
-    trained_file_bytes,
     trained_table,
 )
 
@@ -31,13 +30,10 @@ st.markdown(
     "one trainable vector per position, added to the token vector."
 )
 if not presenting():
-    script_export(
-        trained_positions_code(),
-        "trained_positions.py",
-        f"{RUNS_AS_IS}; save {PRETRAINED_FILE} next to it. Prints the similarity by distance and the "
-        "rotation in the PCA plane that this page shows.",
-        files={PRETRAINED_FILE: trained_file_bytes()},
-        excerpt=True,
+    show_script(
+        trained_positions_script(cfg.seed),
+        "it prints the similarity by distance of the three tables, the top-2 PCA plane and the rotation "
+        "per position that this page shows.",
     )
 slides = Slides(
     "trained",
