@@ -6,7 +6,6 @@ The tests that run a script are ``slow`` (a fresh Python importing torch, each).
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 
@@ -16,13 +15,10 @@ import torch
 from core.config import FamilyConfig, PipelineConfig
 from core.families import CURVE_POINTS, drawn_span, position_logits
 from core.pipeline import sample_indices
-from core.pretrained import DATA, STEM, load_minilm_positions, pca_2d, rotation_per_step
 from core.samples import SAMPLES
 from core.script_export import (
-    PRETRAINED_FILE,
     families_code,
     inline_modules,
-    trained_positions_code,
     training_code,
     why_position_code,
 )
@@ -123,18 +119,6 @@ def test_training_script_repeats_the_run(tmp_path):
     assert result["train_loss"] == page.train_loss
     assert result["val_loss"] == page.val_loss
     assert "validation loss" in stdout
-
-
-@pytest.mark.slow
-def test_trained_positions_script_prints_the_pages_figures(tmp_path, open_page):
-    shutil.copy(DATA / f"{STEM}.npy", tmp_path / PRETRAINED_FILE)
-    result, _ = run_script(trained_positions_code(), tmp_path, "trained.py")
-    at = open_page("pages/Trained_positions.py")
-    shown = {m.label: m.value for m in at.metric}
-    for r in (1, 16, 256):
-        assert f"{result['similarity_by_distance'][r]:.2f}" == shown[f"Neighbour similarity at distance {r}"]
-    table, _ = load_minilm_positions()
-    assert result["rotation_per_step"] == pytest.approx(rotation_per_step(pca_2d(table)[0]), abs=1e-12)
 
 
 @pytest.mark.parametrize(
