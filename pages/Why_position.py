@@ -18,10 +18,10 @@ from core.order import (
     shared_tokens,
     shuffle_sentences,
 )
-from core.script_export import why_position_code
+from core.scripts.why_position import why_position_script
 from core.tokenizer import token_strings
 from ui import cache
-from ui.code_view import RUNS_AS_IS, script_export
+from ui.code_view import show_script
 from ui.navigation import settings
 from ui.presenter import Slides, predict_number, presenting
 from ui.sentences import sentence_inputs
@@ -46,11 +46,9 @@ except ValueError as exc:
     st.stop()
 
 if not presenting():
-    script_export(
-        why_position_code(cfg, text_a, text_b),
-        "why_position.py",
-        f"{RUNS_AS_IS}, and prints the cosines, norms and shuffle comparisons this page shows.",
-        excerpt=True,
+    show_script(
+        why_position_script(cfg, text_a, text_b),
+        "it prints the token IDs, the cosines and norms and the shuffle comparisons this page shows.",
     )
 order = permutation(len(ids_a), cfg.seed)
 ids_p = [ids_a[k] for k in order]
