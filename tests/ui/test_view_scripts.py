@@ -20,7 +20,6 @@ from core.script_export import (
     families_code,
     inline_modules,
     training_code,
-    why_position_code,
 )
 from core.tokenizer import encode
 from core.training import TrainConfig, train
@@ -59,28 +58,6 @@ def test_inlined_code_has_no_project_imports_and_no_duplicate_names():
     ]
     duplicated = {n for n in names if names.count(n) > 1}
     assert not duplicated, f"two inlined modules define {duplicated}"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("method", ["learned", "sinusoidal", "rope"])
-def test_why_position_script_prints_the_pages_numbers(method, tmp_path, open_page):
-    a, b = " The cat sat on the mat", " On the mat the cat sat"  # mid-sentence, as the page reads them
-    at = open_page("pages/Why_position.py", method=method, dim="64", seed="5")
-    assert not at.exception
-    shown = at.dataframe[0].value  # the shared-token table
-    result, stdout = run_script(
-        why_position_code(PipelineConfig(output_dim=64, seed=5, method=method), a, b), tmp_path, "why.py"
-    )
-    assert [s["token_id"] for s in result["shared"]] == shown["ID"].tolist()
-    for s, (_, row) in zip(result["shared"], shown.iterrows(), strict=True):
-        assert s["cosine_with"] == pytest.approx(row["cosine, with positions"], abs=1e-12)
-        assert s["norm_with_b"] == pytest.approx(row["norm in B, with positions"], abs=1e-12)
-    orders = at.dataframe[1].value.set_index("pair")
-    for pair, c in result["orders"].items():
-        assert f"{c['shared_with']} of {c['num_vectors']}" == orders.loc[pair, "same vectors, with positions"]
-        assert c["mean_cosine_with"] == pytest.approx(
-            orders.loc[pair, "cos of means, with positions"], abs=1e-12
-        )
 
 
 @pytest.mark.slow
