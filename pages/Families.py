@@ -3,8 +3,8 @@
 import streamlit as st
 
 from core.config import FAMILIES
-from core.script_export import families_code
-from ui.code_view import RUNS_AS_IS, script_export
+from core.scripts.families import families_script
+from ui.code_view import show_script
 from ui.families.close_up import close_up
 from ui.families.compare import logit_section, overview, similarity_section
 from ui.families.controls import family_settings
@@ -28,12 +28,10 @@ except ValueError as exc:
     st.stop()
 
 if not presenting():
-    script_export(
-        families_code(cfg, fam),
-        "families.py",
-        f"{RUNS_AS_IS}, and prints every method's position-only logit contribution at each distance "
-        "of chart 1.",
-        excerpt=True,
+    show_script(
+        families_script(cfg, fam),
+        "it prints every method's position-only logit contribution at each distance of chart 1 and, last, "
+        "one JSON line with every curve.",
     )
 family = FAMILIES[cfg.method]
 slides = Slides(

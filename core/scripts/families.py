@@ -1,0 +1,191 @@
+"""The Families page as a script: chart 1, what position alone adds to an attention score, per family."""
+
+from __future__ import annotations
+
+from core.config import FamilyConfig, PipelineConfig
+from core.embeddings import EXACT_MAX_ELEMENTS
+from core.families import CURVE_POINTS
+from core.positional.family import MAX_USED_LENGTH
+from core.scripts import Cell, Script
+from core.scripts.common import import_block
+
+PLAIN_MAX_ELEMENTS = 2**28  # 1 GiB of float32: past this the script does not allocate the token table
+
+CANONICAL_HEADING = "The positional families, as their papers write them"
+
+CANONICAL = """def sinusoidal(positions, d, base=10000.0, layout="interleaved"):
+    # Vaswani et al. 2017 §3.5: PE[p, 2i] = sin(p·base^(-2i/d)), PE[p, 2i+1] = cos(same); concat: [sin | cos]
+    # (Transformer-XL); fairseq: [sin | cos] of base^(-i/(d/2-1)) (fairseq get_embedding). In float64.
+    i = torch.arange(d // 2, dtype=torch.float64)  # [d/2] the pairs
+    inv_freq = base ** (-i / (d // 2 - 1)) if layout == "fairseq" else base ** (-2 * i / d)  # [d/2]
+    angles = positions.double()[:, None] * inv_freq  # [P, d/2]
+    if layout == "interleaved":
+        return torch.stack((angles.sin(), angles.cos()), dim=-1).flatten(1).float()  # [P, d/2, 2] -> [P, d]
+    return torch.cat((angles.sin(), angles.cos()), dim=-1).float()  # [P, d]
+
+
+def get_slopes(n):
+    # ALiBi's slope per head (Press et al. 2022; github.com/ofirpress/attention_with_linear_biases)
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start**i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    extra = get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    return get_slopes_power_of_2(closest_power_of_2) + extra
+
+
+def _relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
+    # T5's bucket of key − query (Raffel et al. 2020 §2.1), as HF T5Attention writes it (float32 log)
+    relative_buckets = 0
+    if bidirectional:
+        num_buckets //= 2
+        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
+        relative_position = torch.abs(relative_position)
+    else:
+        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
+    max_exact = num_buckets // 2  # half of the buckets are for exact offsets, half log-spaced
+    is_small = relative_position < max_exact
+    relative_position_if_large = max_exact + (
+        torch.log(relative_position.float() / max_exact)
+        / math.log(max_distance / max_exact)
+        * (num_buckets - max_exact)
+    ).to(torch.long)
+    relative_position_if_large = torch.min(
+        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
+    )
+    return relative_buckets + torch.where(is_small, relative_position, relative_position_if_large)
+
+
+def rope(x, positions, base=10000.0, interleaved=True):
+    # RoFormer §3.4 (Su et al. 2021): rotate x [..., T, dh] by p·base^(-2i/dh), pair by pair: (2i, 2i+1) as
+    # Meta's LLaMA apply_rotary_emb, or (i, i + dh/2) as HF apply_rotary_pos_emb with rotate_half.
+    dh = x.shape[-1]
+    inv_freq = 1.0 / (base ** (torch.arange(0, dh, 2, dtype=torch.float64) / dh))  # [dh/2]
+    angles = positions.double()[:, None] * inv_freq  # [T, dh/2]
+    if interleaved:
+        x1, x2 = x.unflatten(-1, (dh // 2, 2)).unbind(-1)  # [..., T, dh/2] each
+        rotated = (x1 * angles.cos() - x2 * angles.sin(), x1 * angles.sin() + x2 * angles.cos())
+        return torch.stack(rotated, dim=-1).flatten(-2)  # [..., T, dh/2, 2] -> [..., T, dh]
+    angles = torch.cat((angles, angles), dim=-1)  # [T, dh]
+    rotate_half = torch.cat((-x[..., dh // 2 :], x[..., : dh // 2]), dim=-1)  # [..., T, dh]
+    return x * angles.cos() + rotate_half * angles.sin()
+
+
+def relative_positions(positions, clip):
+    # Shaw et al. 2018 §3.2; tensor2tensor _generate_relative_positions_matrix: clip(j − i, −k, k) + k
+    distance = positions[None, :] - positions[:, None]  # [P, P] j − i, query i (row), key j (column)
+    return distance.clamp(-clip, clip) + clip  # [P, P]"""
+
+CONTENT = f"""\
+# The used length, and twice T5's max distance and Shaw's clip, so that their flat tails show
+span = min({MAX_USED_LENGTH}, max(extrapolate * context_length, 2 * max(max_distance, clip)))
+distances = torch.arange(0, span, -(-span // {CURVE_POINTS}))  # [R] query at r, key at 0
+head_dim = output_dim // heads  # dh: RoPE and Shaw act on each head's share; T5 and ALiBi show head 1
+u = torch.randn(output_dim, generator=torch.Generator().manual_seed(seed * 1_000_003 + 3)).double()  # [d]
+print("distances:", distances.shape, "from", distances[0].item(), "to", distances[-1].item())"""
+
+ROW_SEED = """\
+# Shaw's a^K has 2k + 1 rows of N(0, 1). The app seeds each row's generator on its own (splitmix64 of
+# seed and row), so that a clip of 8,192 costs only the rows it draws; the script does the same.
+def row_seed(seed, row):
+    x = (seed * 0x9E3779B97F4A7C15 + row * 0xBF58476D1CE4E5B9) % 2**64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) % 2**64
+    return (x ^ (x >> 31)) >> 1
+
+
+"""
+
+SEEDED = """\
+# T5: nn.Embedding(buckets, heads), N(0, 1/d) as HF T5's _init_weights, from a generator of its own.
+t5_generator = torch.Generator().manual_seed(seed * 1_000_003 + 2)
+t5_bias = torch.randn(buckets, heads, generator=t5_generator) * output_dim**-0.5  # [buckets, H]
+rel_k, g = torch.empty(2 * clip + 1, head_dim), torch.Generator()  # [2k + 1, dh]
+for row in range(2 * clip + 1):
+    rel_k[row].normal_(generator=g.manual_seed(row_seed(seed * 1_000_003 + 1, row)))
+print("pos_embeddings:", pos_embeddings.shape, "t5_bias:", t5_bias.shape, "rel_k:", rel_k.shape)"""
+
+CURVES = """def input_logit(rows):  # an input-added table: ((u + p_r)·(u + p_0) − u·u) / √d
+    p = rows.double()  # [R, d]; row 0 is position 0, the key's
+    return ((u + p) @ (u + p[0]) - u @ u) / math.sqrt(output_dim)  # [R]
+
+
+learned = input_logit(pos_embeddings[distances.clamp(max=context_length - 1)])  # [R]
+learned = learned.where(distances < context_length, math.nan)  # no row at T or later: NaN
+uh = u[:head_dim]  # [dh] head 1's share of u
+q = rope(uh.expand(len(distances), head_dim), distances, base, pairing == "interleaved")  # [R, dh] at r
+k = rope(uh[None], torch.zeros(1, dtype=torch.long), base, pairing == "interleaved")[0]  # [dh] at 0
+bucket = _relative_position_bucket(-distances, False, buckets, max_distance)  # [R] key r back (causal)
+curves = {
+    "nope": torch.zeros(len(distances), dtype=torch.float64),  # position adds nothing
+    "learned": learned,
+    "sinusoidal": input_logit(sinusoidal(distances, output_dim, base, layout)),
+    "shaw": rel_k.double()[relative_positions(distances, clip)[:, 0]] @ uh / math.sqrt(head_dim),  # u·a^K
+    "t5": t5_bias[bucket, 0].double(),  # a learned bias per bucket, head 1
+    "alibi": (torch.tensor(get_slopes(heads))[0] * -distances).double(),  # -m·r, head 1's slope
+    "rope": (q @ k - uh @ uh) / math.sqrt(head_dim),  # depends on r only
+}
+for method, y in curves.items():  # nan: no value (a learned table past T)
+    print(f"{method:>10}: r = {distances[1]} -> {y[1]:+.4f}, r = {distances[-1]} -> {y[-1]:+.4f}")
+curves = {method: [None if math.isnan(v) else v for v in y.tolist()] for method, y in curves.items()}
+print(json.dumps({"distances": distances.tolist(), "curves": curves}))"""
+
+
+def families_script(cfg: PipelineConfig, fam: FamilyConfig) -> Script:
+    """The script that prints chart 1 of the Families page for ``cfg`` and ``fam``: every family's
+    position-only contribution to the attention logit against distance."""
+    settings = f"""{import_block("import json", "import math", "import torch")}
+
+vocab_size = {cfg.vocab_size}  # V
+output_dim = {cfg.output_dim}  # d
+context_length = {cfg.context_length}  # T: the trained length
+seed = {cfg.seed}
+heads = {fam.heads}  # H
+base = {fam.base!r}  # sinusoidal and RoPE frequency base
+layout = "{fam.layout}"  # sinusoidal: interleaved (paper), concat or fairseq
+pairing = "{fam.pairing}"  # RoPE: interleaved (paper, LLaMA) or halves (GPT-NeoX, HF)
+buckets = {fam.buckets}  # T5's buckets
+max_distance = {fam.max_distance}  # T5: offsets past it share the last bucket
+clip = {fam.clip}  # Shaw's k: offsets past ±k share one vector
+init = "{fam.init}"  # learned table's std: torch 1, openai 0.01, hf 0.02
+extrapolate = {fam.extrapolate}  # used length = extrapolate × T"""
+    cells = [
+        Cell("Settings (the sidebar's and the page's)", settings),
+        Cell(CANONICAL_HEADING, CANONICAL),
+        Cell(
+            "The distances, and the content u that query and key share (only their positions differ)", CONTENT
+        ),
+        Cell(
+            "The seeded tables: learned positions (after the token table, as in the lesson), T5, Shaw",
+            ROW_SEED + _learned_cell(cfg) + "\n\n" + SEEDED,
+        ),
+        Cell("What position alone adds to the score, per family", CURVES),
+    ]
+    about = (
+        "Chart 1 of the Families page: each curve, then one JSON line. It reads no file and needs no network."
+    )
+    return Script("families", "What position alone adds to an attention score, per family", about, cells)
+
+
+def _learned_cell(cfg: PipelineConfig) -> str:
+    """The lesson's two tables from one seed; past 2^25 elements the app's learned rows differ (comment)."""
+    V, d = cfg.vocab_size, cfg.output_dim
+    gb = V * d * 4 / 1e9
+    note = ""
+    if V * d > EXACT_MAX_ELEMENTS:
+        note = f"# The app never draws this {V:,} × {d:,} table ({gb:.2f} GB): "
+        note += "its learned rows differ from these.\n"
+    table = "token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)  # drawn first, unused here\n"
+    if V * d > PLAIN_MAX_ELEMENTS:
+        table = "# Not drawn here either (over 1 GB): the learned table comes right after the seed.\n"
+    return (
+        note
+        + "torch.manual_seed(seed)\n"
+        + table
+        + "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)  # the next draws\n"
+        + 'std = {"torch": 1.0, "openai": 0.01, "hf": 0.02}[init]  # N(0, std²) from the N(0, 1) draws\n'
+        + "pos_embeddings = pos_embedding_layer.weight.detach() * std  # [T, d]"
+    )
