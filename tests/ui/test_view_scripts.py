@@ -4,26 +4,19 @@ The tests that run a script are ``slow`` (a fresh Python importing torch, each).
 """
 
 import json
-import math
 import os
 import subprocess
 import sys
 
 import pytest
-import torch
 
-from core.config import FamilyConfig, PipelineConfig
-from core.families import CURVE_POINTS, drawn_span, position_logits
-from core.pipeline import sample_indices
 from core.samples import SAMPLES
 from core.script_export import (
-    families_code,
     inline_modules,
     training_code,
 )
 from core.tokenizer import encode
 from core.training import TrainConfig, train
-from ui.families.compare import method_rows
 
 
 def run_script(code: str, tmp_path, name: str) -> tuple[dict, str]:
@@ -58,31 +51,6 @@ def test_inlined_code_has_no_project_imports_and_no_duplicate_names():
     ]
     duplicated = {n for n in names if names.count(n) > 1}
     assert not duplicated, f"two inlined modules define {duplicated}"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "cfg, fam",
-    [
-        (PipelineConfig(context_length=32), FamilyConfig(extrapolate=2)),
-        (
-            PipelineConfig(context_length=64, output_dim=128, seed=3),
-            FamilyConfig(layout="concat", init="hf"),
-        ),
-    ],
-    ids=["default", "concat-hf-init"],
-)
-def test_families_script_prints_the_charts_curves(cfg, fam, tmp_path):
-    result, _ = run_script(families_code(cfg, fam), tmp_path, "families.py")
-    distances = sample_indices(drawn_span(cfg.context_length, fam), CURVE_POINTS)
-    assert result["distances"] == distances.tolist()
-    for method, curve in result["curves"].items():  # the page's own path: its cached rows, then core
-        rows = method_rows(method, cfg, fam, distances)
-        page = position_logits(method, distances, fam, cfg.output_dim, cfg.seed, rows, cfg.context_length)
-        got = torch.tensor([math.nan if v is None else v for v in curve], dtype=torch.float64)
-        assert torch.equal(got.isnan(), page.isnan()), method
-        assert torch.equal(got.nan_to_num(), page.nan_to_num()), method
-    assert any(v is None for v in result["curves"]["learned"])  # past T a learned table has no row
 
 
 @pytest.mark.slow
