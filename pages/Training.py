@@ -6,11 +6,11 @@ import streamlit as st
 
 from core.data import TextTooShort
 from core.model import trainable_methods
-from core.script_export import training_code
+from core.scripts.training import training_script
 from core.train_queue import run_key
 from core.training import MAX_TRAIN_TOKENS, TrainConfig
 from ui import cache
-from ui.code_view import RUNS_AS_IS, script_export, text_file
+from ui.code_view import show_script
 from ui.navigation import checked_settings
 from ui.presenter import Slides, presenting
 from ui.training_views import (
@@ -66,13 +66,10 @@ except ValueError as exc:
     st.stop()
 
 if not presenting():
-    note, files = text_file(choice.text)
-    script_export(
-        training_code(tcfg, choice.text),
-        "training.py",
-        f"{RUNS_AS_IS}: the same run as the Train button (same seed, same curves); prints its losses.{note}",
-        files=files,
-        excerpt=True,
+    show_script(
+        training_script(tcfg, choice.text, cfg.vocab_size),
+        "the same run as the Train button (same seed, same curves); it prints the loss curve, the final "
+        "losses and, last, one JSON line with them.",
     )
 slides = Slides("training", ["Train one model", "Every method on this text"])
 queue, me = training_queue(), session_id()
