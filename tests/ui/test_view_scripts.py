@@ -10,13 +10,9 @@ import sys
 
 import pytest
 
-from core.samples import SAMPLES
 from core.script_export import (
     inline_modules,
-    training_code,
 )
-from core.tokenizer import encode
-from core.training import TrainConfig, train
 
 
 def run_script(code: str, tmp_path, name: str) -> tuple[dict, str]:
@@ -51,19 +47,6 @@ def test_inlined_code_has_no_project_imports_and_no_duplicate_names():
     ]
     duplicated = {n for n in names if names.count(n) > 1}
     assert not duplicated, f"two inlined modules define {duplicated}"
-
-
-@pytest.mark.slow
-def test_training_script_repeats_the_run(tmp_path):
-    tcfg = TrainConfig(method="rope", context_length=8, size="tiny", steps=12, seed=4)
-    text = SAMPLES["log"]  # longer than the inline limit: read from text.txt
-    (tmp_path / "text.txt").write_text(text, encoding="utf-8")
-    result, stdout = run_script(training_code(tcfg, text), tmp_path, "training.py")
-    page = train(encode(text), tcfg)  # what the page's queue runs for the Train button
-    assert result["steps"] == page.steps
-    assert result["train_loss"] == page.train_loss
-    assert result["val_loss"] == page.val_loss
-    assert "validation loss" in stdout
 
 
 @pytest.mark.parametrize(
