@@ -1,33 +1,54 @@
 """Thirty students at once, without browsers: Streamlit's own websocket protocol against one server.
 
     .venv/bin/python benchmarks/ws_load_test.py [--sessions 30] [--changes 3] [--timeout 300]
+    .venv/bin/python benchmarks/ws_load_test.py --think 5 10 --duration 60 --pages all [--seed 0] [--train]
 
 Like benchmarks/load_test.py, but each session is a websocket to ``/_stcore/stream`` that speaks
 the browser's protobufs (BackMsg ``rerun_script`` out, ForwardMsg deltas in), so the 2 cores go
-to the server instead of 30 Chromium pages. Session k opens the pipeline with ``?context=4+k%8``,
-pastes its own text (``"session k marker zq{k}x " * 40``), then sets "Batch B" ``--changes``
-times, sending each change as soon as the previous run finished (no think time: a worst case).
+to the server instead of 30 Chromium pages. Session k opens its page (``--pages pipeline``, the
+default: every session on the pipeline; ``--pages all``: session k on page k mod 5, or a comma
+list of URL paths) with ``?context=4+k%8``, pastes its own text (``"session k marker zq{k}x " * 40``)
+and then sets "Batch B":
+
+* no think time (the default): ``--changes`` times, each as soon as the previous run finished
+  (a worst case);
+* ``--think MIN MAX --duration S``: once every session has opened its page and pasted its text,
+  each session waits a random MIN–MAX seconds (its own ``random.Random``, seeded by ``--seed`` and
+  k), changes the batch, waits for the finished run, and so on until S seconds have passed (a
+  classroom: people read between clicks).
+
 Session 0 opens the fresh server alone (the cold start); the others connect together once its
 first run has finished. After every finished run (ForwardMsg ``script_finished``) it checks what
 it was sent:
 
-* the ``input_embeddings`` metric reads ``"B × T × 256"`` for this session's own B and T;
-* isolation: the token chips (st.html, one ``<span class="chip">`` per token) joined back into
-  text are a non-empty prefix of this session's own text, and every ``zq<digits>x`` in any text,
-  markdown, code, heading, alert or html element (and in the joined chips, which always hold
-  one, as the BPE splits the marker into several chips) is its own ``zq{k}x``. The marker's
-  digits differ per session, so a chip or a line from another session's text cannot pass.
+* on every page: no exception element, no error alert, and every ``zq<digits>x`` in any text,
+  markdown, code, heading, alert or html element is its own ``zq{k}x`` (isolation: the marker's
+  digits differ per session, so a line from another session's text cannot pass);
+* on the pipeline, also: the ``input_embeddings`` metric reads ``"B × T × 256"`` for this session's
+  own B and T, and the token chips (st.html, one ``<span class="chip">`` per token) joined back into
+  text are a non-empty prefix of this session's own text (they always hold a marker, as the BPE
+  splits it into several chips).
+
+``--train``: one more session opens the Training page with its default settings once session 0's
+first run has finished, presses Train (``--train-steps`` to ask for more steps than the page's
+default) and watches the run as a browser does: the page's progress fragment asks for an automatic
+rerun every 0.5 s (ForwardMsg ``auto_rerun``) and this session sends it (``rerun_script`` with its
+``fragment_id``), reading "Training: step k of N" from the progress bar. The load starts once the
+run is training; the report says how many steps it made during the load, and when it finished.
 
 Errors: exception elements, error alerts, wrong shapes or text, disconnects, time-outs. Reports
-the p50/p95/max time from sending a change to its ``script_finished``, the first runs (session 0's
-cold start, the others'), wall time, the CPU time of the server and of this client, and the
-server's peak RSS (VmHWM). Traffic goes to 127.0.0.1 only; the whole run is bounded by --timeout seconds.
+the p50/p95/max time from sending a change to its ``script_finished`` (also per page), the first
+runs (session 0's cold start, the others'), wall time, the CPU time of the server (over the whole
+run and over the load) and of this client, and the server's peak RSS (VmHWM). Traffic goes to
+127.0.0.1 only; the whole run is bounded by --timeout seconds per session.
 
 Protocol notes (Streamlit 1.67, Starlette server): the first subprotocol entry ("streamlit") is
 echoed, the second would be an XSRF token, needed only when an Origin header is sent (none is).
 The server sends cached-message references (``ref_hash``) only for hashes the client lists in
 ``ClientState.cached_message_hashes``; this client lists none, so every element arrives whole.
 Widget states are sent in full, as a browser does, though the server would keep omitted values.
+A page is asked for by its URL path (``rerun_script.page_name``), as a browser's first request
+does; the app's first run on a fresh server is the main page, so the entry point draws the sidebar.
 """
 
 from __future__ import annotations
@@ -35,6 +56,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import html
+import itertools
+import random
 import re
 import statistics
 import sys
@@ -53,6 +76,9 @@ from websockets.asyncio.client import connect  # noqa: E402
 
 from tests.e2e.conftest import running_server  # noqa: E402
 
+# The app's pages by URL path ("" is the pipeline, the default page), as in ui/navigation.py.
+PAGES = ["", "Why_position", "Families", "Training", "Trained_positions"]
+PAGE_NAMES = {"": "pipeline", **{p: p for p in PAGES[1:]}}
 WIDGETS = ("number_input", "radio", "selectbox", "text_area", "checkbox")
 # Elements that show text, and the field that holds it.
 TEXTS = {
@@ -65,7 +91,9 @@ TEXTS = {
 }
 MARKER = re.compile(r"zq(\d+)x")
 CHIP = re.compile(r'<span class="chip [^"]*">(.*?)<sub>\d+</sub></span>', re.S)
+STEP = re.compile(r"step (\d+) of (\d+)")
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
+FRAGMENT_DONE = DONE | {ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 
 
 def first_state(kind: str, el) -> WidgetState:
@@ -88,12 +116,15 @@ def first_state(kind: str, el) -> WidgetState:
 
 
 class Client:
-    """One session without a browser: a websocket, the URL's query and the widget states it holds."""
+    """One session without a browser: a websocket, its page, the URL's query and the widget states."""
 
-    def __init__(self, ws, base: str, query: dict[str, object]) -> None:
-        self.ws, self.base, self.query = ws, base, query
+    def __init__(self, ws, base: str, query: dict[str, object], page: str = "") -> None:
+        self.ws, self.base, self.query, self.page = ws, base, query, page
         self.states: dict[str, WidgetState] = {}  # widget id -> state, as the browser holds them
         self.labels: dict[str, tuple[str, str]] = {}  # label -> (widget id, bound query key)
+        self.buttons: dict[str, str] = {}  # button label -> widget id
+        self.pressed: list[str] = []  # button ids to send as triggered with the next rerun only
+        self.auto_rerun: tuple[float, str] | None = None  # (interval s, fragment id) the server asked for
 
     def set(self, label: str, value: object) -> None:
         wid, query_key = self.labels.get(label, ("", ""))
@@ -104,28 +135,67 @@ class Client:
         if query_key:  # a bound widget writes its value into the address bar
             self.query[query_key] = value
 
-    async def rerun(self) -> list[tuple[str, object]]:
-        """Send every widget state; return this run's elements as (kind, proto) once it finished."""
+    def press(self, label: str) -> None:
+        """Click a button: the next rerun carries its trigger (a button is True for one run)."""
+        if label not in self.buttons:
+            raise LookupError(f"the last run showed no button {label!r}")
+        self.pressed.append(self.buttons[label])
+
+    async def send(self, fragment_id: str = "") -> None:
+        """Ask for a run (of one fragment, if given) with every widget state, as a browser does."""
         msg = BackMsg()
         query = "&".join(f"{k}={v}" for k, v in self.query.items())
         msg.rerun_script.query_string = query
-        msg.rerun_script.page_script_hash = ""  # the main page
+        msg.rerun_script.page_script_hash = ""  # the page is named by its URL path
+        msg.rerun_script.page_name = self.page
         states = [s for s in self.states.values() if s.WhichOneof("value")]  # e.g. no default: no value
+        states += [WidgetState(id=wid, trigger_value=True) for wid in self.pressed]
+        self.pressed = []
         msg.rerun_script.widget_states.widgets.extend(states)
-        msg.rerun_script.context_info.url = f"{self.base}/?{query}"
+        msg.rerun_script.context_info.url = f"{self.base}/{self.page}?{query}"
+        if fragment_id:
+            msg.rerun_script.fragment_id = fragment_id
+            msg.rerun_script.is_auto_rerun = True
         await self.ws.send(msg.SerializeToString())
+
+    async def receive(self, done: set, fragment: bool = False) -> list[tuple[str, object]]:
+        """Read until a run finishes with a status in ``done``; that run's elements as (kind, proto).
+
+        A full run forgets the automatic reruns of the last one (its fragments say them again); a
+        fragment's run, which ``fragment`` says this is, keeps them, unless it asks for a full run.
+        """
         elements: list[tuple[str, object]] = []
         while True:
             fwd = ForwardMsg.FromString(await self.ws.recv())
             kind = fwd.WhichOneof("type")
             if kind == "new_session":  # a run starts (again, after an early rerun)
                 elements.clear()
+                if not fragment:
+                    self.auto_rerun = None
+                fragment = False  # a second run after a fragment's is a full run
             elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
                 el = fwd.delta.new_element
                 elements.append((el.WhichOneof("type"), getattr(el, el.WhichOneof("type"))))
-            elif kind == "script_finished" and fwd.script_finished in DONE:
-                break
+            elif kind == "auto_rerun":
+                self.auto_rerun = (fwd.auto_rerun.interval, fwd.auto_rerun.fragment_id)
+            elif kind == "stop_auto_rerun":
+                self.auto_rerun = None
+            elif kind == "script_finished" and fwd.script_finished in done:
+                return elements
+
+    async def rerun(self) -> list[tuple[str, object]]:
+        """Send every widget state; return this run's elements as (kind, proto) once it finished."""
+        await self.send()
+        elements = await self.receive(DONE)
         self.remember_widgets(elements)
+        return elements
+
+    async def rerun_fragment(self, fragment_id: str) -> list[tuple[str, object]]:
+        """An automatic fragment run (``st.fragment(run_every=...)``); it may end in a full run."""
+        await self.send(fragment_id)
+        elements = await self.receive(FRAGMENT_DONE, fragment=True)
+        if any(kind in WIDGETS for kind, _ in elements):  # the fragment asked for a full run
+            self.remember_widgets(elements)
         return elements
 
     def remember_widgets(self, elements: list[tuple[str, object]]) -> None:
@@ -136,6 +206,8 @@ class Client:
                 known = el.id in self.states and not el.set_value
                 states[el.id] = self.states[el.id] if known else first_state(kind, el)
                 self.labels[el.label] = (el.id, el.query_param_key)
+            elif kind == "button":
+                self.buttons[el.label] = el.id
         self.states = states
 
 
@@ -145,21 +217,32 @@ def chip_text(elements) -> str:
     return "".join(html.unescape(p).replace("·", " ").replace("↵", "\n") for p in CHIP.findall(chips))
 
 
-def check(elements, k: int, shape: str, text: str | None) -> list[str]:
-    """What is wrong with a finished run of session k: errors shown, the shape, someone else's text."""
+def shown_errors(elements) -> list[str]:
+    """Exceptions and error alerts among a run's elements."""
     problems = [f"exception {el.type}: {el.message[:80]}" for kind, el in elements if kind == "exception"]
-    problems += [
+    return problems + [
         f"error: {el.body[:80]}" for kind, el in elements if kind == "alert" and el.format == Alert.ERROR
     ]
-    shown = [el.body for kind, el in elements if kind == "metric" and "input_embeddings" in el.label]
-    if shown != [shape]:
-        problems.append(f"input_embeddings shows {shown}, expected {shape!r}")
+
+
+def check(elements, k: int, shape: str | None, text: str | None) -> list[str]:
+    """What is wrong with a finished run of session k: errors shown, the shape, someone else's text.
+
+    ``shape`` and the token chips are checked on the pipeline only (``shape`` None elsewhere).
+    """
+    problems = shown_errors(elements)
+    if shape is not None:
+        shown = [el.body for kind, el in elements if kind == "metric" and "input_embeddings" in el.label]
+        if shown != [shape]:
+            problems.append(f"input_embeddings shows {shown}, expected {shape!r}")
     if text is None:
         return problems
-    joined = chip_text(elements)
-    if not joined or not text.startswith(joined):
-        problems.append(f"the token chips do not show this session's text: {joined[:60]!r}")
-    texts = [joined] + [getattr(el, TEXTS[kind]) for kind, el in elements if kind in TEXTS]
+    texts = [getattr(el, TEXTS[kind]) for kind, el in elements if kind in TEXTS]
+    if shape is not None:
+        joined = chip_text(elements)
+        if not joined or not text.startswith(joined):
+            problems.append(f"the token chips do not show this session's text: {joined[:60]!r}")
+        texts.append(joined)
     others = {m for t in texts for m in MARKER.findall(t)} - {str(k)}
     if others:
         problems.append(f"shows the text of session(s) {sorted(others)}")
@@ -170,43 +253,146 @@ def note(result: dict, where: str, problems: list[str]) -> None:
     result["errors"] += [f"{where}: {p}" for p in problems]
 
 
-async def session(base: str, k: int, changes: int, result: dict) -> None:
-    """Open the pipeline with this session's context, paste its own text, change the batch size."""
+def start_load(result: dict) -> None:
+    """The load starts now (once): note the time and the server's CPU time."""
+    if "load_start" not in result:
+        result["load_start"], result["load_cpu0"] = time.perf_counter(), cpu_seconds(result["proc"])
+
+
+def cpu_seconds(proc) -> float:
+    """User + system CPU time of a process, all its threads (psutil)."""
+    times = proc.cpu_times()
+    return times.user + times.system
+
+
+def ready(result: dict, k: object) -> None:
+    """Session k is set up (or failed): the load starts once every session is."""
+    result["ready"].add(k)
+    if len(result["ready"]) >= result["sessions"]:
+        if result["think"]:
+            start_load(result)
+        result["go"].set()
+
+
+async def session(base: str, k: int, page: str, args, result: dict) -> None:
+    """Open this session's page with its context, paste its own text, change the batch size."""
     context, text = 4 + k % 8, f"session {k} marker zq{k}x " * 40
     url = base.replace("http://", "ws://") + "/_stcore/stream"
+    name = PAGE_NAMES[page]
     if k:  # session 0 has the fresh server to itself until its first run finished
         await result["warm"].wait()
     async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
-        client = Client(ws, base, {"context": context})
+        # The very first run of a fresh server is the main page's (see the docstring).
+        client = Client(ws, base, {"context": context}, page if k else "")
         t = time.perf_counter()
         elements = await client.rerun()
         result["first"][k] = time.perf_counter() - t
+        if not args.think:  # no think time: the load is everything after session 0's first run
+            start_load(result)
         result["warm"].set()
-        note(result, f"session {k}, first run", check(elements, k, f"8 × {context} × 256", None))
+        shape = f"8 × {context} × 256" if client.page == "" else None  # the pipeline shows the shape
+        note(result, f"session {k}, first run", check(elements, k, shape, None))
+        if client.page != page:  # session 0, on another page than the pipeline: go there
+            client.page = page
+            elements = await client.rerun()
+            note(result, f"session {k}, {name}", check(elements, k, None, None))
+        pipeline = page == ""
         client.set("Text", "Paste")
         await client.rerun()
         client.set("Paste text", text)
         elements = await client.rerun()
-        note(result, f"session {k}, pasted", check(elements, k, f"8 × {context} × 256", text))
-        for c in range(changes):
+        note(
+            result,
+            f"session {k}, pasted",
+            check(elements, k, f"8 × {context} × 256" if pipeline else None, text),
+        )
+        ready(result, k)
+        rng = random.Random(args.seed * 100_003 + k)  # this session's think times
+        if args.think:
+            await result["go"].wait()
+            end = result["load_start"] + args.duration
+        for c in itertools.count():
+            if args.think:
+                pause = rng.uniform(*args.think)
+                if time.perf_counter() + pause >= end:
+                    break
+                await asyncio.sleep(pause)
+            elif c == args.changes:
+                break
             batch = 2 + (k + c) % 6
             client.set("Batch B", batch)
             t = time.perf_counter()
             elements = await client.rerun()
-            result["times"].append(time.perf_counter() - t)
-            shape = f"{batch} × {context} × 256"
-            note(result, f"session {k}, batch {batch}", check(elements, k, shape, text))
+            result["times"].setdefault(name, []).append(time.perf_counter() - t)
+            shape = f"{batch} × {context} × 256" if pipeline else None
+            note(result, f"session {k}, {name}, batch {batch}", check(elements, k, shape, text))
 
 
-async def bounded(base: str, k: int, changes: int, timeout: float, result: dict) -> None:
+async def bounded(base: str, k: int, page: str, args, result: dict) -> None:
     try:
-        await asyncio.wait_for(session(base, k, changes, result), timeout)
+        await asyncio.wait_for(session(base, k, page, args, result), args.timeout)
     except TimeoutError:
-        result["errors"].append(f"session {k}: timed out after {timeout:.0f} s")
+        result["errors"].append(f"session {k}: timed out after {args.timeout:.0f} s")
     except Exception as exc:  # a disconnect or a protocol surprise: counted, the others go on
         result["errors"].append(f"session {k}: {type(exc).__name__}: {str(exc)[:120]}")
     finally:
         result["warm"].set()  # also when session 0 failed: the others still run
+        ready(result, k)  # also when it failed before it was set up: the others need not wait
+
+
+def progress(elements) -> tuple[int, int] | None:
+    """(k, N) from the progress bar's "Training: step k of N", if the run shows one."""
+    for kind, el in elements:
+        if kind == "progress" and (m := STEP.search(el.text)):
+            return int(m[1]), int(m[2])
+    return None
+
+
+def finished_run(elements) -> bool:
+    """The page shows a finished run's results (its "Validation loss" metric)."""
+    return any(kind == "metric" and el.label == "Validation loss" for kind, el in elements)
+
+
+async def trainer(base: str, args, result: dict) -> None:
+    """One more session: press Train on the Training page and watch the run as a browser does."""
+    train = result["train"]
+    await result["warm"].wait()
+    url = base.replace("http://", "ws://") + "/_stcore/stream"
+    query = {"steps": args.train_steps} if args.train_steps else {}
+    async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
+        client = Client(ws, base, query, "Training")
+        elements = await client.rerun()
+        note(result, "training session, first run", shown_errors(elements))
+        client.press("Train")
+        elements = await client.rerun()
+        note(result, "training session, Train pressed", shown_errors(elements))
+        train["pressed"] = time.perf_counter()
+        ready(result, "train")
+        while not result["stop"].is_set():
+            if (step := progress(elements)) is not None:
+                train["samples"].append((time.perf_counter(), *step))
+            if finished_run(elements):
+                train.setdefault("finished", time.perf_counter())
+                break
+            note(result, "training session", shown_errors(elements))
+            if client.auto_rerun is None:
+                raise RuntimeError("the Training page neither trains nor shows a finished run")
+            interval, fragment_id = client.auto_rerun
+            await asyncio.sleep(interval)  # a browser's timer: the interval after the last run ended
+            elements = await client.rerun_fragment(fragment_id)
+            train["fragment_runs"] += 1
+        await result["stop"].wait()  # a browser stays open until the load ends
+
+
+async def bounded_trainer(base: str, args, result: dict) -> None:
+    try:
+        await asyncio.wait_for(trainer(base, args, result), args.timeout)
+    except TimeoutError:
+        result["errors"].append(f"training session: timed out after {args.timeout:.0f} s")
+    except Exception as exc:
+        result["errors"].append(f"training session: {type(exc).__name__}: {str(exc)[:120]}")
+    finally:
+        ready(result, "train")  # also when it failed before the load: the load still runs
 
 
 def p95(values: list[float]) -> float:
@@ -214,48 +400,126 @@ def p95(values: list[float]) -> float:
     return values[max(0, int(round(0.95 * len(values))) - 1)]
 
 
-async def run(sessions: int, changes: int, timeout: float) -> None:
-    result: dict = {"first": {}, "times": [], "errors": [], "warm": asyncio.Event()}
-    with running_server() as base:
-        import psutil  # the server process is the only child listening on the port
+def spread(values: list[float]) -> str:
+    return f"p50 {statistics.median(values):.2f} s, p95 {p95(values):.2f} s, max {max(values):.2f} s"
 
-        server = max(psutil.Process().children(recursive=True), key=lambda p: p.memory_info().rss)
-        start, cpu, server_cpu = time.perf_counter(), time.process_time(), sum(server.cpu_times()[:2])
-        await asyncio.gather(*(bounded(base, k, changes, timeout, result) for k in range(sessions)))
+
+def step_at(samples: list[tuple[float, int, int]], when: float) -> int:
+    """The last step the page showed at ``when`` (0 before the first)."""
+    return max((s for t, s, _ in samples if t <= when), default=0)
+
+
+async def run(args) -> None:
+    pages = parse_pages(args.pages)
+    result: dict = {
+        "first": {},
+        "times": {},
+        "errors": [],
+        "warm": asyncio.Event(),
+        "go": asyncio.Event(),
+        "stop": asyncio.Event(),
+        "ready": set(),
+        "think": bool(args.think),
+        "sessions": args.sessions + bool(args.train),
+        "train": {"samples": [], "fragment_runs": 0},
+    }
+    with running_server() as server:
+        import psutil
+
+        proc = psutil.Process(server.proc.pid)
+        start, cpu, server_cpu = time.perf_counter(), time.process_time(), cpu_seconds(proc)
+        result["proc"] = proc
+        base = server.url
+        train = asyncio.ensure_future(bounded_trainer(base, args, result)) if args.train else None
+        await asyncio.gather(
+            *(bounded(base, k, pages[k % len(pages)], args, result) for k in range(args.sessions))
+        )
+        result["stop"].set()
+        load_end = time.perf_counter()
+        load_cpu_end = cpu_seconds(proc)
+        if train is not None:
+            await train
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        server_cpu = sum(server.cpu_times()[:2]) - server_cpu
-        status = Path(f"/proc/{server.pid}/status").read_text()
+        server_cpu = cpu_seconds(proc) - server_cpu
+        status = Path(f"/proc/{server.proc.pid}/status").read_text()
         hwm = next(line for line in status.splitlines() if line.startswith("VmHWM"))
+    report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, hwm)
+
+
+def report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, hwm) -> None:
     times, first, errors = result["times"], result["first"], result["errors"]
-    print(f"{sessions} websocket sessions × {changes} changes on one server, {wall:.1f} s in all")
+    every = [t for v in times.values() for t in v]
+    names = ", ".join(PAGE_NAMES[p] for p in pages)
+    if args.think:
+        how = (
+            f"a change every {args.think[0]:g}–{args.think[1]:g} s (seed {args.seed}) for {args.duration:g} s"
+        )
+    else:
+        how = f"{args.changes} changes each, no think time"
+    print(f"{args.sessions} websocket sessions on one server ({names}), {how}; {wall:.1f} s in all")
     print(f"errors: {len(errors)}")
     for e in errors:
         print("  " + e)
-    if times:
-        print(
-            f"control change -> finished rerun: p50 {statistics.median(times):.2f} s, "
-            f"p95 {p95(times):.2f} s, max {max(times):.2f} s over {len(times)} changes"
-        )
+    if every:
+        print(f"control change -> finished rerun: {spread(every)} over {len(every)} changes")
+        if len(times) > 1:
+            for name, values in sorted(times.items(), key=lambda kv: list(PAGE_NAMES.values()).index(kv[0])):
+                print(f"  {name:18s} {spread(values)} over {len(values)} changes")
     others = [v for k, v in first.items() if k]
     print(
         f"first finished run: session 0 {first.get(0, float('nan')):.2f} s (fresh server, alone)"
-        + (
-            f"; the others, all at once: p50 {statistics.median(others):.2f} s, max {max(others):.2f} s"
-            if others
-            else ""
-        )
+        + (f"; the others, all at once: {spread(others)}" if others else "")
     )
     print(f"CPU time: server {server_cpu:.1f} s ({server_cpu / wall:.2f} cores), this client {cpu:.1f} s")
+    if "load_start" in result and "load_cpu0" in result:
+        span = load_end - result["load_start"]
+        used = load_cpu_end - result["load_cpu0"]
+        print(f"  during the load ({span:.1f} s): server {used:.1f} s ({used / span:.2f} cores)")
     print(f"server peak RSS: {int(hwm.split()[1]) / 1024:.0f} MB (goal <= 690 MB)")
+    if args.train:
+        train = result["train"]
+        samples = train["samples"]
+        total = samples[-1][2] if samples else 0
+        if "load_start" in result and samples:
+            s0, s1 = step_at(samples, result["load_start"]), step_at(samples, load_end)
+            if train.get("finished", load_end + 1) <= load_end:  # it finished during the load
+                s1 = total
+            span = load_end - result["load_start"]
+            print(
+                f"training run: step {s0} of {total} when the load started, step {s1} of {total} when it "
+                f"ended: {s1 - s0} steps in {span:.1f} s ({(s1 - s0) / span:.1f} steps/s); "
+                f"{train['fragment_runs']} progress reruns"
+            )
+        else:
+            print("training run: the page showed no progress")
+        if "finished" in train:
+            print(f"  it finished {train['finished'] - train['pressed']:.1f} s after Train was pressed")
+
+
+def parse_pages(spec: str) -> list[str]:
+    if spec == "all":
+        return PAGES
+    by_name = {v: k for k, v in PAGE_NAMES.items()}
+    return [by_name[name] for name in spec.split(",")]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=30)
-    parser.add_argument("--changes", type=int, default=3)
-    parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--changes", type=int, default=3, help="changes per session without --think")
+    parser.add_argument(
+        "--think", type=float, nargs=2, metavar=("MIN", "MAX"), help="seconds between changes"
+    )
+    parser.add_argument("--duration", type=float, default=60, help="seconds of load with --think")
+    parser.add_argument("--seed", type=int, default=0, help="seeds each session's think times")
+    parser.add_argument(
+        "--pages", default="pipeline", help="'all', or a comma list of: " + ", ".join(PAGE_NAMES.values())
+    )
+    parser.add_argument("--train", action="store_true", help="one more session trains during the load")
+    parser.add_argument("--train-steps", type=int, help="Steps of that run (default: the page's)")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per session, at most")
     args = parser.parse_args()
-    asyncio.run(run(args.sessions, args.changes, args.timeout))
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,187 @@
+"""Server CPU time of one rerun after a control change, per page, on a real ``streamlit run``.
+
+    .venv/bin/python benchmarks/rerun_cpu.py [--pages all] [--groups defaults,gpt3,families8192]
+        [--repeats 5] [--warmup 2]
+
+One server (tests/e2e/conftest.py ``running_server``) and one websocket session at a time speaking
+Streamlit's protocol (benchmarks/ws_load_test.py ``Client``). For each settings group and page a new
+session opens the page, runs ``--warmup`` changes, then ``--repeats`` measured changes of the
+sidebar's "Batch B" (7, 6, 5, … 1, then again: each change is a new value for the session). A
+change's cost is the server process's CPU time (psutil ``cpu_times`` user + system: every thread of
+the process, so Streamlit's post-run ``gc.collect``, torch's worker threads and the websocket
+writes count too) from just before the change is sent until the server is idle again (its CPU time
+has stopped moving for --quiet ms after the run's ``script_finished``). CPU time, not wall time, is
+the stable number on a shared machine; wall time to ``script_finished`` is printed beside it.
+
+Groups: ``defaults`` (the book's settings), ``gpt3`` (``?preset=gpt3-175b``, GPT-3's dims),
+``families8192`` (the Families page at ``?context=8192``). Goals (issue 15): median ≤ 60 ms per
+rerun at the defaults, ≤ 150 ms at GPT-3 dims and for Families at context 8192. Prints a table per
+group (median, min, max) and the total wall time. Traffic goes to 127.0.0.1 only; each session is
+bounded by --timeout seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from websockets.asyncio.client import connect  # noqa: E402
+
+from benchmarks.ws_load_test import PAGE_NAMES, Client, cpu_seconds, parse_pages, shown_errors  # noqa: E402
+from tests.e2e.conftest import running_server  # noqa: E402
+
+GROUPS = {  # name -> (title, query, the pages it measures: None = every chosen page)
+    "defaults": ("the book's defaults", {}, None),
+    "gpt3": ("GPT-3 dims (preset=gpt3-175b)", {"preset": "gpt3-175b"}, None),
+    "families8192": ("Families at context 8192", {"context": 8192}, ["Families"]),
+}
+BATCHES = [7, 6, 5, 4, 3, 2, 1]  # the default is 8: every change is a new value, for 7 changes
+POLL = 0.02  # seconds between two reads of the server's CPU time while waiting for it to idle
+
+
+async def idle(proc, quiet: float, limit: float = 30.0) -> float:
+    """Wait until the server's CPU time has not moved (by more than a tick) for ``quiet`` seconds.
+
+    Returns its CPU time then. A server that never idles within ``limit`` seconds returns anyway.
+    """
+    last, since, deadline = cpu_seconds(proc), time.perf_counter(), time.perf_counter() + limit
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(POLL)
+        now = cpu_seconds(proc)
+        if now - last > 0.011:  # more than one 10 ms clock tick: still working
+            last, since = now, time.perf_counter()
+        elif time.perf_counter() - since >= quiet:
+            return now
+    return cpu_seconds(proc)
+
+
+@dataclass
+class Measured:
+    """One page's changes: server CPU ms and wall ms of each, the first run's, what went wrong."""
+
+    cpu_ms: list[float] = field(default_factory=list)
+    wall_ms: list[float] = field(default_factory=list)
+    first_cpu_ms: float = 0.0  # the session's first run (what a new visitor costs)
+    errors: list[str] = field(default_factory=list)
+    elements: list = field(default_factory=list)  # the last run's elements, as (kind, proto)
+
+
+async def measure(
+    base: str, proc, page: str, query: dict, label: str, values: list, warmup: int, quiet: float
+) -> Measured:
+    """Open ``page`` with ``query`` in a new session, then set widget ``label`` to each of ``values``.
+
+    The first ``warmup`` changes are not measured. Each change is timed from the server being idle
+    (see ``idle``, ``quiet`` seconds) to the server being idle again after its run.
+    """
+    url = base.replace("http://", "ws://") + "/_stcore/stream"
+    out = Measured()
+    async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
+        client = Client(ws, base, dict(query), page)
+        before = await idle(proc, quiet)
+        out.elements = await client.rerun()
+        out.first_cpu_ms = (await idle(proc, quiet) - before) * 1000
+        out.errors += shown_errors(out.elements)
+        for c, value in enumerate(values):
+            client.set(label, value)
+            before = await idle(proc, quiet)
+            t = time.perf_counter()
+            out.elements = await client.rerun()
+            wall = time.perf_counter() - t
+            after = await idle(proc, quiet)
+            out.errors += [f"{label} {value}: {e}" for e in shown_errors(out.elements)]
+            if c >= warmup:
+                out.cpu_ms.append((after - before) * 1000)
+                out.wall_ms.append(wall * 1000)
+    return out
+
+
+def app_version() -> str:
+    """The commit measured, and whether the tree had changes (outside benchmarks/) then."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split("\n")
+    except (OSError, subprocess.CalledProcessError):
+        return f"{ROOT} (not a git checkout)"
+    changed = [line for line in changed if line.strip()]
+    return head + (f" + {len(changed)} uncommitted file(s)" if changed else " (clean)")
+
+
+async def run(args) -> None:
+    pages = parse_pages(args.pages)
+    start = time.perf_counter()
+    print(f"app: {app_version()}; {args.repeats} changes measured after {args.warmup} per page")
+    with running_server() as server:
+        import psutil
+
+        proc = psutil.Process(server.proc.pid)
+        async with connect(
+            server.url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"]
+        ) as ws:
+            await Client(ws, server.url, {}).rerun()  # a fresh server's first run: the main page
+        before, t = await idle(proc, args.quiet / 1000), time.perf_counter()
+        await asyncio.sleep(2)
+        rate = (cpu_seconds(proc) - before) / (time.perf_counter() - t) * 1000
+        print(f"idle server: {rate:.1f} ms of CPU per second")
+        for group in args.groups.split(","):
+            title, query, only = GROUPS[group]
+            print(f"\n{title}: server CPU ms per rerun after a Batch B change")
+            print(f"{'page':18s} {'median':>7s} {'min':>6s} {'max':>6s} {'wall median':>12s}")
+            for page in pages:
+                if only is not None and PAGE_NAMES[page] not in only:
+                    continue
+                values = [BATCHES[c % len(BATCHES)] for c in range(args.warmup + args.repeats)]
+                work = measure(
+                    server.url, proc, page, query, "Batch B", values, args.warmup, args.quiet / 1000
+                )
+                try:
+                    m = await asyncio.wait_for(work, args.timeout)
+                    cpu, wall, errors = m.cpu_ms, m.wall_ms, m.errors
+                except TimeoutError:
+                    cpu, wall, errors = [], [], [f"timed out after {args.timeout:.0f} s"]
+                row = f"{PAGE_NAMES[page]:18s}"
+                if cpu:
+                    row += (
+                        f" {statistics.median(cpu):7.0f} {min(cpu):6.0f} {max(cpu):6.0f} "
+                        f"{statistics.median(wall):9.0f} ms"
+                    )
+                print(row + (f"  {len(errors)} error(s): {errors[0][:100]}" if errors else ""), flush=True)
+        status = Path(f"/proc/{server.proc.pid}/status").read_text()
+        hwm = next(line for line in status.splitlines() if line.startswith("VmHWM"))
+    rss = int(hwm.split()[1]) / 1024
+    print(f"\nserver peak RSS {rss:.0f} MB; total wall time {time.perf_counter() - start:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--pages", default="all", help="'all', or a comma list of: " + ", ".join(PAGE_NAMES.values())
+    )
+    parser.add_argument("--groups", default=",".join(GROUPS), help="a comma list of: " + ", ".join(GROUPS))
+    parser.add_argument("--repeats", type=int, default=5, help="measured changes per page (median of these)")
+    parser.add_argument("--warmup", type=int, default=2, help="changes per page before the measured ones")
+    parser.add_argument("--quiet", type=float, default=250, help="ms without CPU use that count as idle")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per page and group, at most")
+    args = parser.parse_args()
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
