@@ -13,4 +13,4 @@ start_run(page)
 try:
     page.run()
 finally:  # also when the page stops early (st.stop) or reruns
-    end_run()
+    end_run(page)

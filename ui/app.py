@@ -8,10 +8,13 @@ from ui import cache, sentences, training_views  # noqa: F401  (they register th
 from ui.memory import give_back_memory, use_mmap_for_large_blocks
 from ui.navigation import forget_settings
 from ui.presenter import presenter_style, presenting
+from ui.runtime import build_charts_without_validation, freeze_after_first_run, use_one_torch_thread
 from ui.sidebar import sidebar
 from ui.widgets import page_setup
 
 ALLOCATOR_TUNED = use_mmap_for_large_blocks()  # once per server process, when this module is first imported
+use_one_torch_thread()
+build_charts_without_validation()
 
 
 def start_run(page: StreamlitPage) -> None:
@@ -22,7 +25,9 @@ def start_run(page: StreamlitPage) -> None:
     presenter_style()
 
 
-def end_run() -> None:
-    """After the page (also when it stopped early): forget this run's settings, free memory."""
+def end_run(page: StreamlitPage) -> None:
+    """After the page (also when it stopped early): forget this run's settings, free memory, and after
+    the page's first run in the process, freeze what is alive (``ui.runtime``)."""
     forget_settings()
     give_back_memory()
+    freeze_after_first_run(page.url_path)

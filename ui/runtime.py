@@ -1,0 +1,44 @@
+"""Process-wide settings that keep a rerun's CPU cost low when thirty sessions share one server.
+
+* **One torch thread.** A page computes small tensors; torch's idle intra-op threads spin while they
+  wait, and on a loaded 2-core machine two threads per call cost many times one (``pca_2d``: 900 ms of
+  CPU on 2 threads against 70 ms on 1, issue 15). A training run then also leaves a core to the pages.
+* **No schema validation while building charts.** Altair validates every chart part against
+  Vega-Lite's JSON schema as it is made (its "debug mode") and again on ``to_dict()``; the charts of
+  ``core/charts.py`` are validated by the tests, so the server builds and draws them without it.
+* **Long-lived objects out of the collector's way.** Streamlit calls ``gc.collect(2)`` after every
+  script run (``runner.postScriptGC``); with torch, pandas, Altair and every page's modules loaded, a
+  full collection walks ~260,000 objects (~130 ms of CPU). After each page's first run in the process,
+  ``gc.freeze()`` moves the objects alive then — modules, caches, the shared sidebar — into the
+  permanent generation, so later collections walk only what reruns create. Objects frozen are still
+  freed by reference counting as usual (cached tensors included); only cycles among them would stay.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import torch
+from altair.utils.schemapi import disable_debug_mode
+
+_frozen_after: set[str] = set()  # pages whose first run in this process has been followed by a freeze
+
+
+def use_one_torch_thread() -> None:
+    """torch's intra-op threads: one, for the whole server process."""
+    torch.set_num_threads(1)
+
+
+def build_charts_without_validation() -> None:
+    """Altair's instantiation-time validation off, for the whole server process."""
+    disable_debug_mode()
+
+
+def freeze_after_first_run(page: str) -> bool:
+    """After ``page``'s first run in this process: collect once, then freeze what is alive (True then)."""
+    if page in _frozen_after:
+        return False
+    _frozen_after.add(page)
+    gc.collect()  # the first run's own garbage is not frozen with the rest
+    gc.freeze()
+    return True
