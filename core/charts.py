@@ -272,3 +272,26 @@ def vocab_charts(frame: pd.DataFrame, vocab_size: int) -> tuple[alt.Chart, alt.C
         line_chart(frame, V_AXIS, "tokens in the text", "Vocabulary size against sequence length", **mark),
         line_chart(frame, V_AXIS, "parameters V × d", "…and the token table's size", log_y=True, **mark),
     )
+
+
+_UNVALIDATED: dict[type, type] = {}
+
+
+def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """``chart``, converted to its spec without Altair's JSON-schema validation (~20 ms a chart).
+
+    Streamlit calls ``chart.to_dict()`` on every rerun, and validating the spec against Vega-Lite's
+    schema is most of that cost (issue 15: 44% of a Families rerun). The charts built here are
+    validated by the tests (``tests/core/test_charts.py``, through ``to_dict()``), so drawing skips it.
+    """
+    cls = type(chart)
+    if cls in _UNVALIDATED.values():
+        return chart
+    if cls not in _UNVALIDATED:
+
+        def to_dict(self, *args, validate: bool = False, **kwargs):
+            return cls.to_dict(self, *args, validate=validate, **kwargs)
+
+        _UNVALIDATED[cls] = type(cls.__name__, (cls,), {"to_dict": to_dict})
+    object.__setattr__(chart, "__class__", _UNVALIDATED[cls])  # Altair's __setattr__ would store a field
+    return chart

@@ -10,6 +10,7 @@ from __future__ import annotations
 import altair as alt
 import streamlit as st
 
+from core.charts import unvalidated
 from core.pipeline import Step
 from core.prediction import parse_number, parse_shape
 from core.units import shape_str
@@ -51,14 +52,17 @@ def presenter_style() -> None:
 
 
 def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
-    """``chart`` with labels a back row can read when presenting; unchanged otherwise."""
-    if not presenting():
-        return chart
-    return (
-        chart.configure_axis(labelFontSize=17, titleFontSize=19)
-        .configure_title(fontSize=22)
-        .configure_legend(labelFontSize=16, titleFontSize=17)
-    )
+    """``chart`` with labels a back row can read when presenting, ready to draw (every chart passes here).
+
+    Drawing skips Altair's schema validation: ``core.charts.unvalidated``.
+    """
+    if presenting():
+        chart = (
+            chart.configure_axis(labelFontSize=17, titleFontSize=19)
+            .configure_title(fontSize=22)
+            .configure_legend(labelFontSize=16, titleFontSize=17)
+        )
+    return unvalidated(chart)
 
 
 class Slides:

@@ -107,3 +107,21 @@ def test_vocab_charts_tabulate_the_sweep_and_mark_v():
         "type": "log",
     }
     assert list(table["datasets"].values())[1] == [{V_AXIS: 1000, "label": "V = 1,000"}]
+
+
+def test_unvalidated_charts_give_the_same_spec_without_validating():
+    import pandas as pd
+    import pytest
+
+    from core.charts import line_chart, unvalidated
+
+    frame = pd.DataFrame({"r": [0, 1, 2], "y": [0.0, 1.0, 4.0]})
+    spec = line_chart(frame, "r", "y", "t", rule_at=1).to_dict()
+    fast = unvalidated(line_chart(frame, "r", "y", "t", rule_at=1))
+    assert fast.to_dict() == spec and unvalidated(fast) is fast
+    assert "__class__" not in fast.to_dict()
+    broken = unvalidated(line_chart(frame, "r", "y", "t"))
+    broken.mark = "not-a-mark"  # invalid: only validation notices
+    broken.to_dict()  # drawn without validation
+    with pytest.raises(Exception, match="not-a-mark"):
+        broken.to_dict(validate=True)
