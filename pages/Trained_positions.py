@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from core.pretrained import quoted_figures
 from core.scripts.trained_positions import trained_positions_script
 from ui.code_view import show_script
 from ui.navigation import checked_settings
@@ -12,6 +11,7 @@ from ui.pretrained_views import (
     side_by_side,
     similarity_curves,
     tables,
+    trained_figures,
     trained_table,
 )
 
@@ -19,7 +19,7 @@ cfg, _ = checked_settings()
 st.title("What trained positions look like")
 named = tables(cfg.seed)
 trained = next(iter(named.values()))
-quoted = quoted_figures(trained)
+quoted = trained_figures()
 st.markdown(
     "The lesson creates its positional table with `nn.Embedding(context_length, output_dim)`: random numbers "
     "that training will change. Here is a table that training **did** change: the 512 × 384 learned "
@@ -64,10 +64,10 @@ if slides.shows(1) and (
     )
 if slides.shows(2):
     st.subheader("1. Three tables of the same shape")
-    side_by_side(named)
+    side_by_side(cfg.seed)
 if slides.shows(3):
     st.subheader("2. Similarity against distance")
-    similarity_curves(named)
+    similarity_curves(cfg.seed)
 if slides.shows(4):
     st.subheader("3. The path through space")
     pca_view(trained)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 import torch
@@ -38,6 +39,12 @@ def trained_file_bytes() -> bytes:
     return (DATA / f"{STEM}.npy").read_bytes()
 
 
+@st.cache_resource(show_spinner=False)
+def trained_figures() -> dict[str, float]:
+    """The trained table's quoted figures (``core.pretrained.quoted_figures``), computed once per server."""
+    return quoted_figures(trained_table()[0])
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
 def tables(seed: int) -> dict[str, torch.Tensor]:
     """The trained table, ``manual_seed(seed); nn.Embedding(512, 384)``'s and sinusoidal: [512, 384] each."""
@@ -53,24 +60,36 @@ def tables(seed: int) -> dict[str, torch.Tensor]:
     }
 
 
-def side_by_side(named: dict[str, torch.Tensor]) -> None:
-    """Heatmaps of the three tables and of their cosine-similarity matrices."""
+@st.cache_resource(max_entries=4, show_spinner=False)
+def table_charts(seed: int) -> list[tuple[alt.TopLevelMixin, alt.TopLevelMixin, str]]:
+    """Per table of ``tables(seed)``: its values heatmap, its cosine-similarity heatmap and its caption
+    (kept: they depend only on the seed)."""
+    named = tables(seed)
     T, d = next(iter(named.values())).shape
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
-    for name, table in named.items():  # one row per table: wide enough to read at any screen width
-        values, similarity = st.columns(2)
+    charts = []
+    for name, table in named.items():
         frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
-        values.altair_chart(
-            readable(heatmap(frame, "dimension j", "position t", name, height=300)), width="stretch"
-        )
+        values = heatmap(frame, "dimension j", "position t", name, height=300)
         sim = cosine_matrix(table[sim_positions])  # [P, P]
         frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
-        similarity.altair_chart(
-            readable(similarity_heatmap(frame, f"{name}: cosine similarity")),
-            width="stretch",
-        )
-        st.caption(f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in quoted_figures(table).items()))
+        similarity = similarity_heatmap(frame, f"{name}: cosine similarity")
+        caption = f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in quoted_figures(table).items())
+        charts.append((values, similarity, caption))
+    return charts
+
+
+def side_by_side(seed: int) -> None:
+    """Heatmaps of the three tables of ``tables(seed)`` and of their cosine-similarity matrices."""
+    T, d = next(iter(tables(seed).values())).shape
+    positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
+    sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
+    for values, similarity, caption in table_charts(seed):  # a row per table: readable at any width
+        left, right = st.columns(2)
+        left.altair_chart(readable(values), width="stretch")
+        right.altair_chart(readable(similarity), width="stretch")
+        st.caption(caption)
     st.caption(
         f"Tables: {every(int(positions[1] - positions[0]), T, 'positions')} and "
         f"{every(int(dims[1] - dims[0]), d, 'dimensions')}; similarity: "
@@ -78,15 +97,27 @@ def side_by_side(named: dict[str, torch.Tensor]) -> None:
     )
 
 
-def similarity_curves(named: dict[str, torch.Tensor]) -> None:
-    """Mean cosine similarity against distance, all three tables on one chart."""
-    st.altair_chart(readable(distance_chart(distance_frame(named))), width="stretch")
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _distance_chart(seed: int) -> alt.TopLevelMixin:
+    return distance_chart(distance_frame(tables(seed)))
+
+
+def similarity_curves(seed: int) -> None:
+    """Mean cosine similarity against distance, the three tables of ``tables(seed)`` on one chart."""
+    st.altair_chart(readable(_distance_chart(seed)), width="stretch")
+
+
+@st.cache_resource(show_spinner=False)
+def trained_pca() -> tuple[torch.Tensor, torch.Tensor, float]:
+    """The trained table's first two principal components [T, 2], their variance shares [2] and the
+    turn per position (read-only, computed once per server)."""
+    coords, share = pca_2d(trained_table()[0])
+    return coords, share, rotation_per_step(coords)
 
 
 def pca_view(table: torch.Tensor) -> None:
     """The trained positions projected on their first two principal components, in order."""
-    coords, share = pca_2d(table)  # [T, 2], [2]
-    step = rotation_per_step(coords)
+    coords, share, step = trained_pca()  # [T, 2], [2], degrees
     shown = st.select_slider("Positions drawn", [24, 48, 96, 192, len(table)], value=48, key="pca_span")
     frame = pd.DataFrame(
         {"PC 1": coords[:shown, 0].numpy(), "PC 2": coords[:shown, 1].numpy(), "position": range(shown)}

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import altair as alt
 import streamlit as st
 
 from core.charts import vocab_charts, vocab_frame
 from core.config import PipelineConfig
-from core.vocab import tradeoff_sentence
+from core.vocab import SweepPoint, tradeoff_sentence
 from ui import cache
 from ui.presenter import readable
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _charts(points: tuple[SweepPoint, ...], vocab_size: int, dim: int) -> tuple[alt.Chart, alt.Chart]:
+    # Building Altair charts costs ~30 ms each; these depend only on the sweep, V and d (no text).
+    return vocab_charts(vocab_frame(list(points), dim), vocab_size)
 
 
 def vocab_tradeoff(text: str, cfg: PipelineConfig) -> None:
@@ -16,7 +23,6 @@ def vocab_tradeoff(text: str, cfg: PipelineConfig) -> None:
     V, d = cfg.vocab_size, cfg.output_dim
     points = cache.vocab_sweep_of(text)
     num_tokens, whole_text = cache.swept_token_count(text, V)
-    charts = vocab_charts(vocab_frame(points, d), V)
-    for column, chart in zip(st.columns(2), charts, strict=True):
+    for column, chart in zip(st.columns(2), _charts(tuple(points), V, d), strict=True):
         column.altair_chart(readable(chart), width="stretch", height=290)  # title and axes included
     st.caption(tradeoff_sentence(points, V, num_tokens, d, whole_text))

@@ -159,6 +159,10 @@ class FamilyConfig:
     def as_dict(self) -> dict[str, object]:
         return dict(self._values)
 
+    def items(self) -> tuple[tuple[str, object], ...]:
+        """Every setting as (key, value) pairs: a plain, hashable key for caches."""
+        return self._values
+
     def replace(self, **changes: object) -> FamilyConfig:
         return FamilyConfig(**{**self.as_dict(), **changes})
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 import torch
@@ -46,22 +47,35 @@ def method_rows(
     return additive_rows(PipelineConfig(**{**cfg.__dict__, "method": name}), fam, tuple(positions.tolist()))
 
 
+def chart_settings(cfg: PipelineConfig) -> PipelineConfig:
+    """The sidebar settings the Families charts depend on: not the batch, the stride or the method."""
+    return PipelineConfig(cfg.vocab_size, cfg.output_dim, cfg.context_length, seed=cfg.seed)
+
+
+@st.cache_resource(max_entries=1024, show_spinner=False)
+def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.TopLevelMixin, str]:
+    """Chart 1's panel of family ``name`` and its finding, for the family settings ``settings``
+    (``FamilyConfig.items()``); kept, since it depends only on these settings."""
+    f, T, fam = FAMILIES[name], cfg.context_length, FamilyConfig(**dict(settings))
+    distances = sample_indices(drawn_span(T, fam), CURVE_POINTS)  # [R]
+    rows = method_rows(name, cfg, fam, distances)
+    y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)  # [R]
+    frame = pd.DataFrame({"distance r": distances.numpy(), "logit contribution": y.numpy()})
+    panel = method_panel(frame, "distance r", "logit contribution", f"{f.label} — {f.injects}", f.color, T)
+    return panel, logit_findings(name, distances, y, T, fam)
+
+
 def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """Every method's position-only logit contribution against distance: one panel per method."""
     T, span = cfg.context_length, drawn_span(cfg.context_length, fam)
     distances = sample_indices(span, CURVE_POINTS)  # [R]
     findings = []
-    for k, (name, f) in enumerate(FAMILIES.items()):
+    for k, name in enumerate(FAMILIES):
         if k % 2 == 0:  # a new row of two panels: a phone stacks them in the registry's order
             columns = st.columns(2)
-        rows = method_rows(name, cfg, fam, distances)
-        y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)
-        frame = pd.DataFrame({"distance r": distances.numpy(), "logit contribution": y.numpy()})
-        panel = method_panel(
-            frame, "distance r", "logit contribution", f"{f.label} — {f.injects}", f.color, T
-        )
+        panel, finding = logit_panel(name, chart_settings(cfg), fam.items())
         columns[k % 2].altair_chart(readable(panel), width="stretch", height=230)
-        findings.append(logit_findings(name, distances, y, T, fam))
+        findings.append(finding)
     step = int(distances[1] - distances[0]) if len(distances) > 1 else 1
     st.caption(
         f"Query at position r, key at position 0, both with the same content (one random vector, "
@@ -88,46 +102,54 @@ def position_vectors(
     return vectors
 
 
-def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
-    """Cosine similarity between position vectors, as matrices and against distance."""
-    T = cfg.context_length
-    positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
+@st.cache_resource(max_entries=256, show_spinner=False)
+def similarity_charts(
+    cfg: PipelineConfig, settings: tuple
+) -> tuple[list[alt.TopLevelMixin], alt.TopLevelMixin, list[str]]:
+    """Chart 2: a cosine-similarity heatmap per family with position vectors, the mean-by-distance
+    curves and the findings, for the family settings ``settings``; kept, as they depend only on these."""
+    fam = FamilyConfig(**dict(settings))
+    positions = sample_indices(cfg.context_length, SIMILARITY_POSITIONS)  # [P]
     vectors = position_vectors(cfg, fam, positions)
-    cells = [column for _ in range(len(vectors) // 2 + 1) for column in st.columns(2)]  # a grid of 2 wide
-    curves, findings = [], []
-    for column, (name, x) in zip(cells, vectors.items(), strict=False):
+    heatmaps, curves, findings = [], [], []
+    for name, x in vectors.items():
         f = FAMILIES[name]
         sim = cosine_matrix(x)  # [P, P]
         findings.append(similarity_findings(name, positions, sim))
         frame = grid_frame(sim, positions, positions, "position i", "position j")
-        chart = heatmap(
-            frame, "position j", "position i", f.label, 260, domain=(-1.0, 1.0), title_color=f.color
+        heatmaps.append(
+            heatmap(frame, "position j", "position i", f.label, 260, domain=(-1.0, 1.0), title_color=f.color)
         )
-        column.altair_chart(readable(chart), width="stretch")
         distances, mean = mean_by_distance(sim, positions)  # [G], [G]
         curves.append(
             pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
         )
+    colors = {FAMILIES[name].label: FAMILIES[name].color for name in vectors}
+    curve = line_chart(
+        pd.concat(curves),
+        "distance",
+        "cosine",
+        "Mean similarity against distance",
+        "method",
+        colors=colors,
+        height=200,
+    )
+    return heatmaps, curve, findings
+
+
+def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
+    """Cosine similarity between position vectors, as matrices and against distance."""
+    T = cfg.context_length
+    positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
+    heatmaps, curve, findings = similarity_charts(chart_settings(cfg), fam.items())
+    cells = [column for _ in range(len(heatmaps) // 2 + 1) for column in st.columns(2)]  # a grid of 2 wide
+    for column, chart in zip(cells, heatmaps, strict=False):
+        column.altair_chart(readable(chart), width="stretch")
     step = int(positions[1] - positions[0]) if len(positions) > 1 else 1
     note = every(step, T, "positions")
     st.caption(
         f"Cosine similarity of the position vectors ({note}). RoPE has no position vector of its "
         "own: shown is the all-ones query rotated to each position, cos = qᵀR(j−i)q / |q|²."
     )
-    colors = {FAMILIES[name].label: FAMILIES[name].color for name in vectors}
-    cells[len(vectors)].altair_chart(
-        readable(
-            line_chart(
-                pd.concat(curves),
-                "distance",
-                "cosine",
-                "Mean similarity against distance",
-                "method",
-                colors=colors,
-                height=200,
-            )
-        ),
-        width="stretch",
-        height=330,
-    )
+    cells[len(heatmaps)].altair_chart(readable(curve), width="stretch", height=330)
     st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
