@@ -27,6 +27,8 @@ from ui.presenter import Slides, predict_number, presenting
 from ui.sentences import sentence_inputs
 from ui.widgets import token_chips
 
+SIX_DECIMALS = st.column_config.NumberColumn(format="%.6f")
+
 cfg, _ = settings()
 st.title("Why position?")
 st.markdown(
@@ -135,22 +137,22 @@ if slides.shows(1):
             )
         )
     if shared:
+        shared_table = pd.DataFrame(
+            {
+                "token": token_strings([s.token_id for s in shared], cfg.vocab_size),
+                "ID": [s.token_id for s in shared],
+                "position in A": [s.position_a for s in shared],
+                "position in B": [s.position_b for s in shared],
+                "cosine, no positions": [s.cosine_without for s in shared],
+                "cosine, with positions": [s.cosine_with for s in shared],
+                "norm, no positions": [s.norm_without for s in shared],
+                "norm in A, with positions": [s.norm_with_a for s in shared],
+                "norm in B, with positions": [s.norm_with_b for s in shared],
+            }
+        )
+        numbers = [c for c in shared_table.columns if c.startswith(("cosine", "norm"))]
         st.dataframe(
-            pd.DataFrame(
-                {
-                    "token": token_strings([s.token_id for s in shared], cfg.vocab_size),
-                    "ID": [s.token_id for s in shared],
-                    "position in A": [s.position_a for s in shared],
-                    "position in B": [s.position_b for s in shared],
-                    "cosine, no positions": [s.cosine_without for s in shared],
-                    "cosine, with positions": [s.cosine_with for s in shared],
-                    "norm, no positions": [s.norm_without for s in shared],
-                    "norm in A, with positions": [s.norm_with_a for s in shared],
-                    "norm in B, with positions": [s.norm_with_b for s in shared],
-                }
-            ).style.format(precision=6),
-            hide_index=True,
-            width="stretch",
+            shared_table, hide_index=True, width="stretch", column_config=dict.fromkeys(numbers, SIX_DECIMALS)
         )
         kept = [s for s in shared if s.position_a == s.position_b]
         st.caption(
@@ -180,12 +182,15 @@ if slides.shows(2):
         }
         for name, c in comparisons.items()
     ]
-    st.dataframe(
-        pd.DataFrame(rows)
-        .style.format(precision=6)
-        .format("{:.1e}", subset=["max |diff| of means, with positions"]),
+    st.dataframe(  # formats in the browser: a pandas Styler would cost ~6 ms a table on every rerun
+        pd.DataFrame(rows),
         hide_index=True,
         width="stretch",
+        column_config={
+            "cos of means, no positions": SIX_DECIMALS,
+            "cos of means, with positions": SIX_DECIMALS,
+            "max |diff| of means, with positions": st.column_config.NumberColumn(format="%.1e"),
+        },
     )
     st.markdown(
         "\n".join(f"- {s}" for s in shuffle_sentences(cfg.method, additive, comparisons["A vs shuffled A"]))

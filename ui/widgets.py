@@ -4,6 +4,7 @@ heatmaps and download buttons. User text is always escaped before it is shown.""
 from __future__ import annotations
 
 import html
+from functools import partial
 
 import pandas as pd
 import streamlit as st
@@ -159,7 +160,7 @@ def tensor_downloads(
     c1, c2, c3 = st.columns([1, 1, 4])
     c1.download_button(
         "CSV",
-        to_csv(tensor, axes, labels),
+        partial(to_csv, tensor, axes, labels),  # built when clicked, not on every rerun
         f"{name}.csv",
         "text/csv",
         key=f"dl_{name}_csv",
@@ -169,7 +170,7 @@ def tensor_downloads(
     )
     c2.download_button(
         ".npy",
-        to_npy(tensor),
+        partial(to_npy, tensor),
         f"{name}.npy",
         "application/octet-stream",
         key=f"dl_{name}_npy",
