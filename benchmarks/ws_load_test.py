@@ -48,7 +48,9 @@ The server sends cached-message references (``ref_hash``) only for hashes the cl
 ``ClientState.cached_message_hashes``; this client lists none, so every element arrives whole.
 Widget states are sent in full, as a browser does, though the server would keep omitted values.
 A page is asked for by its URL path (``rerun_script.page_name``), as a browser's first request
-does; the app's first run on a fresh server is the main page, so the entry point draws the sidebar.
+does, then by the script hash the server sent (``navigation.page_script_hash``), as a browser's
+later requests do; the first run on a fresh server is the main page's (the entry point draws the
+sidebar; see ui/navigation.py).
 """
 
 from __future__ import annotations
@@ -125,6 +127,11 @@ class Client:
         self.buttons: dict[str, str] = {}  # button label -> widget id
         self.pressed: list[str] = []  # button ids to send as triggered with the next rerun only
         self.auto_rerun: tuple[float, str] | None = None  # (interval s, fragment id) the server asked for
+        self.page_hash = ""  # the page's script hash once the server said it (ForwardMsg navigation)
+
+    def go(self, page: str) -> None:
+        """Open another page (by its URL path) with the next run."""
+        self.page, self.page_hash = page, ""
 
     def set(self, label: str, value: object) -> None:
         wid, query_key = self.labels.get(label, ("", ""))
@@ -146,7 +153,9 @@ class Client:
         msg = BackMsg()
         query = "&".join(f"{k}={v}" for k, v in self.query.items())
         msg.rerun_script.query_string = query
-        msg.rerun_script.page_script_hash = ""  # the page is named by its URL path
+        # A browser names the page by its URL path first, then by the hash the server sent: a
+        # fragment's st.rerun(scope="app") runs the page of that hash ("" would be the main page).
+        msg.rerun_script.page_script_hash = self.page_hash
         msg.rerun_script.page_name = self.page
         states = [s for s in self.states.values() if s.WhichOneof("value")]  # e.g. no default: no value
         states += [WidgetState(id=wid, trigger_value=True) for wid in self.pressed]
@@ -176,6 +185,8 @@ class Client:
             elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
                 el = fwd.delta.new_element
                 elements.append((el.WhichOneof("type"), getattr(el, el.WhichOneof("type"))))
+            elif kind == "navigation":  # st.navigation says which page this run shows
+                self.page_hash = fwd.navigation.page_script_hash
             elif kind == "auto_rerun":
                 self.auto_rerun = (fwd.auto_rerun.interval, fwd.auto_rerun.fragment_id)
             elif kind == "stop_auto_rerun":
@@ -293,7 +304,7 @@ async def session(base: str, k: int, page: str, args, result: dict) -> None:
         shape = f"8 × {context} × 256" if client.page == "" else None  # the pipeline shows the shape
         note(result, f"session {k}, first run", check(elements, k, shape, None))
         if client.page != page:  # session 0, on another page than the pipeline: go there
-            client.page = page
+            client.go(page)
             elements = await client.rerun()
             note(result, f"session {k}, {name}", check(elements, k, None, None))
         pipeline = page == ""
@@ -379,8 +390,9 @@ async def trainer(base: str, args, result: dict) -> None:
                 raise RuntimeError("the Training page neither trains nor shows a finished run")
             interval, fragment_id = client.auto_rerun
             await asyncio.sleep(interval)  # a browser's timer: the interval after the last run ended
+            t = time.perf_counter()
             elements = await client.rerun_fragment(fragment_id)
-            train["fragment_runs"] += 1
+            train["fragment_times"].append(time.perf_counter() - t)
         await result["stop"].wait()  # a browser stays open until the load ends
 
 
@@ -421,7 +433,7 @@ async def run(args) -> None:
         "ready": set(),
         "think": bool(args.think),
         "sessions": args.sessions + bool(args.train),
-        "train": {"samples": [], "fragment_runs": 0},
+        "train": {"samples": [], "fragment_times": []},
     }
     with running_server() as server:
         import psutil
@@ -480,20 +492,23 @@ def report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, h
         train = result["train"]
         samples = train["samples"]
         total = samples[-1][2] if samples else 0
-        if "load_start" in result and samples:
-            s0, s1 = step_at(samples, result["load_start"]), step_at(samples, load_end)
-            if train.get("finished", load_end + 1) <= load_end:  # it finished during the load
-                s1 = total
-            span = load_end - result["load_start"]
-            print(
-                f"training run: step {s0} of {total} when the load started, step {s1} of {total} when it "
-                f"ended: {s1 - s0} steps in {span:.1f} s ({(s1 - s0) / span:.1f} steps/s); "
-                f"{train['fragment_runs']} progress reruns"
-            )
-        else:
+        start, finished = result.get("load_start"), train.get("finished")
+        if start is None or not samples:
             print("training run: the page showed no progress")
-        if "finished" in train:
-            print(f"  it finished {train['finished'] - train['pressed']:.1f} s after Train was pressed")
+        elif finished is not None and finished <= start:
+            print(f"training run: finished before the load started ({total} steps)")
+        else:
+            end = min(load_end, finished or load_end)  # while it trained during the load
+            s0, s1 = step_at(samples, start), total if end < load_end else step_at(samples, end)
+            print(
+                f"training run: step {s0} of {total} when the load started, "
+                + (f"step {s1} when it ended" if end == load_end else f"finished {end - start:.1f} s into it")
+                + f": {s1 - s0} steps in {end - start:.1f} s ({(s1 - s0) / (end - start):.1f} steps/s)"
+            )
+        if fragments := train["fragment_times"]:
+            print(f"  its progress fragment's automatic reruns: {spread(fragments)} over {len(fragments)}")
+        if finished is not None:
+            print(f"  shown finished {finished - train['pressed']:.1f} s after Train was pressed")
 
 
 def parse_pages(spec: str) -> list[str]:
