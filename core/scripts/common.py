@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.embeddings import EXACT_MAX_ELEMENTS
 from core.tokenizer import ENCODER_JSON_SHA256, GPT2_PAT_STR, VOCAB_BPE_SHA256
 
 MAX_INLINE_CHARS = 2_000  # a longer text is a file offered beside the script
@@ -86,3 +87,25 @@ def reads(files: dict[str, object]) -> str:
         return "It reads no file and needs no network."
     names = ", ".join(files)
     return f"It reads {names} from its own folder (offered beside it on the page) and needs no network."
+
+
+PLAIN_MAX_ELEMENTS = 2**28  # 1 GiB of float32: past this a script stops instead of allocating the table
+
+
+def big_table_lines(vocab_size: int, dim: int) -> str:
+    """Lines before a script's ``nn.Embedding(vocab_size, output_dim)``: none while the app draws that
+    table exactly; else what the app does instead (and why), and past 1 GB a stop with a message."""
+    if vocab_size * dim <= EXACT_MAX_ELEMENTS:
+        return ""
+    gb = vocab_size * dim * 4 / 1e9
+    lines = (
+        f"# The app never allocates this {vocab_size:,} × {dim:,} table ({gb:.2f} GB of float32): it draws\n"
+        "# only the rows it shows, each from a generator seeded by (seed, row), so its values differ.\n"
+    )
+    if vocab_size * dim > PLAIN_MAX_ELEMENTS:
+        lines += (
+            "if vocab_size * output_dim > 2**28:  # over 1 GB of float32\n"
+            "    raise SystemExit("
+            f'f"nn.Embedding({{vocab_size}}, {{output_dim}}) needs {gb:.1f} GB: lower the sizes.")\n'
+        )
+    return lines

@@ -7,9 +7,7 @@ from core.embeddings import EXACT_MAX_ELEMENTS
 from core.families import CURVE_POINTS
 from core.positional.family import MAX_USED_LENGTH
 from core.scripts import Cell, Script
-from core.scripts.common import import_block
-
-PLAIN_MAX_ELEMENTS = 2**28  # 1 GiB of float32: past this the script does not allocate the token table
+from core.scripts.common import PLAIN_MAX_ELEMENTS, import_block
 
 CANONICAL_HEADING = "The positional families, as their papers write them"
 

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from core.config import FAMILIES, PipelineConfig
-from core.embeddings import EXACT_MAX_ELEMENTS
 from core.pipeline import TABLE_DIMS, TABLE_POSITIONS
 from core.scripts import Cell, Script
-from core.scripts.common import TOKENIZER, TOKENIZER_IMPORTS, import_block, reads, text_files, text_lines
-
-PLAIN_MAX_ELEMENTS = 2**28  # 1 GiB of float32: past this the script stops instead of allocating the table
+from core.scripts.common import (
+    TOKENIZER,
+    TOKENIZER_IMPORTS,
+    big_table_lines,
+    import_block,
+    reads,
+    text_files,
+    text_lines,
+)
 
 DATASET = """class GPTDatasetV1(Dataset):
     def __init__(self, txt, tokenizer, max_length, stride):
@@ -83,20 +88,7 @@ def _token_cell(V: int, d: int) -> str:
 token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
 token_embeddings = token_embedding_layer(inputs)  # [B, T] -> [B, T, d]
 print("token_embeddings:", token_embeddings.shape)"""
-    if V * d <= EXACT_MAX_ELEMENTS:
-        return lookup
-    gb = V * d * 4 / 1e9
-    app = (
-        f"# The app never allocates this {V:,} × {d:,} table ({gb:.2f} GB of float32): it draws only\n"
-        "# the rows it shows, each from a generator seeded by (seed, row), so its values differ.\n"
-    )
-    if V * d > PLAIN_MAX_ELEMENTS:
-        app += (
-            "if vocab_size * output_dim > 2**28:  # over 1 GB of float32\n"
-            "    raise SystemExit("
-            f'f"nn.Embedding({{vocab_size}}, {{output_dim}}) needs {gb:.1f} GB: lower the sizes.")\n'
-        )
-    return app + lookup
+    return big_table_lines(V, d) + lookup
 
 
 def _position_cell(cfg: PipelineConfig) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from core.config import FAMILIES, PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
 from core.scripts import Cell, Script
-from core.scripts.common import TOKENIZER, TOKENIZER_IMPORTS, import_block, string_literal
-from core.scripts.pipeline import PLAIN_MAX_ELEMENTS
+from core.scripts.common import TOKENIZER, TOKENIZER_IMPORTS, big_table_lines, import_block, string_literal
 
 FAMILIES_HEADING = "The positional families, as their papers write them"
 
@@ -149,20 +148,7 @@ text_b = {string_literal(text_b)}"""
 
 def _token_cell(cfg: PipelineConfig) -> str:
     V, d = cfg.vocab_size, cfg.output_dim
-    if V * d <= EXACT_MAX_ELEMENTS:
-        return LOOKUP
-    gb = V * d * 4 / 1e9
-    app = (
-        f"# The app never allocates this {V:,} × {d:,} table ({gb:.2f} GB of float32): it draws only\n"
-        "# the rows it shows, each from a generator seeded by (seed, row), so its values differ.\n"
-    )
-    if V * d > PLAIN_MAX_ELEMENTS:
-        app += (
-            "if vocab_size * output_dim > 2**28:  # over 1 GB of float32\n"
-            "    raise SystemExit("
-            f'f"nn.Embedding({{vocab_size}}, {{output_dim}}) needs {gb:.1f} GB: lower the sizes.")\n'
-        )
-    return app + LOOKUP
+    return big_table_lines(V, d) + LOOKUP
 
 
 def _position_cell(cfg: PipelineConfig) -> str:
