@@ -7,7 +7,6 @@ from core.data import TextTooShort
 from core.diagrams import (
     MAX_LOOKUP_ROWS,
     MAX_WINDOW_TOKENS,
-    broadcast_svg,
     lookup_svg,
     shown_piece,
     windows_sentence,
@@ -30,6 +29,7 @@ from core.units import human_bytes
 from ui import cache
 from ui.code_view import show_script
 from ui.navigation import settings
+from ui.pipeline_views import broadcast_step, position_step
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
 from ui.presets import current_preset
@@ -177,52 +177,11 @@ if step(3, steps[2], slides):
 
 # 4. Positional embeddings
 if step(4, steps[3], slides):
-    POS_NOTES = {
-        "learned": "Learned: random N(0, 1) now, trained later.",
-        "sinusoidal": "Sinusoidal: fixed waves, one frequency per pair of dimensions; nothing to train.",
-    }
-    if cfg.method in POS_NOTES:
-        st.caption(
-            "One vector per position 0 … T−1, the same for every sequence in the batch. "
-            + POS_NOTES[cfg.method]
-        )
-        table = "pos_embedding_layer" if cfg.method == "learned" else "sinusoidal(T, d)"
-        labels = [f"t = {t}" for t in range(min(T, MAX_LOOKUP_ROWS))]
-        picture(lookup_svg(labels, list(range(T)), T, d, table, "pos_embeddings", "pos_embeddings"))
-        values_table(corner.pos_embeddings, corner.positions, corner.dims)
-        heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d))
-    else:
-        st.info(
-            f"**{cfg.method}** adds nothing to the input: the input embeddings are the token embeddings, and "
-            "position enters inside attention (see **Families side by side**). Below, the table is all zeros."
-        )
+    position_step(cfg, corner, grid)
 
 # 5. Broadcasting
 if step(5, steps[4], slides):
-    picture(broadcast_svg(B, T, d))
-    st.markdown(
-        f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "
-        f"the `[{T}, {d}]` table an implicit leading axis of size 1, then repeats it over the "
-        f"{B} sequences without copying it (stride 0). Position t of **every** row gets the same vector:"
-    )
-    if len(corner.batch_rows) > 1:
-        rows = [
-            corner.token_embeddings[0, 0],
-            corner.pos_embeddings[0],
-            corner.input_embeddings[0, 0],
-            corner.token_embeddings[1, 0],
-            corner.pos_embeddings[0],
-            corner.input_embeddings[1, 0],
-        ]
-        labels = [
-            "token_embeddings[0, 0]",
-            "+ pos_embeddings[0]",
-            "= input_embeddings[0, 0]",
-            "token_embeddings[1, 0]",
-            "+ pos_embeddings[0]",
-            "= input_embeddings[1, 0]",
-        ]
-        values_table(torch.stack(rows), corner.positions, corner.dims, labels)
+    broadcast_step(B, T, d, corner)
 
 # 6. Input embeddings
 if step(6, steps[5], slides):

@@ -24,10 +24,8 @@ from ui import cache
 from ui.code_view import show_script
 from ui.navigation import settings
 from ui.presenter import Slides, predict_number, presenting
-from ui.sentences import sentence_inputs
+from ui.sentences import SIX_DECIMALS, sentence_inputs, shared_table
 from ui.widgets import token_chips
-
-SIX_DECIMALS = st.column_config.NumberColumn(format="%.6f")
 
 cfg, _ = settings()
 st.title("Why position?")
@@ -137,23 +135,7 @@ if slides.shows(1):
             )
         )
     if shared:
-        shared_table = pd.DataFrame(
-            {
-                "token": token_strings([s.token_id for s in shared], cfg.vocab_size),
-                "ID": [s.token_id for s in shared],
-                "position in A": [s.position_a for s in shared],
-                "position in B": [s.position_b for s in shared],
-                "cosine, no positions": [s.cosine_without for s in shared],
-                "cosine, with positions": [s.cosine_with for s in shared],
-                "norm, no positions": [s.norm_without for s in shared],
-                "norm in A, with positions": [s.norm_with_a for s in shared],
-                "norm in B, with positions": [s.norm_with_b for s in shared],
-            }
-        )
-        numbers = [c for c in shared_table.columns if c.startswith(("cosine", "norm"))]
-        st.dataframe(
-            shared_table, hide_index=True, width="stretch", column_config=dict.fromkeys(numbers, SIX_DECIMALS)
-        )
+        shared_table(shared, cfg.vocab_size)
         kept = [s for s in shared if s.position_a == s.position_b]
         st.caption(
             f"{len(shared) - len(kept)} of the {len(shared)} shared tokens changed position. "

@@ -1,13 +1,18 @@
-"""Why position?'s own controls: the two sentences and how to read them (URL keys a, b, space)."""
+"""Why position?'s own pieces: the two sentences and how to read them (URL keys a, b, space), and the
+shared-token table."""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
+from core.order import SharedToken
+from core.tokenizer import token_strings
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import MAX_SENTENCE_CHARS
 
 register_url_keys("a", "b", "space")
+SIX_DECIMALS = st.column_config.NumberColumn(format="%.6f")  # formatted in the browser, not by a Styler
 
 
 def sentence_inputs() -> tuple[str, str, bool]:
@@ -28,3 +33,22 @@ def sentence_inputs() -> tuple[str, str, bool]:
         "compared.",
     )
     return typed_a, typed_b, mid
+
+
+def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
+    """One row per token the sentences share: its positions, cosines and norms without and with positions."""
+    table = pd.DataFrame(
+        {
+            "token": token_strings([s.token_id for s in shared], vocab_size),
+            "ID": [s.token_id for s in shared],
+            "position in A": [s.position_a for s in shared],
+            "position in B": [s.position_b for s in shared],
+            "cosine, no positions": [s.cosine_without for s in shared],
+            "cosine, with positions": [s.cosine_with for s in shared],
+            "norm, no positions": [s.norm_without for s in shared],
+            "norm in A, with positions": [s.norm_with_a for s in shared],
+            "norm in B, with positions": [s.norm_with_b for s in shared],
+        }
+    )
+    numbers = [c for c in table.columns if c.startswith(("cosine", "norm"))]
+    st.dataframe(table, hide_index=True, width="stretch", column_config=dict.fromkeys(numbers, SIX_DECIMALS))

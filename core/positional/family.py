@@ -90,6 +90,8 @@ class Family:
     fixed_length: bool = False  # no row past the trained length (a learned table)
     seeded: bool = False  # rows drawn from the lesson's generator right after the token table
     pipeline_code: str = ""  # the lesson's lines that make ``pos_embeddings``
+    table_name: str = ""  # what the Pipeline's lookup diagram calls its table
+    input_note: str = ""  # the Pipeline's sentence on its table
     # Position vectors whose cosine similarity chart 2 shows: (positions [P], d, fam) -> [P, k].
     vectors: Callable[[torch.Tensor, int, FamilyConfig], torch.Tensor] | None = None
     # Hooks of the tiny GPT (core.model); a family without ``trainable`` cannot be trained there.

@@ -89,6 +89,8 @@ register(
         parameter_count=lambda T, d, fam: T * d,
         input_rows=learned_rows,
         fixed_length=True,
+        table_name="pos_embedding_layer",
+        input_note="Learned: random N(0, 1) now, trained later.",
         seeded=True,
         pipeline_code="pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
         "pos_embeddings = pos_embedding_layer(torch.arange(max_length))",

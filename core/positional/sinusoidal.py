@@ -171,6 +171,8 @@ register(
         check=check_sinusoidal_settings,
         input_rows=sinusoidal_rows,
         pipeline_code="pos_embeddings = sinusoidal(max_length, output_dim)  # fixed, no parameters",
+        table_name="sinusoidal(T, d)",
+        input_note="Sinusoidal: fixed waves, one frequency per pair of dimensions; nothing to train.",
         trainable=True,
         input_module=SinusoidalPositions,
     )
