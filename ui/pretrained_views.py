@@ -12,8 +12,6 @@ from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional import sinusoidal
 from core.pretrained import (
-    DATA,
-    STEM,
     distance_frame,
     load_minilm_positions,
     pca_2d,
@@ -31,12 +29,6 @@ SIMILARITY_POSITIONS = 64
 def trained_table() -> tuple[torch.Tensor, dict]:
     """The shipped table (read once per server); callers only read it."""
     return load_minilm_positions()
-
-
-@st.cache_resource(show_spinner=False)
-def trained_file_bytes() -> bytes:
-    """The shipped .npy file as it is on disk (for the exported script)."""
-    return (DATA / f"{STEM}.npy").read_bytes()
 
 
 @st.cache_resource(show_spinner=False)
