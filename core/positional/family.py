@@ -56,6 +56,19 @@ class LogitInputs:
     context_length: int  # T, the trained length
 
 
+@dataclass(frozen=True)
+class ScoreInputs:
+    """What a family that adds a term to one head's attention scores reads (see ``core.attention``)."""
+
+    q: torch.Tensor  # [T, dh] the head's queries, projected from the token embeddings
+    positions: torch.Tensor  # [T] the tokens' positions
+    head: int  # h, 0-based, of ``fam.heads``
+    fam: FamilyConfig
+    dim: int  # d; the head dim is dh = d / H
+    seed: int  # the untrained tables' seed
+    causal: bool  # a decoder's attention (keys after the query masked); T5 buckets its offsets so
+
+
 # A family's hooks: (T, d, fam) -> trainable positional parameters of one layer.
 ParameterCount = Callable[[int, int, "FamilyConfig"], int]
 
@@ -99,6 +112,9 @@ class Family:
     input_module: Callable[[int, int], nn.Module] | None = None  # (T, d) -> x [B, T, d] ↦ [B, T, d]
     rotate: Callable[[torch.Tensor, torch.Tensor, float], torch.Tensor] | None = None  # q/k, positions, base
     attention_bias: Callable[[int, torch.Tensor], torch.Tensor] | None = None  # (H, positions [T]) -> [H,T,T]
+    # A term of one head's scores that needs the family's own tables or the queries (T5's bucket bias,
+    # Shaw's q·a^K), added to q·kᵀ/√dh: ScoreInputs -> [T, T] (the Attention page, core.attention).
+    score_bias: Callable[[ScoreInputs], torch.Tensor] | None = None
 
     @property
     def additive(self) -> bool:

@@ -17,6 +17,7 @@ from core.positional.family import (
     FamilyConfig,
     LogitInputs,
     Param,
+    ScoreInputs,
     content_vector,
     flat_tail_sentence,
     register,
@@ -105,6 +106,16 @@ def shaw_logits(x: LogitInputs) -> torch.Tensor:
     return a_k[inverse] @ u[:head_dim] / math.sqrt(head_dim)  # u·(u + a) − u·u = u·a
 
 
+def shaw_score_bias(x: ScoreInputs) -> torch.Tensor:
+    """Eq. (4)'s relative term of one head, ``q_i·a^K_ij / √dh``: [T, T] float64 (a^K shared, §3.3)."""
+    T, dh = x.q.shape
+    index = shaw_relative_indices(T, x.fam.clip, x.positions)  # [T, T] rows of a^K
+    rows, inverse = torch.unique(index, return_inverse=True)  # [K], [T, T]
+    a_k = shaw_key_vectors(dh, x.seed, rows).double()  # [K, dh]
+    per_row = x.q.double() @ a_k.T  # [T, K]: q_i·a^K for every offset used, never a [T, T, dh] tensor
+    return per_row.gather(1, inverse) / math.sqrt(dh)  # [T, T]
+
+
 def describe_shaw(
     label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
 ) -> str:
@@ -127,5 +138,6 @@ register(
         params=(CLIP,),
         # a^K and a^V, 2k + 1 rows of d/H each, shared across heads (paper §3.3)
         parameter_count=lambda T, d, fam: 2 * (2 * fam.clip + 1) * (d // fam.heads),
+        score_bias=shaw_score_bias,
     )
 )

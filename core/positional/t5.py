@@ -20,6 +20,7 @@ from core.positional.family import (
     FamilyConfig,
     LogitInputs,
     Param,
+    ScoreInputs,
     flat_tail_sentence,
     register,
     seeded_normal,
@@ -148,6 +149,16 @@ def t5_logits(x: LogitInputs) -> torch.Tensor:
     return t5_bias_table(x.fam, x.dim, x.seed)[buckets, 0].double()  # [R], head 1
 
 
+def t5_score_bias(x: ScoreInputs) -> torch.Tensor:
+    """Head h's bias ``table[bucket(j − i), h]``, causal or bidirectional (HF ``compute_bias``): [T, T].
+
+    T5 itself scales no score by 1/√dh (its init absorbs it); the bias is added to the scores as they are.
+    """
+    relative = x.positions[None, :] - x.positions[:, None]  # [T, T] key − query
+    buckets = t5_relative_bucket(relative, not x.causal, x.fam.buckets, x.fam.max_distance)  # [T, T]
+    return t5_bias_table(x.fam, x.dim, x.seed)[buckets, x.head].double()  # [T, T]
+
+
 def describe_t5(label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig) -> str:
     limit = f"max distance {fam.max_distance}"
     return flat_tail_sentence(label, r, y, limit, last_distinct=last_distinct_distance(fam))
@@ -169,5 +180,6 @@ register(
         params=(BUCKETS, MAX_DISTANCE),
         check=lambda fam, dim, context_length: check_t5_buckets(fam.buckets, fam.max_distance),
         parameter_count=lambda T, d, fam: fam.buckets * fam.heads,  # one scalar per bucket and head
+        score_bias=t5_score_bias,
     )
 )

@@ -1,0 +1,79 @@
+"""Attention heatmaps: data in (``display.heatmap_frame``), ``alt.Chart`` out (no Streamlit).
+
+Rows are queries i, columns keys j; axes are labelled with the tokens by an expression, so each cell
+sends only ``i, j, v``. Masked cells carry no data and show the grey background.
+"""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import pandas as pd
+
+MASKED = "#d1d5db"  # the background a hidden (masked) cell shows
+HIGHLIGHT = "#111827"
+
+
+def symmetric_domain(frames: list[pd.DataFrame]) -> tuple[float, float]:
+    """One colour domain for several diverging heatmaps: ±(largest |v|), at least ±1e-6."""
+    limit = max([float(f["v"].abs().max()) for f in frames if len(f)] + [1e-6])
+    return (-limit, limit)
+
+
+def attention_heatmap(
+    frame: pd.DataFrame,
+    labels: list[str],
+    title: str,
+    *,
+    domain: tuple[float, float],
+    legend: str,
+    scheme: str = "redblue",
+    symlog: float | None = None,
+    highlight: int | None = None,
+    title_color: str | None = None,
+    height: int = 260,
+) -> alt.LayerChart:
+    """A query × key heatmap.
+
+    Args:
+        frame: cells with columns i (query), j (key), v; only the visible ones.
+        labels: [T] axis label of each position (``display.token_labels``).
+        domain: the colour scale's ends (share one between charts to compare them).
+        legend: the colour legend's title.
+        scheme: "redblue" (diverging, blue < 0 < red) or a sequential scheme such as "blues".
+        symlog: a symmetric-log colour scale with this constant (small values stay visible next to large).
+        highlight: a query row to outline (the moved token).
+    """
+    names = json.dumps(labels)  # a literal array in Vega's expression language: label = names[i]
+    diverging = scheme == "redblue"
+    scale = alt.Scale(scheme=scheme, reverse=diverging, domain=list(domain))
+    if symlog is not None:
+        scale = alt.Scale(
+            type="symlog", constant=symlog, scheme=scheme, reverse=diverging, domain=list(domain)
+        )
+    positions = list(range(len(labels)))
+    axis = {"labelExpr": f"{names}[datum.value]", "labelOverlap": True, "labelLimit": 90}
+    base = alt.Chart(frame).transform_calculate(query=f"{names}[datum.i]", key=f"{names}[datum.j]")
+    x = alt.X("j:O", title="key j", scale=alt.Scale(domain=positions), axis=alt.Axis(labelAngle=-50, **axis))
+    y = alt.Y("i:O", title="query i", scale=alt.Scale(domain=positions), axis=alt.Axis(**axis))
+    cells = base.mark_rect().encode(
+        x=x,
+        y=y,
+        color=alt.Color("v:Q", title=legend, scale=scale),
+        tooltip=[
+            alt.Tooltip("query:N"),
+            alt.Tooltip("key:N"),
+            alt.Tooltip("v:Q", title=legend, format=".4f"),
+        ],
+    )
+    layers = [cells]
+    if highlight is not None:
+        row = base.transform_filter(alt.datum.i == highlight).mark_rect(
+            filled=False, stroke=HIGHLIGHT, strokeWidth=2
+        )
+        layers.append(row.encode(x=x, y=y))
+    chart = alt.layer(
+        *layers, title=alt.Title(title, color=title_color) if title_color else title, height=height
+    )
+    return chart.configure_view(fill=MASKED)
