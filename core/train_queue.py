@@ -6,9 +6,10 @@ attached to it; at most ``workers`` runs train at a time and the rest wait in or
 runs are kept (up to ``keep`` of them, oldest dropped first) for every session that asks again.
 
 Each session has at most one run of its own at a time: asking for another leaves the first (which
-is cancelled once nobody waits for it), Stop always stops the session's own run whatever its
-settings now say, and a run whose every session has stopped looking for ``abandon_after`` seconds
-is cancelled. Every run is bounded in time and memory by ``TrainConfig.validate``.
+is cancelled once nobody waits for it; a queued one is stopped at once, not when a worker reaches
+it), Stop always stops the session's own run whatever its settings now say, and a run whose every
+session has stopped looking for ``abandon_after`` seconds is cancelled. Every run is bounded in time
+and memory by ``TrainConfig.validate``.
 """
 
 from __future__ import annotations
@@ -27,10 +28,19 @@ from core.training import TrainConfig, TrainResult, estimated_seconds, train
 ABANDON_SECONDS = 30.0  # a run nobody has looked at for this long is cancelled
 
 
+def text_key(token_ids: list[int]) -> str:
+    """A key for a text's token IDs: equal keys, equal texts."""
+    return hashlib.sha256(repr(token_ids).encode()).hexdigest()[:24]
+
+
+def settings_key(text: str, cfg: TrainConfig) -> str:
+    """``run_key`` from the text's ``text_key``: the keys of one text's runs without hashing it again."""
+    return hashlib.sha256(repr((text, sorted(cfg.__dict__.items()))).encode()).hexdigest()[:24]
+
+
 def run_key(token_ids: list[int], cfg: TrainConfig) -> str:
     """A key for (text, settings): equal keys give identical runs."""
-    digest = hashlib.sha256(repr((token_ids, sorted(cfg.__dict__.items()))).encode()).hexdigest()
-    return digest[:24]
+    return settings_key(text_key(token_ids), cfg)
 
 
 def published(result: TrainResult) -> TrainResult:
@@ -59,6 +69,7 @@ class Job:
     started: float | None = None  # clock time when it started training
     subscribers: set[str] = field(default_factory=set)
     cancel: threading.Event = field(default_factory=threading.Event)
+    text: str = ""  # text_key of the token IDs it trains on (its key is settings_key(text, config))
 
     @property
     def finished(self) -> bool:
@@ -92,7 +103,8 @@ class TrainingQueue:
         The session leaves the run it asked for before, if that was another one.
         """
         cfg.validate(len(token_ids), len(set(token_ids)))
-        key = run_key(token_ids, cfg)
+        text = text_key(token_ids)
+        key = settings_key(text, cfg)
         with self._lock:
             self._seen[subscriber] = self._clock()
             previous = self._own.get(subscriber)
@@ -100,7 +112,7 @@ class TrainingQueue:
                 self._leave(previous, subscriber)
             job = self._jobs.get(key)
             if job is None or job.status in ("stopped", "failed") or job.cancel.is_set():
-                job = Job(key, cfg, estimated_seconds(cfg, len(set(token_ids)), len(token_ids)))
+                job = Job(key, cfg, estimated_seconds(cfg, len(set(token_ids)), len(token_ids)), text=text)
                 self._jobs[key] = job
                 self._waiting.append(job)
                 self._tasks.put((job, list(token_ids)))
@@ -154,27 +166,33 @@ class TrainingQueue:
         job.subscribers.discard(subscriber)
         if not job.subscribers and not job.finished:
             job.cancel.set()
+            if job.status == "queued":  # stopped now, not when a worker reaches it: the page says so
+                job.status = "stopped"
+                self._waiting.remove(job)
 
     def _abandoned(self, job: Job) -> bool:
         """Nobody has looked at the job for ``abandon_after`` seconds (then it is cancelled)."""
         with self._lock:
-            now = self._clock()
-            if all(now - self._seen.get(s, now) > self._abandon_after for s in job.subscribers):
-                job.cancel.set()
-            return job.cancel.is_set()
+            return self._abandoned_locked(job)
+
+    def _abandoned_locked(self, job: Job) -> bool:  # holding the lock
+        now = self._clock()
+        if all(now - self._seen.get(s, now) > self._abandon_after for s in job.subscribers):
+            job.cancel.set()
+        return job.cancel.is_set()
 
     def _work(self) -> None:
         while True:
             self._run(*self._tasks.get())
 
     def _run(self, job: Job, token_ids: list[int]) -> None:
-        with self._lock:
+        with self._lock:  # one step: a Stop comes before it starts (and leaves it stopped) or after
             if job in self._waiting:
                 self._waiting.remove(job)
-        if self._abandoned(job):
-            job.status = "stopped"
-            return
-        with self._lock:
+            if job.status == "queued" and self._abandoned_locked(job):
+                job.status = "stopped"
+            if job.status != "queued":
+                return  # stopped while it waited
             job.status, job.started = "running", self._clock()
 
         def progress(result: TrainResult, step: int) -> None:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from core.train_queue import TrainingQueue, run_key
+from core.train_queue import TrainingQueue, run_key, settings_key, text_key
 from core.training import TrainConfig, TrainResult
 
 IDS = list(range(1000))
@@ -87,6 +87,79 @@ def test_run_key_depends_on_text_and_settings():
     assert run_key(IDS, TrainConfig()) == run_key(list(IDS), TrainConfig())
     assert run_key(IDS, TrainConfig()) != run_key(IDS[:-1], TrainConfig())
     assert run_key(IDS, TrainConfig()) != run_key(IDS, TrainConfig(steps=301))
+
+
+def test_a_runs_key_is_its_texts_key_with_its_settings(job_watch):
+    trainer = FakeTrainer(job_watch)
+    trainer.release.set()
+    job = TrainingQueue(workers=1, trainer=trainer).submit(IDS, TrainConfig(steps=7), "alice")
+    assert job.text == text_key(IDS) != text_key(IDS[:-1])
+    assert job.key == run_key(IDS, TrainConfig(steps=7)) == settings_key(job.text, job.config)
+    job_watch.until(lambda: job.status == "done")
+
+
+def test_stop_of_a_queued_run_stops_it_at_once(job_watch):
+    """Issue 21: a run stopped while queued said "Queued" until the worker reached it."""
+    trainer = FakeTrainer(job_watch)
+    queue = TrainingQueue(workers=1, trainer=trainer, clock=lambda: 100.0)
+    running = queue.submit(IDS, TrainConfig(method="rope"), "alice")
+    job_watch.until(lambda: running.status == "running")
+    queued = queue.submit(IDS, TrainConfig(method="alibi"), "bob")
+    behind = queue.submit(IDS, TrainConfig(method="nope"), "carol")
+    assert queue.position(behind) == 2
+    assert queue.wait_seconds(behind) == pytest.approx(running.estimate + queued.estimate)
+    queue.stop("bob")
+    # No wait: the worker is still busy with alice's run and has not reached bob's.
+    assert queued.status == "stopped" and queued.finished and queued.started is None
+    assert running.status == "running"
+    assert queue.position(behind) == 1  # bob's run no longer counts ahead of carol's
+    assert queue.wait_seconds(behind) == pytest.approx(running.estimate)
+    trainer.release.set()
+    job_watch.until(lambda: behind.status == "done")
+    assert trainer.calls == ["rope", "nope"]  # bob's run never trained
+    assert queued.status == "stopped"  # the worker passing its task leaves it stopped
+
+
+def test_a_queued_run_someone_else_waits_for_stays_queued(job_watch):
+    trainer = FakeTrainer(job_watch)
+    queue = TrainingQueue(workers=1, trainer=trainer)
+    running = queue.submit(IDS, TrainConfig(method="rope"), "alice")
+    job_watch.until(lambda: running.status == "running")
+    shared = queue.submit(IDS, TrainConfig(method="alibi"), "bob")
+    queue.submit(IDS, TrainConfig(method="alibi"), "carol")
+    queue.stop("bob")
+    assert shared.status == "queued" and queue.position(shared) == 1
+    trainer.release.set()
+    job_watch.until(lambda: shared.status == "done")
+
+
+def test_leaving_a_queued_run_for_another_stops_it_at_once(job_watch):
+    trainer = FakeTrainer(job_watch)
+    queue = TrainingQueue(workers=1, trainer=trainer)
+    running = queue.submit(IDS, TrainConfig(method="rope"), "alice")
+    job_watch.until(lambda: running.status == "running")
+    first = queue.submit(IDS, TrainConfig(steps=5), "bob")
+    second = queue.submit(IDS, TrainConfig(steps=6), "bob")  # bob changed Steps and pressed Train again
+    assert first.status == "stopped" and second.status == "queued" and queue.position(second) == 1
+    trainer.release.set()
+    job_watch.until(lambda: second.status == "done")
+    assert trainer.calls == ["rope", "learned"]
+
+
+def test_train_again_after_stopping_a_queued_run_queues_a_new_one(job_watch):
+    trainer = FakeTrainer(job_watch)
+    queue = TrainingQueue(workers=1, trainer=trainer)
+    running = queue.submit(IDS, TrainConfig(method="rope"), "alice")
+    job_watch.until(lambda: running.status == "running")
+    stopped = queue.submit(IDS, TrainConfig(), "bob")
+    queue.stop("bob")
+    again = queue.submit(IDS, TrainConfig(), "bob")
+    assert again is not stopped and again.status == "queued" and stopped.status == "stopped"
+    assert queue.own_job("bob") is again and queue.position(again) == 1
+    trainer.release.set()
+    job_watch.until(lambda: again.status == "done")
+    assert trainer.calls == ["rope", "learned"]
+    assert stopped.status == "stopped"
 
 
 def test_stop_stops_the_sessions_own_run_whatever_the_settings_now_say(job_watch):
