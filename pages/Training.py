@@ -7,7 +7,7 @@ import streamlit as st
 from core.data import TextTooShort
 from core.model import trainable_methods
 from core.scripts.training import training_script
-from core.train_queue import run_key
+from core.train_queue import settings_key, text_key
 from core.training import MAX_TRAIN_TOKENS, TrainConfig
 from ui import cache
 from ui.code_view import show_script
@@ -17,7 +17,10 @@ from ui.training_views import (
     compare_view,
     progress_view,
     results_view,
+    run_caption,
     session_id,
+    shown_run,
+    stopped_message,
     train_settings,
     training_queue,
     training_text,
@@ -72,12 +75,12 @@ if not presenting():
         "losses and, last, one JSON line with them.",
     )
 slides = Slides("training", ["Train one model", "Every method on this text"])
-queue, me = training_queue(), session_id()
+queue, me, text = training_queue(), session_id(), text_key(ids)
 plan = st.session_state.setdefault("train_plan", [])  # Train every method: the runs still to ask for
 own = queue.own_job(me)  # a session has one run at a time
 if plan and (own is None or own.finished):
     own = queue.submit(ids, plan.pop(0), me)
-job = own if own is not None and not own.finished else queue.get(run_key(ids, tcfg))
+job = shown_run(own, queue.get(settings_key(text, tcfg)))
 
 
 def start(configs: list[TrainConfig]) -> None:
@@ -121,16 +124,18 @@ if slides.shows(1):
         if plan:
             st.caption(f"Then {len(plan)} more: {', '.join(c.method for c in plan)}, one after another.")
         live()
-    elif job.status == "failed":
-        st.error(f"The run failed: {job.error}")
-    elif job.status == "stopped":
-        st.warning(f"Stopped at step {job.step}. Press Train to start again.")
     else:
-        results_view(job.result)
+        st.markdown(run_caption(job, text, tcfg))
+        if job.status == "failed":
+            st.error(f"The run failed: {job.error}")
+        elif job.status == "stopped":
+            st.warning(stopped_message(job))
+        else:
+            results_view(job.result)
 
 if slides.shows(2):
     st.subheader("Every method on this text")
-    compare_view(queue, ids, tcfg)
+    compare_view(queue, job.text if job else text, job.config if job else tcfg, chosen_text=text)
     st.caption(
         "Past the trained length: each model reads windows twice as long as it trained on. A learned "
         "table has no row for position T or later, so it cannot even run; the others can — the last "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 
 import pandas as pd
@@ -12,7 +13,7 @@ from core.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, 
 from core.model import SIZES, trainable_methods
 from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
-from core.train_queue import Job, TrainingQueue, run_key
+from core.train_queue import Job, TrainingQueue, settings_key
 from core.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
 from ui.presenter import readable
 from ui.settings import bound_number
@@ -75,6 +76,50 @@ def train_settings(method: str, seed: int) -> TrainConfig:
         steps = bound_number("Steps", "steps", DEFAULTS.steps, "Optimizer steps (1 to 5,000).")
     batch = batch_size_for(context) if context >= 1 else 1
     return TrainConfig(method, context, size, steps, batch_size=batch, seed=seed)
+
+
+LABELS = {  # a run's settings as the page names them
+    "method": "{} positions",
+    "size": "{} model",
+    "context_length": "context {}",
+    "steps": "{:,} steps",
+    "seed": "seed {}",
+}
+
+
+def settings_label(cfg: TrainConfig, names: tuple[str, ...] = tuple(LABELS)) -> str:
+    """``cfg`` in words, e.g. "learned positions, tiny model, context 8, 300 steps, seed 11"."""
+    return ", ".join(LABELS[name].format(getattr(cfg, name)) for name in names)
+
+
+def shown_run(own: Job | None, current: Job | None) -> Job | None:
+    """The run the page shows, given the session's own run and the run of the settings above (if any).
+
+    Its own run while that is queued or training. Once it has finished: the settings' finished run if
+    they have one, else its own, which stays (labelled with its own settings) until it trains again,
+    whatever the settings now say. With no run of its own: the settings' run, anyone's.
+    """
+    if own is None or (own.finished and current is not None and current.status == "done"):
+        return current
+    return own
+
+
+def run_caption(job: Job, text: str, cfg: TrainConfig) -> str:
+    """The finished run's own settings and, if they differ, what the page's (``text``, ``cfg``) say now."""
+    changed = [LABELS[n].format(getattr(cfg, n)) for n in LABELS if getattr(cfg, n) != getattr(job.config, n)]
+    if job.text != text:
+        changed.append("another text")
+    caption = f"**This run:** {settings_label(job.config)}."
+    if changed:
+        caption += f" The settings above differ ({', '.join(changed)}): press **Train** to train them."
+    return caption
+
+
+def stopped_message(job: Job) -> str:
+    """What a stopped run got to: a step, or never started (it was stopped while queued)."""
+    if job.started is None:
+        return "Stopped while it was queued: it never started. Press **Train** to queue it again."
+    return f"Stopped at step {job.step} of {job.config.steps:,}. Press **Train** to start again."
 
 
 def progress_view(queue: TrainingQueue, job: Job) -> None:
@@ -157,9 +202,17 @@ def snapshot_view(result: TrainResult) -> None:
     )
 
 
-def compare_view(queue: TrainingQueue, token_ids: list[int], cfg: TrainConfig) -> None:
-    """Every finished method on this text and these settings: loss inside and past the trained length."""
-    keys = {m: run_key(token_ids, TrainConfig(**{**cfg.__dict__, "method": m})) for m in trainable_methods()}
-    done = {job.config.method: job.result for job in queue.finished_runs(list(keys.values()))}
+def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text: str) -> None:
+    """Every method's finished run, inside and past the trained length, with a caption of its settings.
+
+    Args:
+        text: the ``text_key`` of the runs' text.
+        cfg: the runs' settings but the method.
+        chosen_text: the ``text_key`` of the text the page's settings name now.
+    """
+    keys = [settings_key(text, dataclasses.replace(cfg, method=m)) for m in trainable_methods()]
+    done = {job.config.method: job.result for job in queue.finished_runs(keys)}
     rows = comparison_rows({method: done.get(method) for method in trainable_methods()}, cfg.context_length)
+    where = "this text" if text == chosen_text else "the last run's text (not the one chosen now)"
+    st.caption(f"Each method trained on {where}: {settings_label(cfg, tuple(LABELS)[1:])}.")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
