@@ -7,7 +7,10 @@ registered key and each positional family's settings. A new setting cannot be le
 
 from __future__ import annotations
 
+import contextlib
+
 from core.positional.family import all_params
+from ui.url_params import url_text
 
 # Every setting is a widget bound to its URL parameter. The sidebar's widgets are drawn by the entry
 # point, so they are the same widgets on every page and the address bar keeps them through page
@@ -39,7 +42,16 @@ def url_bound(key: str) -> dict[str, str]:
     return {"key": key, **URL_BOUND}
 
 
-def url_settings(state: dict, keys: tuple[str, ...] | None = None) -> dict[str, object]:
-    """The settings among ``keys`` (default: every URL key) that ``state`` holds, as query parameters."""
+def url_settings(state: dict, keys: tuple[str, ...] | None = None) -> dict[str, str]:
+    """The settings among ``keys`` (default: every URL key) that ``state`` holds, as query parameters.
+
+    Each value is written by ``ui.url_params.url_text``, the one writer the reader accepts.
+    """
     keys = url_keys() if keys is None else keys
-    return {k: state[k] for k in keys if k in state and state[k] is not None}
+    params = {}
+    for key in keys:
+        if state.get(key) is None:
+            continue
+        with contextlib.suppress(ValueError):  # a value no reader takes: the link's reader gets the default
+            params[key] = url_text(key, state[key])
+    return params

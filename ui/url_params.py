@@ -47,9 +47,10 @@ def accepted() -> dict[str, str | tuple[str, ...]]:
         "corpus": ("log", "sidebar"),
         "present": ("true", "false", "1"),
         "space": ("true", "false"),
+        "causal": ("true", "false"),
     }
     numbers = dict.fromkeys(
-        ("vocab", "dim", "context", "batch", "stride", "seed", "train_context", "steps"), WHOLE
+        ("vocab", "dim", "context", "batch", "stride", "seed", "train_context", "steps", "head"), WHOLE
     )
     families = {  # each family's settings, as its module declares them
         key: tuple(map(str, p.options)) if p.options else WHOLE if isinstance(p.default, int) else NUMBER
@@ -76,6 +77,8 @@ def defaults() -> dict[str, object]:
         "corpus": "log",
         "present": "false",
         "space": "true",
+        "causal": "true",
+        "head": 1,
         "train_context": t.context_length,
         "steps": t.steps,
     }
@@ -109,6 +112,26 @@ def parse(key: str, value: str) -> str:
     if value not in kind:
         raise ValueError(f"is not one of {', '.join(kind)}")
     return value
+
+
+def url_text(key: str, value: object) -> str:
+    """The one writer of URL values: ``value`` as the text its widget reads back (True -> "true").
+
+    Every link the app writes goes through here, and the result is what ``parse`` keeps unchanged, so
+    a copied link reopens the view (Python's ``str(False)`` is "False", which no reader takes).
+
+    Args:
+        key: a setting's URL key (one of ``accepted()``, or a sentence key of ``TEXT_KEYS``).
+        value: the widget's value in the session (bool, int, float or str).
+    Returns the canonical text; raises ``ValueError`` if ``value`` is no value of ``key``.
+    """
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, float):
+        text = repr(value)  # the shortest text that reads back to the same float
+    else:
+        text = str(value)
+    return text if key in TEXT_KEYS or key not in accepted() else parse(key, text)
 
 
 def problem(key: str, value: str) -> str | None:

@@ -1,0 +1,153 @@
+"""Copy link round trip for every URL-bound setting (issue 21.1), in Chromium.
+
+For each setting: change it through its widget (never the URL), press Copy link, read the link back
+from the clipboard, and open it in a fresh browser context. Every widget on the page must show the
+same value there, with no warning: the link was written the way the reader reads it. (Copy link once
+wrote Python's ``False``, which the reader refused, so a student's link switched its settings back.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import app_ready, settled
+from ui.url_keys import url_keys
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    page: str  # the URL path of a page that draws its widget
+    kind: str  # number | select | switch | text | radio
+    label: str
+    value: str = ""  # what to type (number, text); select and radio pick another option
+
+
+SETTINGS = [
+    Setting("vocab", "", "number", "Vocab V", "1000"),
+    Setting("dim", "", "number", "Dim d", "64"),
+    Setting("context", "", "number", "Context T", "8"),
+    Setting("batch", "", "number", "Batch B", "4"),
+    Setting("stride", "", "number", "Stride", "2"),
+    Setting("seed", "", "number", "Seed", "7"),
+    Setting("method", "", "select", "Positional method"),
+    Setting("preset", "", "select", "Preset"),
+    Setting("sample", "", "select", "Sample"),
+    Setting("present", "", "switch", "Presenter mode"),
+    Setting("a", "Why_position", "text", "Sentence A", "The dog bites the man"),
+    Setting("b", "Why_position", "text", "Sentence B", "The man bites the dog"),
+    Setting("space", "Why_position", "switch", "Read each sentence as if it stood mid-sentence"),
+    Setting("corpus", "Training", "radio", "Train on"),
+    Setting("train_context", "Training", "number", "Trained context T", "16"),
+    Setting("size", "Training", "select", "Model size"),
+    Setting("steps", "Training", "number", "Steps", "50"),
+    Setting("heads", "Families", "number", "Heads H", "4"),
+    Setting("init", "Families", "select", "Learned init"),
+    Setting("base", "Families", "number", "Base", "500000.5"),
+    Setting("layout", "Families", "select", "Sinusoid layout"),
+    Setting("clip", "Families", "number", "Shaw clip k", "8"),
+    Setting("buckets", "Families", "number", "T5 buckets", "16"),
+    Setting("max_distance", "Families", "number", "T5 max distance", "64"),
+    Setting("pairing", "Families", "select", "RoPE pairs"),
+    Setting("extrapolate", "Families", "select", "Used length ×"),
+]
+
+# Every widget's value, as a person reads it: numbers, choices, switches, texts and radio choices.
+_VALUES_JS = """() => {
+  const out = {};
+  for (const el of document.querySelectorAll(
+      'input[type=number], input[role=combobox], input[role=switch], input[type=text], textarea')) {
+    const name = el.getAttribute('aria-label') || el.closest('[data-testid]')?.innerText || '?';
+    out[name] = el.getAttribute('role') === 'switch' ? String(el.checked) : el.value;
+  }
+  for (const group of document.querySelectorAll('[role=radiogroup]')) {
+    const checked = group.querySelector('input[type=radio]:checked');
+    out['radio ' + (group.getAttribute('aria-label') || '?')] = checked ? checked.value : '';
+  }
+  return out;
+}"""
+
+
+def test_every_url_bound_setting_is_covered_here():
+    import ui.families.controls  # noqa: F401  (each module registers the keys it draws)
+    import ui.sentences  # noqa: F401
+    import ui.sidebar  # noqa: F401
+    import ui.training_views  # noqa: F401
+
+    assert {s.key for s in SETTINGS} == set(url_keys())
+
+
+def _change(page, setting: Setting) -> None:
+    """Change ``setting`` through its widget, as a person would."""
+    if setting.kind == "number":
+        box = page.get_by_role("spinbutton", name=setting.label, exact=True)
+        box.fill(setting.value)
+        box.press("Enter")
+    elif setting.kind == "text":
+        box = page.get_by_role("textbox", name=setting.label, exact=True)
+        box.fill(setting.value)
+        box.press("Enter")
+    elif setting.kind == "switch":
+        switch = page.get_by_role("switch", name=setting.label)
+        checked = switch.is_checked()
+        page.get_by_test_id("stCheckbox").filter(has=switch).locator("label").first.click()
+        expect(switch).to_be_checked(checked=not checked)
+    elif setting.kind == "select":
+        box = page.get_by_role("combobox", name=setting.label, exact=True)
+        current = box.input_value()
+        box.click()
+        options = page.get_by_role("option")
+        expect(options.first).to_be_visible()
+        names = [o.inner_text().strip() for o in options.all()]
+        choice = next(n for n in reversed(names) if n != current)
+        options.filter(has_text=choice).first.click()
+        expect(box).to_have_value(choice)
+    elif setting.kind == "radio":
+        group = page.get_by_role("radiogroup", name=setting.label)
+        group.locator("label").filter(has_not=page.locator("input:checked")).last.click()
+    settled(page)
+
+
+def _warnings(page) -> list[str]:
+    return page.get_by_test_id("stAlertContentWarning").all_inner_texts()
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=[s.key for s in SETTINGS])
+def test_a_setting_changed_in_its_widget_travels_in_the_copied_link(server, browser, setting):
+    writer = browser.new_context(
+        permissions=["clipboard-read", "clipboard-write"], viewport={"width": 1400, "height": 1600}
+    )
+    page = writer.new_page()
+    page.goto(f"{server}/{setting.page}")
+    app_ready(page)
+    settled(page)
+    before = page.evaluate(_VALUES_JS)
+    _change(page, setting)
+    shown = page.evaluate(_VALUES_JS)
+    assert shown != before, f"changing {setting.label} changed no widget"
+    warned = _warnings(page)  # a preset's own notes, say; the reader may see these, and nothing else
+    if page.get_by_test_id("stExpandSidebarButton").is_visible():  # presenting: the sidebar starts collapsed
+        page.get_by_test_id("stExpandSidebarButton").click()
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_role("button", name="Copy link").click()
+    expect(sidebar.get_by_text("Copied: paste it anywhere")).to_be_visible()
+    link = page.evaluate("navigator.clipboard.readText()")
+    params = parse_qs(urlsplit(link).query, keep_blank_values=True)
+    assert setting.key in params, f"the link {link} does not carry {setting.key}"
+    for key, values in params.items():  # written the way the reader spells it: no "False", no "7.0"
+        assert values[-1] not in ("True", "False"), (key, values)
+    writer.close()
+
+    reader = browser.new_context(viewport={"width": 1400, "height": 1600})  # someone else, opening it
+    opened = reader.new_page()
+    opened.goto(link)
+    app_ready(opened)
+    settled(opened)
+    assert opened.evaluate(_VALUES_JS) == shown
+    assert not [w for w in _warnings(opened) if w not in warned], "the link was not read as written"
+    assert opened.get_by_test_id("stException").count() == 0
+    reader.close()
