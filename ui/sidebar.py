@@ -15,13 +15,14 @@ from ui.settings import pipeline_settings
 from ui.share_link import apply_link_text, copy_link_button, share_params
 from ui.text_source import text_source
 from ui.url_keys import register_url_keys, url_bound, url_keys, url_settings
-from ui.url_params import check_url
+from ui.url_params import check_url, dropped_url_note
 
 register_url_keys(PRESENT)
 
 
 def sidebar() -> None:
     """Draw the sidebar shared by every page; ``settings()`` then returns what it holds (this run only)."""
+    dropped_url_note(len(url_keys()) + 1)  # every setting and a pasted text
     for message in check_url():  # before any widget reads the URL
         st.warning(message, icon=":material/link_off:")
     if note := apply_link_text():

@@ -195,6 +195,54 @@ def check_url() -> list[str]:
     return messages
 
 
+# Streamlit ignores a whole query string of more than 1,000 parameters or 512 Ki characters
+# (``streamlit.runtime.state.query_params.sanitize_query_string``): the server never sees it, so only the
+# browser can tell the reader. This note, drawn when the server got no parameters, checks the address bar.
+MAX_URL_FIELDS, MAX_URL_CHARS = 1000, 512 * 1024
+_DROPPED_NOTE = """
+<div class="dropped-url" role="alert" hidden></div>
+<script>
+(() => {{
+  const note = document.querySelector("div.dropped-url:not([data-checked])");
+  if (!note) return;
+  note.dataset.checked = "1";
+  const query = window.location.search.slice(1);
+  const fields = query ? query.split("&").length : 0;
+  if (fields <= {fields} && query.length <= {chars}) return;
+  const what = fields > {fields} ? fields.toLocaleString("en") + " parameters" :
+    query.length.toLocaleString("en") + " characters";
+  note.textContent = "This link has " + what + ": Streamlit reads a link of at most " +
+    "{fields_text} parameters and {chars_text} characters, so it ignored the whole link " +
+    "and the page shows the default settings. " +
+    "A link from Copy link carries at most {settings} parameters.";
+  note.hidden = false;
+}})();
+</script>
+<style>
+.dropped-url {{ padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fffbeb; color: #92400e;
+  border: 1px solid #fcd34d; }}
+</style>
+"""
+
+
+def dropped_url_note(settings: int) -> None:
+    """In the browser: say so when Streamlit ignored an over-long link.
+
+    Args:
+        settings: how many parameters a link from Copy link carries at most.
+    """
+    if st.query_params:  # the server got the link's parameters: nothing was dropped
+        return
+    note = _DROPPED_NOTE.format(
+        fields=MAX_URL_FIELDS,
+        chars=MAX_URL_CHARS,
+        fields_text=f"{MAX_URL_FIELDS:,}",
+        chars_text=f"{MAX_URL_CHARS:,}",
+        settings=settings,
+    )
+    st.html(note, unsafe_allow_javascript=True)
+
+
 def _forget_initial_values() -> None:
     """Make the bound widgets of this run seed from the corrected URL, not the one the page opened with.
 

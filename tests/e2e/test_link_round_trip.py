@@ -151,3 +151,19 @@ def test_a_setting_changed_in_its_widget_travels_in_the_copied_link(server, brow
     assert not [w for w in _warnings(opened) if w not in warned], "the link was not read as written"
     assert opened.get_by_test_id("stException").count() == 0
     reader.close()
+
+
+def test_a_link_streamlit_drops_whole_is_explained_on_the_page(server, page):
+    # More than 1,000 parameters: Streamlit ignores the whole query string, so the server sees none.
+    junk = "&".join(f"x{i}=1" for i in range(1200))
+    page.goto(f"{server}/Why_position?dim=64&{junk}")
+    app_ready(page)
+    note = page.locator("div.dropped-url")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("This link has 1,201 parameters")
+    expect(note).to_contain_text("at most 1,000 parameters")
+    assert note.bounding_box()["height"] > 20
+    page.goto(f"{server}/Why_position?dim=64")  # an ordinary link: no note
+    app_ready(page)
+    expect(page.get_by_role("spinbutton", name="Dim d", exact=True)).to_have_value("64")
+    assert not page.locator("div.dropped-url").is_visible()
