@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 
 from core.adamw import AdamW
+from core.attention.heads import first_block_state
 from core.budget import RUN_SECONDS, TRAIN_BYTES
 from core.data import TextTooShort
 from core.model import SIZES, GPTConfig, TinyGPT, init_weights, num_parameters, trainable_methods
@@ -211,10 +212,16 @@ class TrainResult:
     val_loss_past_outside: float | None = None  # windows of 2T: positions ≥ T
     seconds: float = 0.0
     stopped: bool = False
+    # What the Attention page reads of the trained model (core.attention.heads.first_block_state): its
+    # token table, positional module and block 1's layer norm and qkv; and the GPT-2 IDs it knows.
+    first_block: dict[str, torch.Tensor] = field(default_factory=dict)
+    vocab: list[int] = field(default_factory=list)
 
     def summary(self) -> dict:
         """Metrics as plain numbers (no tensors)."""
-        out = {k: v for k, v in self.__dict__.items() if k not in ("snapshots", "config")}
+        out = {
+            k: v for k, v in self.__dict__.items() if k not in ("snapshots", "config", "first_block", "vocab")
+        }
         return {"config": self.config.__dict__, **out}
 
 
@@ -319,6 +326,7 @@ def train(
         past = per_position_loss(model, val_data, 2 * T)  # [2T]
         result.val_loss_past_inside = float(past[:T].mean())
         result.val_loss_past_outside = float(past[T:].mean())
+    result.first_block, result.vocab = first_block_state(model), vocab
     result.seconds = time.perf_counter() - start
     return result
 

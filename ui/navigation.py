@@ -27,7 +27,9 @@ from ui.text_source import TextChoice
 PAGES = [
     ("pages/Pipeline.py", "Pipeline", ":material/linear_scale:", "Pipeline"),
     ("pages/Why_position.py", "Why position?", ":material/swap_horiz:", "Why_position"),
+    ("pages/Attention.py", "Attention: where position acts", ":material/grid_on:", "Attention"),
     ("pages/Families.py", "Families side by side", ":material/compare:", "Families"),
+    ("pages/Long_context.py", "Long context: RoPE scaling", ":material/expand:", "Long_context"),
     ("pages/Training.py", "Watch positions being learned", ":material/model_training:", "Training"),
     ("pages/Trained_positions.py", "Real trained positions", ":material/insights:", "Trained_positions"),
 ]

@@ -11,6 +11,7 @@ import altair as alt
 import streamlit as st
 
 from core.charts import unvalidated
+from core.markup import escape_markdown
 from core.pipeline import Step
 from core.prediction import parse_number, parse_shape
 from core.units import shape_str
@@ -147,6 +148,22 @@ def predict_number(key: str, question: str, answer: float, tolerance: float) -> 
         (st.success if close else st.warning)(
             f"You predicted {guess:g}; the answer is {answer:.6f}" + (" — right!" if close else ".")
         )
+    return True
+
+
+def predict_token(key: str, question: str, answer: str) -> bool:
+    """Ask for a token before showing it; True once revealed (then says whether the guess was it).
+
+    A guess is right when it is the token's text, ignoring quotes, surrounding spaces and case; the
+    verdict quotes the answer, never the typed text.
+    """
+    if not _revealed(key, question):
+        return False
+    guess = st.session_state.get(f"predict_{key}", "").strip().strip("'\"").strip().casefold()
+    if guess:
+        right = guess == answer.strip().casefold()
+        shown = escape_markdown(repr(answer))
+        (st.success if right else st.warning)(f"Right: {shown}." if right else f"The answer is {shown}.")
     return True
 
 

@@ -12,13 +12,22 @@ input), ``rotate`` (RoPE), ``attention_bias`` (ALiBi) and ``score_bias`` (T5, Sh
 * ``charts``: the heatmaps (Altair, no Streamlit).
 """
 
-from core.attention.compare import KeyWeight, change_sentences, moved_row, signature, top_key
+from core.attention.compare import (
+    KeyWeight,
+    Moved,
+    change_sentences,
+    moved_row,
+    moved_token,
+    signature,
+    top_key,
+)
 from core.attention.heads import RandomHead, TrainedHead
 from core.attention.maps import AttentionMap, attention_map, causal_mask, family_maps
 
 __all__ = [
     "AttentionMap",
     "KeyWeight",
+    "Moved",
     "RandomHead",
     "TrainedHead",
     "attention_map",
@@ -26,6 +35,7 @@ __all__ = [
     "change_sentences",
     "family_maps",
     "moved_row",
+    "moved_token",
     "signature",
     "top_key",
 ]

@@ -33,6 +33,7 @@ def attention_heatmap(
     highlight: int | None = None,
     title_color: str | None = None,
     height: int = 260,
+    compact: bool = False,
 ) -> alt.LayerChart:
     """A query × key heatmap.
 
@@ -44,6 +45,7 @@ def attention_heatmap(
         scheme: "redblue" (diverging, blue < 0 < red) or a sequential scheme such as "blues".
         symlog: a symmetric-log colour scale with this constant (small values stay visible next to large).
         highlight: a query row to outline (the moved token).
+        compact: no legend and no axis titles (small multiples on a projector; the caption names the scale).
     """
     names = json.dumps(labels)  # a literal array in Vega's expression language: label = names[i]
     diverging = scheme == "redblue"
@@ -55,12 +57,13 @@ def attention_heatmap(
     positions = list(range(len(labels)))
     axis = {"labelExpr": f"{names}[datum.value]", "labelOverlap": True, "labelLimit": 90}
     base = alt.Chart(frame).transform_calculate(query=f"{names}[datum.i]", key=f"{names}[datum.j]")
-    x = alt.X("j:O", title="key j", scale=alt.Scale(domain=positions), axis=alt.Axis(labelAngle=-50, **axis))
-    y = alt.Y("i:O", title="query i", scale=alt.Scale(domain=positions), axis=alt.Axis(**axis))
+    x_title, y_title = (None, None) if compact else ("key j", "query i")
+    x = alt.X("j:O", title=x_title, scale=alt.Scale(domain=positions), axis=alt.Axis(labelAngle=-50, **axis))
+    y = alt.Y("i:O", title=y_title, scale=alt.Scale(domain=positions), axis=alt.Axis(**axis))
     cells = base.mark_rect().encode(
         x=x,
         y=y,
-        color=alt.Color("v:Q", title=legend, scale=scale),
+        color=alt.Color("v:Q", title=legend, scale=scale, legend=None if compact else alt.Legend()),
         tooltip=[
             alt.Tooltip("query:N"),
             alt.Tooltip("key:N"),

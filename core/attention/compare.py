@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import torch
 
@@ -10,6 +11,22 @@ from core.attention.maps import AttentionMap
 from core.positional.family import Family
 
 SHOWN_CHANGE = 0.005  # weights are written to 2 decimals: a smaller change would read as none
+
+
+class Moved(NamedTuple):
+    """The token that moved: the first token of A found in B at another first position."""
+
+    token_id: int
+    position_a: int
+    position_b: int
+
+
+def moved_token(ids_a: list[int], ids_b: list[int]) -> Moved | None:
+    """The first token of A (in A's order) whose first position in B differs from its first in A."""
+    for token_id in dict.fromkeys(ids_a):
+        if token_id in ids_b and ids_a.index(token_id) != ids_b.index(token_id):
+            return Moved(token_id, ids_a.index(token_id), ids_b.index(token_id))
+    return None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from core.attention import (
     change_sentences,
     family_maps,
     moved_row,
+    moved_token,
     signature,
     top_key,
 )
@@ -21,6 +22,7 @@ from core.attention.compare import KeyWeight
 from core.attention.display import chart_bytes, heatmap_frame, shown_note, shown_positions, token_labels
 from core.attention.heads import first_block_state
 from core.model import GPTConfig, TinyGPT, init_weights, trainable_methods
+from core.order import first_moved, shared_tokens
 from core.positional import FAMILIES, FamilyConfig
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
@@ -213,6 +215,24 @@ def test_a_trained_heads_weights_are_the_models_own(method):
             torch.testing.assert_close(m.weights @ v, model_out, atol=1e-5, rtol=0)
 
 
+def test_a_training_run_keeps_its_first_block_and_vocabulary_but_prints_neither():
+    from core.samples import SAMPLES
+    from core.tokenizer import encode
+    from core.training import TrainConfig, train
+
+    ids = encode(SAMPLES["log"], 50257)
+    result = train(ids, TrainConfig(method="rope", context_length=8, size="tiny", steps=2, batch_size=4))
+    assert result.vocab == sorted(set(ids))
+    assert set(result.first_block) == {
+        "tok_emb.weight", "blocks.0.ln1.weight", "blocks.0.ln1.bias", "blocks.0.attn.qkv.weight",
+        "blocks.0.attn.qkv.bias",
+    }  # fmt: skip
+    assert "first_block" not in result.summary() and "vocab" not in result.summary()
+    head = TrainedHead(result.first_block, tuple(result.vocab), "rope", "tiny", 8, 1)
+    q, k = head.project(head.inputs(ids[:8])[0])
+    assert q.shape == k.shape == (8, 16)
+
+
 def test_a_trained_head_reads_only_its_vocabulary_and_context():
     model = TinyGPT(GPTConfig(vocab_size=3, context_length=4, emb_dim=32, n_heads=2, n_layers=1))
     head = TrainedHead(first_block_state(model), (7, 8, 9), "learned", "tiny", 4, 0)
@@ -244,6 +264,25 @@ def test_the_moved_tokens_row_by_key_token_in_a_and_b():
     assert sentences[0] == f"' dog' gives ' dog' 1.00 in A, {float(b.weights[2, 2]):.2f} in B."
     hidden = "' dog' cannot see ' man' in A (it comes later: the causal mask) and gives it"
     assert f"{hidden} {man.weight_b:.2f} in B." in sentences
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ([1, 2, 3], [3, 2, 1]),  # dog bites man / man bites dog: ' dog' moved from 0 to 2
+        ([5, 1, 2], [5, 2, 1]),  # the first token kept its place: the next one moved
+        ([1, 2, 1, 3], [2, 1, 1, 3]),  # a repeated token: its first positions count
+        ([1, 2], [1, 2]),  # nothing moved
+        ([1, 2], [3, 4]),  # nothing shared
+    ],
+)
+def test_the_moved_token_is_the_one_why_position_names(a, b):
+    tok = torch.randn(10, 4)
+    expected = first_moved(shared_tokens(a, b, tok[a], tok[b], torch.zeros(4, 4)))
+    got = moved_token(a, b)
+    assert got == (
+        None if expected is None else (expected.token_id, expected.position_a, expected.position_b)
+    )
 
 
 def test_a_token_found_twice_gets_the_sum_of_its_weights():

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
 
-PAGES = ["", "Why_position", "Families", "Training", "Trained_positions"]
+PAGES = ["", "Why_position", "Attention", "Families", "Training", "Trained_positions"]
 
 
 @pytest.fixture(params=list(VIEWPORTS))

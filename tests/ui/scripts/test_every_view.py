@@ -5,6 +5,7 @@ import pytest
 PAGES = {
     "pages/Pipeline.py": "pipeline",
     "pages/Why_position.py": "why_position",
+    "pages/Attention.py": "attention",
     "pages/Families.py": "families",
     "pages/Training.py": "training",
     "pages/Trained_positions.py": "trained_positions",

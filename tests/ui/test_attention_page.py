@@ -1,0 +1,180 @@
+"""The Attention page through AppTest (issue 23): every family, the moved token's row, bad input, payload."""
+
+import pytest
+import torch
+
+from core.attention import RandomHead, attention_map, top_key
+from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.embeddings import token_embedding_rows
+from core.scripts.attention import attention_script
+from core.tokenizer import encode
+
+PAGE = "pages/Attention.py"
+MAX_CHART_BYTES = 1_000_000
+CAT = (" The cat sat on the mat", " On the mat the cat sat")
+
+
+def charts(at):
+    return at.get("vega_lite_chart")
+
+
+@pytest.mark.parametrize("method", list(FAMILIES))
+def test_every_family_shows_where_it_acts(method, open_page):
+    at = open_page(PAGE, method=method)
+    assert not at.exception and not at.error
+    assert at.title[0].value == "Attention: where position acts"
+    family = FAMILIES[method]
+    subheaders = [s.value for s in at.subheader]
+    assert subheaders == [
+        f"1. Where {family.label} acts, on sentence A (head 1 of 8)",
+        "2. A and B, side by side",
+        "3. Every family on sentence A (head 1 of 8)",
+    ]
+    assert len(charts(at)) == 4 + 2 + len(FAMILIES)  # the split, A beside B, the small multiples
+    text = " ".join(m.value for m in at.markdown)
+    if family.additive:
+        assert "computed from **x + p**" in text
+    elif family.where:
+        assert f"{family.where}: the position part is exactly that term" in text
+    else:
+        assert "its only position signal is the **causal mask**" in text
+    assert "' cat' moved from position 1 to 4." in text.replace("\\", "")
+    captions = [c.value for c in at.caption]
+    assert any(
+        c.startswith("Weights: seeded random `W_q`, `W_k` (256 → 32, N(0, 1/d), seed 123)") for c in captions
+    )
+    assert "NoPE changes no score: only the causal mask (15 hidden cells) tells positions apart." in captions
+
+
+def test_the_moved_tokens_row_is_cores():
+    """The page's numbers, computed here from core directly: ' cat' gives ' The' in A what core says."""
+    ids = [encode(t, 50257) for t in CAT]
+    rows = token_embedding_rows(torch.tensor(ids[0] + ids[1]), 50257, 256, 123)
+    head = RandomHead(256, 8, 0, 123)
+    q, k = head.project(rows.lookup(torch.tensor(ids[0])))
+    m = attention_map(FAMILIES["alibi"], q, k, head=0, fam=FamilyConfig(), dim=256, seed=123)
+    assert float(m.weights[1, 0]) == pytest.approx(0.2626, abs=5e-5)  # as the page's table shows it
+    assert top_key(m, 1) == 1
+
+
+def test_the_row_table_and_the_sentences_agree(open_page):
+    at = open_page(PAGE, method="alibi")
+    table = at.dataframe[0].value.set_index("key token")
+    assert table.loc[" The", "weight in A"] == pytest.approx(0.26264531296728694, abs=1e-9)
+    assert table.loc[" the", "weight in B"] == pytest.approx(0.8379351594247277, abs=1e-9)
+    assert table.loc[" cat", "B − A"] == pytest.approx(0.0884513264314451 - 0.7373546870327131, abs=1e-9)
+    assert table[["weight in A", "weight in B"]].loc[" sat"].isna().all()  # hidden from ' cat' in both
+    text = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert "' cat' cannot see ' the' in A (it comes later: the causal mask) and gives it 0.84 in B." in text
+
+
+def test_without_the_mask_nope_cannot_tell_the_orders_apart(open_page):
+    at = open_page(PAGE, method="nope", causal="false", a="dog bites man", b="man bites dog")
+    assert not at.exception and not at.error
+    assert "No mask: every token sees every token." in " ".join(c.value for c in at.caption)
+    table = at.dataframe[0].value
+    assert (table["B − A"].abs() < 1e-12).all()  # ' dog' attends alike wherever it stands
+    assert "NoPE changes no score, and nothing is masked: order cannot matter here." in [
+        c.value for c in at.caption
+    ]
+
+
+def test_head_and_family_settings_come_from_the_url(open_page):
+    at = open_page(PAGE, method="alibi", heads="4", head="4", dim="64")
+    assert not at.exception and not at.error
+    assert at.subheader[0].value == "1. Where ALiBi acts, on sentence A (head 4 of 4)"
+    assert any("(64 → 16," in c.value for c in at.caption)
+    script = attention_script(
+        PipelineConfig(method="alibi", output_dim=64), FamilyConfig(heads=4), 3, True, *CAT
+    )
+    assert script.py().strip() in [c.value.strip() for c in at.code]  # what you see is what you download
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"heads": "3"}, "does not split into 3 heads"),
+        ({"head": "9"}, "Head shown must be between 1 and 8 (the heads H); it is 9."),
+        ({"head": "0"}, "Head shown must be between 1 and 8"),
+        ({"a": "   "}, "Type a sentence in both boxes."),
+        ({"dim": "16384", "a": "x " * 60}, "A sentence may have at most"),
+    ],
+)
+def test_bad_settings_get_a_message_not_a_traceback(params, message, open_page, errors):
+    at = open_page(PAGE, **params)
+    assert not at.exception
+    assert message in errors(at)
+
+
+def test_user_text_is_shown_as_text(open_page):
+    at = open_page(PAGE, a="$x$ **b** cat", b="cat $x$ **b**")
+    assert not at.exception and not at.error
+    text = " ".join(m.value for m in at.markdown)
+    assert "' $' moved from position 0 to" in text.replace("\\", "")  # the first moved token, as typed
+    assert "**b**" not in text and "$x$" not in text  # only escaped
+
+
+def test_64_tokens_stay_under_1_mb_of_chart_data(open_page):
+    words = [f"w{k}" for k in range(32)]
+    a, b = " ".join(words), " ".join(reversed(words))
+    at = open_page(PAGE, a=a, b=b, method="learned")
+    assert not at.exception and not at.error
+    assert len(encode(" " + a, 50257)) == 64  # " w12" is two tokens: the sentence bound's 64
+    total = sum(c.proto.ByteSize() for c in charts(at))
+    assert 300_000 < total < MAX_CHART_BYTES, total  # 13 heatmaps of 64 × 64, half of each masked
+
+
+def test_a_presets_heads_are_used_and_a_large_head_is_drawn_in_blocks(open_page):
+    at = open_page(PAGE, preset="bloom-176b")  # BLOOM's 112 heads of 128
+    assert not at.exception and not at.error
+    assert any("(14336 → 128," in c.value and "Head 1 of 112." in c.value for c in at.caption)
+    at = open_page(PAGE, dim="16384", method="alibi")  # 8 heads of 2,048: W is 33.5 M values, in blocks
+    assert not at.exception and not at.error
+    assert any("(16384 → 2048, N(0, 1/d), drawn in blocks of rows, seed 123)" in c.value for c in at.caption)
+
+
+def test_presenting_asks_which_token_the_moved_one_attends_to_before_showing_it(open_page):
+    at = open_page(PAGE, method="alibi", present="true")
+    assert not at.exception
+    assert [s.value for s in at.subheader] == ["1. Where ALiBi acts, on sentence A (head 1 of 8)"]
+    at.button(key="next_attention").click().run()
+    assert [s.value for s in at.subheader] == ["2. A and B, side by side"]
+    assert not charts(at)  # the answer is hidden until the class has guessed
+    question = at.text_input(key="predict_attention_top")
+    assert question.label == "Which token does ' cat' attend to most in B under ALiBi?"
+    question.input(" THE ").run()
+    at.button(key="reveal_attention_top").click().run()
+    assert [s.value for s in at.success] == ["Right: ' the'."]  # ' cat' gives ' the' 0.84 in B
+    assert len(charts(at)) == 2
+
+
+def test_after_training_a_switch_shows_the_trained_models_own_heads(open_page, job_watch):
+    at = open_page("pages/Training.py", steps="30", size="tiny", train_context="8", seed="7")
+    at.button(key="train").click().run()
+    job_watch.until_finished()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    at.text_input(key="a").input("the wind was a gale from the north").run()
+    at.text_input(key="b").input("the north wind was a gale").run()
+    at.toggle(key="trained_heads").set_value(True).run()
+    assert not at.exception and not at.warning
+    weights = next(c.value for c in at.caption if c.value.startswith("Weights:"))
+    assert weights.startswith(
+        "Weights: the trained tiny GPT's first block (learned, tiny: layer norm, then `qkv`"
+    )
+    assert (
+        "32 → 16), a decoder, so its mask is on; the sentences are cut to its context of 8 tokens" in weights
+    )
+    assert [s.value for s in at.subheader] == [
+        "1. Where Learned absolute acts, on sentence A (head 1 of 2)",
+        "2. A and B, side by side",
+        "3. Every family on sentence A (head 1 of 8)",  # a trained model has one family: the rest are random
+    ]
+    assert len(at.get("vega_lite_chart")) == 4 + 2 + 7
+    at.text_input(key="a").input("the zebra was quantum").run()  # words the log never uses
+    assert "The trained model knows only the" in at.warning[0].value
+    assert "3 of the sentences' tokens are not among them (' z', 'ebra', ' quantum')" in at.warning[0].value
+    assert at.warning[0].value.endswith("Showing the random head.")
+    assert next(c.value for c in at.caption if c.value.startswith("Weights:")).startswith(
+        "Weights: seeded random"
+    )

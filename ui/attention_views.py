@@ -1,0 +1,387 @@
+"""The Attention page's pieces: its settings (URL keys head, causal and the families' own), the cached
+maps of the two sentences, and the heatmaps. Why position? reads the same settings for its headline."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from core.attention import (
+    AttentionMap,
+    Moved,
+    RandomHead,
+    TrainedHead,
+    family_maps,
+    moved_row,
+    moved_token,
+    signature,
+)
+from core.attention.charts import attention_heatmap, symmetric_domain
+from core.attention.compare import KeyWeight, biggest_changes
+from core.attention.display import heatmap_frame, shown_note, shown_positions, token_labels
+from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.markup import escape_markdown
+from core.model import SIZES
+from core.positional.family import EXTRAPOLATE, Family, all_params
+from core.tokenizer import token_strings
+from core.training import TrainResult
+from ui import cache
+from ui.families.controls import setting
+from ui.presenter import presenting, readable
+from ui.settings import bound_number
+from ui.url_keys import register_url_keys, url_bound
+
+register_url_keys("head", "causal")
+SKIPPED = ("pairing", EXTRAPOLATE.key)  # settings the page does not use (its RoPE pairs as the tiny GPT)
+WEIGHT_DOMAIN = (0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The page's own settings: the families', the head shown (0-based) and the mask."""
+
+    fam: FamilyConfig
+    head: int
+    causal: bool
+
+
+def attention_settings(per_row: int = 4) -> Settings:
+    """The widgets: heads H, the head shown, the causal mask, and each family's settings it uses."""
+    params = [p for key, p in all_params().items() if key not in SKIPPED]
+    values = {}
+    columns = st.columns(per_row)
+    with columns[0]:
+        head = bound_number("Head shown", "head", 1, "Which head's scores the page shows (1 … H).")
+    for k, param in enumerate(params):
+        with columns[(k + 1) % per_row]:
+            values[param.key] = setting(param)
+    causal = st.toggle(
+        "Causal mask: a token sees only itself and the tokens before it (a decoder, as GPT)",
+        value=True,
+        **url_bound("causal"),
+    )
+    return Settings(FamilyConfig(**values), int(head) - 1, causal)
+
+
+def current_settings() -> Settings:
+    """The same settings without drawing them (Why position?): from this session, else the URL."""
+
+    def value(key: str, default):
+        if key in st.session_state:
+            return st.session_state[key]
+        text = st.query_params.get(key)
+        if text is None:
+            return default
+        if isinstance(default, bool):
+            return text == "true"
+        try:
+            return type(default)(text)
+        except ValueError:
+            return default
+
+    fam = FamilyConfig(**{k: value(k, p.default) for k, p in all_params().items() if k not in SKIPPED})
+    return Settings(fam, int(value("head", 1)) - 1, bool(value("causal", True)))
+
+
+def check(settings: Settings, cfg: PipelineConfig) -> None:
+    """Raise ``ValueError`` for settings that cannot work (the family's, or a head that does not exist)."""
+    settings.fam.validate(cfg.output_dim, cfg.context_length)
+    if not 0 <= settings.head < settings.fam.heads:
+        raise ValueError(
+            f"Head shown must be between 1 and {settings.fam.heads} (the heads H); it is {settings.head + 1}."
+        )
+
+
+@dataclass(frozen=True)
+class SentenceMaps:
+    """Both sentences' attention under one head: every family on A (a trained model's own), its own on B."""
+
+    ids_a: list[int]
+    ids_b: list[int]
+    method: str  # the family of sections 1 and 2
+    maps_a: dict[str, AttentionMap]  # family name -> its map of A
+    map_b: AttentionMap  # ``method``'s map of B
+    head: int  # h, 0-based
+    num_heads: int  # H
+    weights: str  # where W_q and W_k come from, in words (Markdown)
+
+    @property
+    def moved(self) -> Moved | None:
+        return moved_token(self.ids_a, self.ids_b)
+
+    @property
+    def head_label(self) -> str:
+        return f"head {self.head + 1} of {self.num_heads}"
+
+
+@cache.SHARED.cached
+def sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: Settings) -> SentenceMaps:
+    """Seeded random heads on ``texts`` (as the page reads them: a leading space when mid-sentence)."""
+    ids = [cache.token_ids(t, cfg.vocab_size) for t in texts]
+    N = max(map(len, ids))
+    (tok_a, tok_b), _ = cache.sentence_embeddings(texts, cfg, N)
+    long = dataclasses.replace(cfg, context_length=max(cfg.context_length, N))  # a learned table long enough
+    tables = {
+        name: cache.additive_rows(dataclasses.replace(long, method=name), settings.fam, tuple(range(N))).rows
+        for name, family in FAMILIES.items()
+        if family.additive
+    }
+    head = RandomHead(cfg.output_dim, settings.fam.heads, settings.head, cfg.seed)
+    common = {"head": settings.head, "fam": settings.fam, "dim": cfg.output_dim, "seed": cfg.seed}
+    maps = []
+    for tok, names in ((tok_a, None), (tok_b, (cfg.method,))):
+        rows = {name: tok + table[: len(tok)] for name, table in tables.items()}
+        maps.append(family_maps(head.project, tok, rows, names=names, causal=settings.causal, **common))
+    drawn = "" if head.exact else ", drawn in blocks of rows"
+    weights = (
+        f"seeded random `W_q`, `W_k` ({cfg.output_dim} → {head.head_dim}, N(0, 1/d){drawn}, seed {cfg.seed})"
+        "; "
+        "no model is trained here, so only the position part is the method's own"
+    )
+    H = settings.fam.heads
+    return SentenceMaps(ids[0], ids[1], cfg.method, maps[0], maps[1][cfg.method], settings.head, H, weights)
+
+
+def trained_run() -> TrainResult | None:
+    """This session's last finished training run (the Training page), if it kept its model's heads."""
+    from ui.training_views import session_id, training_queue  # the Training page's queue, shared
+
+    job = training_queue().own_job(session_id())
+    if job is None or job.status != "done" or not job.result.first_block:
+        return None
+    return job.result
+
+
+def weights_switch(run: TrainResult | None) -> bool:
+    """The switch to the trained tiny GPT's heads (session only: a link cannot carry a trained model)."""
+    if run is None:
+        st.caption("Train the tiny GPT on **Watch positions being learned** to see its real heads here.")
+        return False
+    c = run.config
+    return st.toggle(
+        f"Use the heads of the tiny GPT you trained ({c.method}, {c.size}, context {c.context_length}, "
+        f"{c.steps} steps)",
+        key="trained_heads",
+        help="Its first block's heads on your sentences, in its vocabulary (its training text's tokens).",
+    )
+
+
+def trained_maps(run: TrainResult, settings: Settings, ids: tuple[list[int], list[int]], vocab_size: int):
+    """The trained model's first-block head on both sentences (cut to its context); ``ValueError`` when a
+    token is not in its vocabulary. Returns ``SentenceMaps`` of its own family only."""
+    c = run.config
+    dim, num_heads, _ = SIZES[c.size]
+    head = min(settings.head, num_heads - 1)
+    model = TrainedHead(run.first_block, tuple(run.vocab), c.method, c.size, c.context_length, head)
+    unknown = model.unknown(ids[0] + ids[1])
+    if unknown:
+        shown = ", ".join(repr(t) for t in token_strings(unknown[:8], vocab_size)) + (
+            ", …" if len(unknown) > 8 else ""
+        )
+        raise ValueError(
+            f"The trained model knows only the {len(run.vocab):,} tokens of its training text, and "
+            f"{len(unknown)} of the sentences' tokens are not among them ({shown}). "
+            "Type words from its text, such as 'the wind was a gale from the north', or switch it off."
+        )
+    cut = [i[: c.context_length] for i in ids]
+    fam = FamilyConfig(heads=num_heads)  # the tiny GPT's RoPE base is the default's
+    maps = []
+    for sentence in cut:
+        tokens, with_positions = model.inputs(sentence)
+        tables = {c.method: with_positions} if with_positions is not None else {}
+        common = {"head": head, "fam": fam, "dim": dim, "seed": 0, "causal": True}
+        maps.append(family_maps(model.project, tokens, tables, names=(c.method,), **common)[c.method])
+    weights = (
+        f"the trained tiny GPT's first block ({c.method}, {c.size}: layer norm, then `qkv`, {dim} → "
+        f"{dim // num_heads}), a decoder, so its mask is on"
+        + (
+            f"; the sentences are cut to its context of {c.context_length} tokens"
+            if max(map(len, ids)) > c.context_length
+            else ""
+        )
+    )
+    return SentenceMaps(cut[0], cut[1], c.method, {c.method: maps[0]}, maps[1], head, num_heads, weights)
+
+
+def position_part_name(family: Family) -> str:
+    """What the position part of ``family`` is, read from its hooks."""
+    if family.additive:
+        return "score(x + p) − score(x)"
+    if family.rotate is not None:
+        return "rotated score − plain score"
+    if family.attention_bias is not None or family.score_bias is not None:
+        return "what it adds to the score"
+    return "nothing: 0"
+
+
+def heatmap(
+    values: torch.Tensor,
+    m: AttentionMap,
+    pieces: list[str],
+    title: str,
+    legend: str,
+    domain,
+    where,
+    **options,
+):
+    """One query × key heatmap of ``values`` [T, T] (``m``'s mask hides its cells), drawn in ``where``.
+
+    ``options``: ``attention_heatmap``'s, and ``height`` for its height when presenting (sized so that a
+    section fits a 1280 × 720 projector).
+    """
+    shown = shown_positions(len(pieces))
+    frame = heatmap_frame(values, m.mask, shown)
+    scheme = "blues" if domain == WEIGHT_DOMAIN else "redblue"
+    projected = options.pop("height", 320)
+    height = projected if presenting() else min(560, 170 + 26 * len(shown))  # labels and title: ~170 px
+    chart = attention_heatmap(
+        frame,
+        token_labels(pieces),
+        title,
+        domain=domain,
+        legend=legend,
+        scheme=scheme,
+        height=height,
+        **options,
+    )
+    where.altair_chart(readable(chart), width="stretch", height=height)
+
+
+def grid(count: int, per_row: int = 2) -> list:
+    """``count`` cells, ``per_row`` in a row."""
+    return [cell for _ in range(-(-count // per_row)) for cell in st.columns(per_row)][:count]
+
+
+def split_view(family: Family, m: AttentionMap, pieces: list[str], label: str) -> None:
+    """Section 1: content, position part, scores with the mask and weights of one sentence (presenting:
+    content, position part and weights in one row, the scores being their sum)."""
+    scores = [pd.DataFrame({"v": t[m.mask].numpy()}) for t in (m.content, m.position, m.scores)]
+    domain = symmetric_domain(scores)  # one scale for the three scores: their sizes compare
+    panels = [
+        (m.content, f"{label}: content q·kᵀ/√dh", "score", domain),
+        (m.position, f"{label}: position part, {position_part_name(family)}", "score", domain),
+        (m.scores, f"{label}: scores (grey: masked)", "score", domain),
+        (m.weights, f"{label}: softmax weights", "weight", WEIGHT_DOMAIN),
+    ]
+    if presenting():
+        del panels[2]
+    cells = grid(len(panels), len(panels) if presenting() else 2)
+    for cell, (values, title, legend, scale) in zip(cells, panels, strict=True):
+        heatmap(values, m, pieces, title, legend, scale, cell, height=330)
+    note = shown_note(len(pieces))
+    if note:
+        st.caption(note)
+
+
+def side_by_side(view: SentenceMaps, pieces: tuple[list[str], list[str]]) -> None:
+    """Section 2: the family's weights on A and on B, the moved token's row outlined in each."""
+    queries = (view.moved.position_a, view.moved.position_b)
+    for column, label, m, ps, query in zip(
+        st.columns(2), "AB", (view.maps_a[view.method], view.map_b), pieces, queries, strict=True
+    ):
+        title = f"{label}: weights ({quoted_plain(ps[query])} outlined)"
+        heatmap(m.weights, m, ps, title, "weight", WEIGHT_DOMAIN, column, highlight=query, height=290)
+
+
+def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
+    """Section 3: every family's position part on A, on one colour scale, each with its signature.
+
+    Presenting: four in a row, without legends, axis titles or signatures, so that the seven fit the
+    projector (the caption names the scale; a hover gives each number).
+    """
+    domain = symmetric_domain([pd.DataFrame({"v": m.position[m.mask].numpy()}) for m in view.maps_a.values()])
+    constant = domain[1] / 100  # symmetric log: T5's small untrained biases show next to ALiBi's
+    on = presenting()
+    for cell, (name, m) in zip(grid(len(view.maps_a), 4 if on else 2), view.maps_a.items(), strict=True):
+        family = FAMILIES[name]
+        title = family.label if on else f"{family.label}: {family.injects}"
+        common = {"symlog": constant, "title_color": family.color, "compact": on, "height": 215}
+        heatmap(m.position, m, pieces, title, "position part", domain, cell, **common)
+        if not on:
+            cell.caption(signature(family, m))
+    scale = f"One colour scale for all {len(view.maps_a)}: {domain[0]:+.3f} (blue) to {domain[1]:+.3f} (red)"
+    st.caption(
+        f"{scale}, symmetric-log (linear within ±{constant:.3g}); grey: masked."
+        if on
+        else f"{scale}, symmetric-logarithmic (linear within ±{constant:.3g}), so small changes stay visible "
+        "next to large ones; hover a cell for its value. Grey: masked."
+    )
+
+
+def row_table(row: list[KeyWeight], vocab_size: int) -> None:
+    """The moved token's attention row, key token by key token, in A and in B."""
+
+    def seen(weight: float | None, masked: bool) -> float | None:  # a hidden key gets no weight
+        return None if weight is None or masked else weight
+
+    a = [seen(k.weight_a, k.masked_a) for k in row]
+    b = [seen(k.weight_b, k.masked_b) for k in row]
+    frame = pd.DataFrame(
+        {
+            "key token": token_strings([k.token_id for k in row], vocab_size),
+            "weight in A": a,
+            "weight in B": b,
+            "B − A": [None if x is None or y is None else y - x for x, y in zip(a, b, strict=True)],
+        }
+    )
+    number = st.column_config.NumberColumn(format="%.4f")
+    columns = dict.fromkeys(frame.columns[1:], number)
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=columns)
+    st.caption("None: the token is not in that sentence, or the causal mask hides it from the moved token.")
+
+
+def move_row(view: SentenceMaps) -> list[KeyWeight]:
+    """The moved token's row in A and in B (``view.moved`` must not be None)."""
+    m = view.moved
+    return moved_row(view.maps_a[view.method], view.map_b, view.ids_a, view.ids_b, m.position_a, m.position_b)
+
+
+def attention_effect(column, cfg: PipelineConfig, texts: tuple[str, str], moved) -> str:
+    """Why position?'s headline for a family that adds nothing to the input: what the move does to attention.
+
+    Draws a metric in ``column``: the key whose weight from the moved token (``core.order.SharedToken``)
+    changed most, with the Attention page's settings and head. Returns the caption's sentence on it.
+    """
+    family, chosen = FAMILIES[cfg.method], current_settings()
+    try:
+        check(chosen, cfg)
+    except ValueError as exc:
+        column.info(f"The Attention page's settings cannot work at these sizes: {exc}")
+        return "the Attention page shows where it acts once its settings fit."
+    changes = biggest_changes(move_row(sentence_maps(texts, cfg, chosen)))
+    piece = quoted(token_strings([moved.token_id], cfg.vocab_size)[0])
+    head = f"{family.label}, head {chosen.head + 1} of {chosen.fam.heads}"
+    where = (
+        f"{family.where} instead" if family.where else "NoPE adds nothing; only the causal mask lets order in"
+    )
+    helped = (
+        "One head, seeded random W_q and W_k, as the Attention page: the moved token's weight, as a query."
+    )
+    if not changes:
+        column.metric(f"{piece}'s attention weights ({head})", "unchanged", help=helped)
+        return f"{where}, but no weight of {piece} changed by 0.005 or more."
+    k = changes[0]
+    key = quoted(token_strings([k.token_id], cfg.vocab_size)[0])
+    before = "hidden by the mask" if k.masked_a else f"{k.weight_a:.2f}"
+    column.metric(
+        f"{piece} → {key}: attention weight in B ({head})",
+        f"{k.weight_b:.2f}",
+        delta=f"{k.change:+.2f} from A ({before})",
+        delta_color="off",
+        help=helped,
+    )
+    return f"{where}: as a query, {piece} gives {key} {before} in A and {k.weight_b:.2f} in B."
+
+
+def quoted(piece: str) -> str:
+    """A token as the page writes it in Markdown: its repr, escaped."""
+    return escape_markdown(repr(piece))
+
+
+def quoted_plain(piece: str) -> str:
+    """A token as a chart title writes it (plain text, never Markdown): its repr."""
+    return repr(piece)
