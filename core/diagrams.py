@@ -118,8 +118,9 @@ def windows_svg(pieces: list[str], starts: list[int], context_length: int) -> st
     if more:
         body.append(_text(left, y0 + 6, "… " + "; ".join(more), 14, "start", MUTED))
         y0 += 20
-    stride = starts[1] - starts[0] if len(starts) > 1 else T
-    label = f"Sliding windows: {total} windows of {T:,} tokens, one starting every {stride:,} tokens"
+    label = f"Sliding windows: {total} window{'s' * (total != 1)} of {T:,} tokens"
+    if len(starts) > 1:
+        label += f", one starting every {starts[1] - starts[0]:,} tokens"
     return _svg(width, y0, label, body)
 
 
@@ -192,6 +193,7 @@ def lookup_svg(
 # --- 3. Broadcasting ------------------------------------------------------------------------------
 
 _SLAB_W, _SLAB_H, _STEP = 108, 72, 7  # one [T, d] slab and the offset between stacked slabs
+_LABEL_W = 170  # width of a tensor's name in bold 18 px ("input_embeddings"), centred under its stack
 
 
 def _stack(x: float, y: float, count: int, color: str, ghosts: bool = False) -> list[str]:
@@ -217,10 +219,12 @@ def broadcast_svg(batch_size: int, context_length: int, dim: int) -> str:
     B, T, d = int(batch_size), int(context_length), int(dim)
     drawn = min(B, MAX_SLABS)
     depth = (drawn - 1) * _STEP
-    col_w, gap = _SLAB_W + depth, 54
-    cols = [30, 30 + col_w + gap, 30 + 2 * (col_w + gap)]
+    col_w = _SLAB_W + depth
+    margin = max(0.0, (_LABEL_W - col_w) / 2)  # a name under a thin stack (small B) overhangs it
+    gap = max(54.0, 2 * margin + 10)
+    cols = [30 + margin, 30 + margin + col_w + gap, 30 + margin + 2 * (col_w + gap)]
     top = 16 + depth
-    width, label_y = cols[2] + col_w + 16, top + _SLAB_H + 34
+    width, label_y = round(cols[2] + col_w + margin + 16), top + _SLAB_H + 34
     body = []
     for x, name in zip(cols, ("token_embeddings", "pos_embeddings", "input_embeddings"), strict=True):
         body += _stack(

@@ -43,6 +43,17 @@ def test_broadcast_draws_b_slabs_and_b_minus_1_ghosts(B):
     assert f"[{B}, 4, 256] + [4, 256] → [{B}, 4, 256]" in texts(root)
 
 
+@pytest.mark.parametrize("B", [1, 2, 8, 64])
+def test_broadcast_names_stay_apart_and_inside_the_picture(B):
+    # a short text gives B = 1 (issue 21): the three names under thin stacks once overlapped and were cut
+    root = parse(broadcast_svg(B, 4, 256))
+    names = ("token_embeddings", "pos_embeddings", "input_embeddings")
+    xs = [float(t.get("x")) for t in root.iter(f"{NS}text") if t.text in names]
+    half = 170 / 2  # a bold 18 px name is at most about 170 units wide
+    assert len(xs) == 3 and xs[0] - half >= 0 and xs[2] + half <= float(root.get("width"))
+    assert all(b - a >= 2 * half for a, b in zip(xs, xs[1:], strict=False))
+
+
 def test_broadcast_caps_the_drawn_slabs_and_says_how_many():
     root = parse(broadcast_svg(64, 2048, 12288))
     assert len(rects(root, fill=TENSOR_COLORS["token_embeddings"][0])) == 8
@@ -75,6 +86,13 @@ def test_windows_leave_gaps_when_stride_is_above_the_context():
     root = parse(windows_svg(pieces, [0, 6], 4))  # inputs 0-3 and 6-9; 4, 5 and the last target 10 unused
     assert len(rects(root, fill=GREY)) == 3
     assert root.get("aria-label") == "Sliding windows: 2 windows of 4 tokens, one starting every 6 tokens"
+
+
+def test_one_window_is_named_as_one_without_a_stride():
+    # "The dog bites the man." at T 4: one window, tokens 0-3 and the target 1-4; the "." is never used
+    root = parse(windows_svg(["The", " dog", " bites", " the", " man", "."], [0], 4))
+    assert root.get("aria-label") == "Sliding windows: 1 window of 4 tokens"
+    assert "b=1" not in texts(root) and "." not in texts(root)
 
 
 def test_windows_escape_token_text_and_say_when_the_batch_goes_on():
