@@ -1,17 +1,12 @@
 """Positional Embeddings Explorer — the pipeline page: text → token IDs → input embeddings."""
 
+import dataclasses
+
 import streamlit as st
 import torch
 
-from core.data import TextTooShort
-from core.diagrams import (
-    MAX_LOOKUP_ROWS,
-    MAX_WINDOW_TOKENS,
-    lookup_svg,
-    shown_piece,
-    windows_sentence,
-    windows_svg,
-)
+from core.data import TextTooShort, partial_batch_note
+from core.diagrams import MAX_LOOKUP_ROWS, lookup_svg, shown_piece
 from core.embeddings import is_exact
 from core.markup import escape_markdown
 from core.pipeline import (
@@ -22,28 +17,18 @@ from core.pipeline import (
     pipeline_steps,
     sample_indices,
 )
-from core.samples import SAMPLES
 from core.scripts.pipeline import pipeline_script
 from core.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_name
 from core.units import human_bytes
 from ui import cache
 from ui.code_view import show_script
 from ui.navigation import settings
-from ui.pipeline_views import broadcast_step, position_step
+from ui.pipeline_views import broadcast_step, no_window, position_step, windows_step
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
 from ui.presets import current_preset
-from ui.text_source import LONG_SAMPLE, use_long_sample
 from ui.vocab_view import vocab_tradeoff
-from ui.widgets import (
-    grid_table,
-    heatmap_view,
-    picture,
-    show_table,
-    tensor_downloads,
-    token_chips,
-    values_table,
-)
+from ui.widgets import heatmap_view, picture, tensor_downloads, token_chips, values_table
 
 MAX_CHIPS = 240
 CHIP_MARKS = (
@@ -68,21 +53,28 @@ try:
     cfg.validate()
     ids = cache.token_ids(choice.text, cfg.vocab_size)
     batch = cache.batch_of(choice.text, cfg.batch_size, cfg.context_length, cfg.stride, cfg.vocab_size)
+except TextTooShort as exc:  # no window: the tokens are still shown, and why nothing follows
+    batch, too_short = None, str(exc)
 except ValueError as exc:
     st.error(str(exc))
-    if isinstance(exc, TextTooShort) and choice.text != SAMPLES[LONG_SAMPLE]:
-        st.button("Use the long sample text", key="use_long_sample", on_click=use_long_sample)
     st.stop()
 
+asked = cfg  # the sidebar's settings; below, B is the batch the text fills (fewer windows: fewer rows)
+if batch is None:
+    no_window(too_short, choice.text, len(ids))
+else:
+    cfg = dataclasses.replace(cfg, batch_size=batch.batch_size)
+    if note := partial_batch_note(batch, asked.batch_size, cfg.context_length):
+        st.info(note)
 B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
 eot = endoftext_id(V)
-if not presenting():
+if not presenting() and batch is not None:
     show_script(
-        pipeline_script(cfg, choice.text),
+        pipeline_script(asked, choice.text, len(ids)),
         "it prints the shapes above and, last, the corner of input_embeddings shown below.",
     )
 steps = pipeline_steps(cfg, len(ids))
-slides = Slides("pipeline", [s.title for s in steps])
+slides = Slides("pipeline", [s.title for s in steps[: 1 if batch is None else None]])
 if not is_exact(cfg.vocab_size, d):
     st.info(
         f"At vocab {cfg.vocab_size:,} × d {d:,} the token table would take "
@@ -94,7 +86,9 @@ if not is_exact(cfg.vocab_size, d):
 # 1. Text → token IDs
 if step(1, steps[0], slides):
     source = escape_markdown(choice.label)  # it may hold a file's name
-    st.caption(f"{source}: {len(choice.text):,} characters → {len(ids):,} tokens of {tokenizer_name(V)}.")
+    tokens = f"{len(ids):,} token{'s' * (len(ids) != 1)}"
+    chars = f"{len(choice.text):,} character{'s' * (len(choice.text) != 1)}"
+    st.caption(f"{source}: {chars} → {tokens} of {tokenizer_name(V)}.")
     token_chips(token_strings(ids[:MAX_CHIPS], V), ids[:MAX_CHIPS], special_id=eot)
     if len(ids) > MAX_CHIPS:
         st.caption(f"… and {len(ids) - MAX_CHIPS:,} more tokens.")
@@ -108,27 +102,12 @@ if step(1, steps[0], slides):
     if not slides.on:
         vocab_tradeoff(choice.text, cfg)
 
+if batch is None:  # said above: no window, so nothing past step 1
+    st.stop()
+
 # 2. Batches
 if step(2, steps[1], slides):
-    st.caption(
-        f"{batch.num_windows:,} windows of {T:,} tokens (stride {cfg.stride:,}) → "
-        f"{batch.num_batches:,} full batches of {B:,}. This is the first batch (no shuffle)."
-    )
-    st.markdown("**The windows over the text** (first batch: each lane is one row b of `inputs`)")
-    starts = [b * cfg.stride for b in range(B)]
-    picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS], V), starts, T))
-    st.caption(windows_sentence(T, cfg.stride))
-    show_b, show_t = min(B, 8), min(T, 16)
-    left, right = st.columns(2)
-    with left:
-        st.markdown("**inputs**")
-        show_table(grid_table(batch.inputs[:show_b, :show_t]))
-    with right:
-        st.markdown("**targets** (inputs shifted by one token)")
-        show_table(grid_table(batch.targets[:show_b, :show_t]))
-    if (show_b, show_t) != (B, T):
-        st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
-    tensor_downloads("inputs", batch.inputs, ("b", "t"), "The whole first batch, int64.")
+    windows_step(cfg, batch, ids, asked.batch_size)
 
 # Real values at a small corner (tables) and on a downsampled grid (heatmaps).
 corner = cache.view(
@@ -185,8 +164,9 @@ if step(5, steps[4], slides):
 
 # 6. Input embeddings
 if step(6, steps[5], slides):
+    sequences, positions = f"{B} sequence{'s' * (B != 1)}", f"{T:,} position{'s' * (T != 1)}"
     st.caption(
-        f"What the LLM trains on: {B} sequences × {T:,} positions × {d:,} numbers, "
+        f"What the LLM trains on: {sequences} × {positions} × {d:,} numbers, "
         f"{human_bytes(steps[5].nbytes)} in float32."
     )
     heatmap_view(grid.input_embeddings[0], grid.positions, grid.dims, "input_embeddings[0]", (T, d))

@@ -55,8 +55,11 @@ def swept_token_count(text: str, vocab_size: int) -> tuple[int, bool]:
 
 @SHARED.cached
 def batch_of(text: str, batch_size: int, max_length: int, stride: int, vocab_size: int) -> Batch:
-    """The loader's first batch (raises ``ValueError`` with what to change); ≤ 8.4 MB at B 128, T 8192."""
-    return first_batch(token_ids(text, vocab_size), batch_size, max_length, stride)
+    """The loader's first batch, partial when the text makes fewer windows (drop_last=False).
+
+    Raises ``ValueError`` with what to change (``TextTooShort``: no window); ≤ 8.4 MB at B 128, T 8192.
+    """
+    return first_batch(token_ids(text, vocab_size), batch_size, max_length, stride, drop_last=False)
 
 
 CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per text (8 MB)

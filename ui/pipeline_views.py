@@ -1,4 +1,5 @@
-"""The Pipeline page's steps 4 and 5: the positional table, and the broadcasting add."""
+"""The Pipeline page's steps 2, 4 and 5 (the windows, the positional table, the broadcasting add),
+and what it shows for a text too short for one window."""
 
 from __future__ import annotations
 
@@ -6,9 +7,67 @@ import streamlit as st
 import torch
 
 from core.config import FAMILIES, PipelineConfig
-from core.diagrams import MAX_LOOKUP_ROWS, broadcast_svg, lookup_svg
+from core.data import Batch, batch_sentence
+from core.diagrams import (
+    MAX_LOOKUP_ROWS,
+    MAX_WINDOW_TOKENS,
+    broadcast_svg,
+    lookup_svg,
+    windows_sentence,
+    windows_svg,
+)
 from core.pipeline import EmbeddingView
-from ui.widgets import heatmap_view, picture, values_table
+from core.samples import SAMPLES
+from core.tokenizer import token_strings
+from ui.presets import to_custom
+from ui.text_source import LONG_SAMPLE, use_long_sample
+from ui.widgets import grid_table, heatmap_view, picture, show_table, tensor_downloads, values_table
+
+
+def _use_context(context_length: int) -> None:
+    """A button's callback: the context length that fits the text (the text stays)."""
+    st.session_state["context"] = context_length
+    to_custom()
+
+
+def no_window(message: str, text: str, num_tokens: int) -> None:
+    """Why the text makes no window (steps 2–6 need one), and a one-click fix that keeps the text."""
+    st.warning(f"{message} Step 1 below shows its tokens; steps 2–6 need at least one window.")
+    if num_tokens >= 2:
+        fits = num_tokens - 1
+        st.button(
+            f"Use context length {fits:,} (keeps the text)",
+            key="fit_context",
+            on_click=_use_context,
+            args=(fits,),
+        )
+    if text in SAMPLES.values() and text != SAMPLES[LONG_SAMPLE]:  # a sample, not the user's own text
+        st.button("Use the long sample text", key="use_long_sample", on_click=use_long_sample)
+
+
+def windows_step(cfg: PipelineConfig, batch: Batch, ids: list[int], batch_size: int) -> None:
+    """The first batch: what the windows make, the windows over the tokens, inputs and targets.
+
+    ``cfg.batch_size`` is the batch's own B; ``batch_size`` the B asked for (more when the text is short).
+    """
+    B, T, V = batch.batch_size, cfg.context_length, cfg.vocab_size
+    st.caption(batch_sentence(batch, batch_size, T, cfg.stride))
+    st.markdown("**The windows over the text** (first batch: each lane is one row b of `inputs`)")
+    starts = [b * cfg.stride for b in range(B)]
+    picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS], V), starts, T))
+    if B > 1:
+        st.caption(windows_sentence(T, cfg.stride))
+    show_b, show_t = min(B, 8), min(T, 16)
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**inputs**")
+        show_table(grid_table(batch.inputs[:show_b, :show_t]))
+    with right:
+        st.markdown("**targets** (inputs shifted by one token)")
+        show_table(grid_table(batch.targets[:show_b, :show_t]))
+    if (show_b, show_t) != (B, T):
+        st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
+    tensor_downloads("inputs", batch.inputs, ("b", "t"), "The whole first batch, int64.")
 
 
 def position_step(cfg: PipelineConfig, corner: EmbeddingView, grid: EmbeddingView) -> None:
@@ -30,17 +89,20 @@ def position_step(cfg: PipelineConfig, corner: EmbeddingView, grid: EmbeddingVie
 
 
 def broadcast_step(B: int, T: int, d: int, corner: EmbeddingView) -> None:
-    """``[B, T, d] + [T, d]``: the diagram, in words, and position 0 of two sequences with real values."""
+    """``[B, T, d] + [T, d]``: the diagram, in words, and position 0 of (up to) two sequences, real values."""
     picture(broadcast_svg(B, T, d))
+    if B == 1:
+        repeat = "which already matches the batch's B = 1: here nothing is repeated (with more sequences it "
+        repeat += "would be repeated over them without copying it, stride 0). Position 0 of that one row:"
+    else:
+        repeat = f"then repeats it over the {B} sequences without copying it (stride 0). "
+        repeat += "Position t of **every** row gets the same vector:"
     st.markdown(
         f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "
-        f"the `[{T}, {d}]` table an implicit leading axis of size 1, then repeats it over the "
-        f"{B} sequences without copying it (stride 0). Position t of **every** row gets the same vector:"
+        f"the `[{T}, {d}]` table an implicit leading axis of size 1, {repeat}"
     )
-    if len(corner.batch_rows) < 2:
-        return
     rows, labels = [], []
-    for b in (0, 1):
+    for b in range(len(corner.batch_rows)):  # the corner's rows: 0 and 1, or only 0 when B = 1
         rows += [corner.token_embeddings[b, 0], corner.pos_embeddings[0], corner.input_embeddings[b, 0]]
         labels += [f"token_embeddings[{b}, 0]", "+ pos_embeddings[0]", f"= input_embeddings[{b}, 0]"]
     values_table(torch.stack(rows), corner.positions, corner.dims, labels)

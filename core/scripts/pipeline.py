@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.config import FAMILIES, PipelineConfig
+from core.data import num_windows
 from core.pipeline import TABLE_DIMS, TABLE_POSITIONS
 from core.scripts import Cell, Script
 from core.scripts.common import (
@@ -14,6 +15,7 @@ from core.scripts.common import (
     text_files,
     text_lines,
 )
+from core.tokenizer import encode
 
 DATASET = """class GPTDatasetV1(Dataset):
     def __init__(self, txt, tokenizer, max_length, stride):
@@ -36,8 +38,8 @@ def create_dataloader_v1(txt, batch_size=4, max_length=256, stride=128, shuffle=
     return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)
 
 
-dataloader = create_dataloader_v1(
-    raw_text, batch_size=batch_size, max_length=max_length, stride=stride, shuffle=False
+{partial}dataloader = create_dataloader_v1(
+    raw_text, batch_size=batch_size, max_length=max_length, stride=stride, shuffle=False{drop_last}
 )
 inputs, targets = next(iter(dataloader))
 print("inputs:", inputs.shape)  # [B, T] token IDs; targets are the same windows shifted by one"""
@@ -50,9 +52,14 @@ pos_embeddings = torch.stack((torch.sin(position * inv_freq), torch.cos(position
 pos_embeddings = pos_embeddings.flatten(1).to(torch.float32)  # [T, d/2, 2] -> [T, d]"""
 
 
-def pipeline_script(cfg: PipelineConfig, text: str) -> Script:
-    """The script that prints what the Pipeline page shows for ``cfg`` and ``text``."""
+def pipeline_script(cfg: PipelineConfig, text: str, num_tokens: int | None = None) -> Script:
+    """The script that prints what the Pipeline page shows for ``cfg`` and ``text``.
+
+    ``num_tokens``: the text's token count at ``cfg.vocab_size`` when the caller has it (else counted).
+    A text of fewer windows than ``cfg.batch_size`` keeps its one partial batch, as the page does.
+    """
     V, d = cfg.vocab_size, cfg.output_dim
+    n = len(encode(text, V)) if num_tokens is None else num_tokens
     files = text_files(text)
     imports = import_block(
         "import json", *TOKENIZER_IMPORTS, "import torch", "from torch.utils.data import DataLoader, Dataset"
@@ -71,7 +78,7 @@ method = {cfg.method!r}"""
         Cell("Settings (the sidebar's)", settings),
         Cell("GPT-2's tokenizer, offline", TOKENIZER),
         Cell("Text → token IDs", f'{text_lines(text)}\nprint("tokens:", len(tokenizer.encode(raw_text)))'),
-        Cell("Token IDs → sliding-window batches (the book's data loader)", DATASET),
+        Cell("Token IDs → sliding-window batches (the book's data loader)", _dataset_cell(cfg, n)),
         Cell("Token embeddings: a lookup table of V × d", _token_cell(V, d)),
         Cell("Positional embeddings: a table of T × d", _position_cell(cfg)),
         Cell("Input embeddings = token + position (broadcast over the batch)", _input_cell()),
@@ -81,6 +88,18 @@ method = {cfg.method!r}"""
         f"line with the corner of input_embeddings the page shows. {reads(files)}"
     )
     return Script("pipeline", "Text → token IDs → batch → token + positional embeddings", about, cells, files)
+
+
+def _dataset_cell(cfg: PipelineConfig, num_tokens: int) -> str:
+    windows = num_windows(num_tokens, cfg.context_length, cfg.stride)
+    if windows >= cfg.batch_size:
+        return DATASET.replace("{partial}", "").replace("{drop_last}", "")
+    # New: a text of fewer windows than B keeps its one partial batch, as the page shows it.
+    partial = (
+        f"# The text makes only {windows} window{'s' * (windows != 1)} (< batch_size): the book's "
+        f"drop_last=True\n# would give no batch at all, so keep the partial one: B = {windows}.\n"
+    )
+    return DATASET.replace("{partial}", partial).replace("{drop_last}", ", drop_last=False")
 
 
 def _token_cell(V: int, d: int) -> str:

@@ -71,8 +71,6 @@ def test_settings_survive_a_page_switch(open_page):
         ({"context": "0"}, "Context length must be between 1"),
         ({"context": "-3"}, "Context length must be between 1"),
         ({"dim": "255", "method": "sinusoidal"}, "embedding dim must be even"),
-        ({"context": "300"}, "one window of context length 300 needs 301"),
-        ({"batch": "100"}, "one full batch needs 100. Lower the batch size to 69"),
         ({"vocab": "256"}, "needs its 256 byte tokens"),
     ],
 )
@@ -106,14 +104,52 @@ def test_pasted_text_is_escaped_and_endoftext_explained(open_page):
     assert "special token 50256" in " ".join(i.value for i in at.info)
 
 
-@pytest.mark.parametrize(
-    "text, message",
-    [("   ", "The text is empty"), ("too short", "The text has 2 tokens")],
-)
-def test_bad_pasted_text(text, message, open_page, errors):
-    at = paste(open_page(), text)
+def test_an_empty_pasted_text_is_explained(open_page, errors):
+    at = paste(open_page(), "   ")
     assert not at.exception
-    assert message in errors(at)
+    assert "The text is empty: paste some text, or pick a sample." in errors(at)
+
+
+def warnings(at: AppTest) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def test_a_short_text_runs_every_step_with_the_batch_it_fills(open_page):
+    """Issue 21: 6 tokens make 1 window of 4, so steps 2-6 show B = 1 instead of stopping."""
+    at = paste(open_page(), "The dog bites the man.")
+    assert not at.exception and not at.error and not at.warning
+    notes = [i.value for i in at.info]
+    assert "Your text makes 1 window of 4 tokens: B = 1 here (Batch B asks for 8)." in notes[0]
+    m = metrics(at)
+    assert m["`token_ids` shape"] == "6" and m["`inputs` shape"] == "1 × 4"
+    assert m["`token_embeddings` shape"] == m["`input_embeddings` shape"] == "1 × 4 × 256"
+    assert picture_labels(at)[0] == "Sliding windows: 1 window of 4 tokens"
+    captions = " ".join(c.value for c in at.caption)
+    assert "no full batch of 8: that needs 33 tokens and the text has 6" in captions
+    assert "What the LLM trains on: 1 sequence × 4 positions" in captions
+    assert "over the 1 sequences" not in " ".join(x.value for x in at.markdown)
+    assert "shuffle=False, drop_last=False" in " ".join(c.value for c in at.code)  # the script follows
+    assert len(at.get("vega_lite_chart")) == 5  # 2 vocab trade-off charts + 3 heatmaps
+    assert at.sidebar.text_area(key="text").value == "The dog bites the man."
+    assert not any(b.key == "use_long_sample" for b in at.button)  # nothing offers to replace it
+
+
+def test_a_sample_with_fewer_windows_than_the_batch_shows_them_all(open_page):
+    at = open_page(batch="100")  # the lesson sample: 278 tokens, 69 windows of 4
+    assert not at.exception and not at.error
+    assert metrics(at)["`input_embeddings` shape"] == "69 × 4 × 256"
+    assert "B = 69 here (Batch B asks for 100)" in at.info[0].value
+
+
+def test_a_single_token_gets_its_chip_and_why_no_window_follows(open_page):
+    at = paste(open_page(), "dog")
+    assert not at.exception and not at.error
+    assert "The text is a single token." in warnings(at) and "needs 2 tokens" in warnings(at)
+    assert list(metrics(at)) == ["`token_ids` shape", "Parameters", "Memory"]  # step 1 only
+    assert "pasted text: 3 characters → 1 token of GPT-2's BPE." in [c.value for c in at.caption]
+    assert "dog" in html(at)
+    assert not at.main.button  # no context length fits one token, and the text is never replaced
+    assert at.sidebar.text_area(key="text").value == "dog"
 
 
 def test_gpt3_setting_never_allocates_the_table(open_page):
@@ -271,13 +307,43 @@ def test_every_preset_from_the_default_url_renders_its_shapes(preset, open_page,
     assert at.sidebar.selectbox(key="sample").value == ("log" if p.context_length + 1 > 278 else "lesson")
 
 
-def test_a_pasted_text_too_short_for_the_context_gets_a_one_click_fix(open_page, errors):
-    at = paste(open_page(), "a short text of a few words")
+def test_a_pasted_text_too_short_for_the_context_gets_a_fix_that_keeps_it(open_page):
+    text = "a short text of a few words"  # 7 tokens
+    at = paste(open_page(), text)
     at.sidebar.number_input(key="context").set_value(64).run()
-    assert "Use a longer text" in errors(at)
+    assert not at.error and "one window of context length 64 needs 65" in warnings(at)
+    assert "`token_ids` shape" in metrics(at)  # the tokens are still shown
+    assert not any(b.key == "use_long_sample" for b in at.button)
+    at.button(key="fit_context").click().run()
+    assert not at.error and not at.warning
+    assert at.sidebar.number_input(key="context").value == 6
+    assert metrics(at)["`input_embeddings` shape"] == "1 × 6 × 256"
+    assert at.sidebar.text_area(key="text").value == text
+
+
+def test_fitting_the_context_to_a_short_text_leaves_the_preset(open_page):
+    at = paste(open_page(preset="gpt2-small"), "The dog bites the man.")  # context 1,024, 6 tokens
+    assert "context length of at most 5" in warnings(at)
+    at.button(key="fit_context").click().run()
+    assert at.sidebar.selectbox(key="preset").value == "custom"  # the settings are no longer GPT-2's
+    assert metrics(at)["`input_embeddings` shape"] == "1 × 5 × 768"
+
+
+def test_presenting_a_short_text_asks_for_its_own_shape(open_page):
+    at = open_page(present="true", text="The dog bites the man.")
+    at.session_state["slide_pipeline"] = 3
+    at.run()
+    assert "B = 1 here" in at.info[0].value  # said on every slide, above the step
+    at.text_input(key="predict_3").input("1 x 4 x 256").run()
+    at.button(key="reveal_3").click().run()
+    assert at.success[0].value == "Right: 1 × 4 × 256."
+
+
+def test_a_sample_too_short_for_the_context_offers_the_long_sample(open_page):
+    at = open_page(context="300")  # the lesson sample has 278 tokens
+    assert "one window of context length 300 needs 301" in warnings(at)
     at.button(key="use_long_sample").click().run()
-    assert not at.error
-    assert metrics(at)["`input_embeddings` shape"] == "8 × 64 × 256"
+    assert not at.warning and metrics(at)["`input_embeddings` shape"] == "8 × 300 × 256"
 
 
 def test_a_preset_that_needs_a_longer_text_says_it_switched_to_the_long_sample(open_page):

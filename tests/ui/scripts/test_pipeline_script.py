@@ -15,7 +15,8 @@ from core.tokenizer import encode
 
 def app_corner(cfg: PipelineConfig, text: str) -> torch.Tensor:
     """What the pipeline page computes for its corner table, through core."""
-    batch = first_batch(encode(text, cfg.vocab_size), cfg.batch_size, cfg.context_length, cfg.stride)
+    ids = encode(text, cfg.vocab_size)
+    batch = first_batch(ids, cfg.batch_size, cfg.context_length, cfg.stride, drop_last=False)  # as the page
     rows = token_embedding_rows(batch.inputs, cfg.vocab_size, cfg.output_dim, cfg.seed)
     positions = torch.arange(min(cfg.context_length, TABLE_POSITIONS))
     pos = position_rows(cfg, positions, rows.state_after)
@@ -23,7 +24,7 @@ def app_corner(cfg: PipelineConfig, text: str) -> torch.Tensor:
         batch,
         rows,
         pos,
-        torch.arange(min(cfg.batch_size, 2)),
+        torch.arange(min(batch.batch_size, 2)),
         positions,
         torch.arange(min(cfg.output_dim, TABLE_DIMS)),
     )
@@ -46,6 +47,29 @@ def test_the_script_prints_the_pages_values(cfg, tmp_path, run):
     assert result["shape"] == [cfg.batch_size, cfg.context_length, cfg.output_dim]
     assert f"inputs: torch.Size([{cfg.batch_size}, {cfg.context_length}])" in stdout
     assert torch.equal(torch.tensor(result["corner"], dtype=torch.float32), app_corner(cfg, text))
+
+
+DOG = "The dog bites the man."  # 6 tokens: 1 window of 4, so B = 1 where the sidebar asks for 8 (issue 21)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cfg", [PipelineConfig(), PipelineConfig(context_length=2, stride=1, method="rope")])
+def test_a_short_texts_script_prints_the_pages_partial_batch(cfg, tmp_path, run):
+    windows = len(range(0, 6 - cfg.context_length, cfg.stride))  # the book's loop over 6 tokens: 1, 4
+    result, stdout = run(pipeline_script(cfg, DOG), tmp_path)
+    assert result["shape"] == [windows, cfg.context_length, cfg.output_dim]
+    assert f"inputs: torch.Size([{windows}, {cfg.context_length}])" in stdout
+    assert torch.equal(torch.tensor(result["corner"], dtype=torch.float32), app_corner(cfg, DOG))
+
+
+def test_only_a_short_texts_script_keeps_the_partial_batch(ruff):
+    short = pipeline_script(PipelineConfig(), DOG).py()
+    assert "batch_size = 8  # B" in short  # the sidebar's B, and the loader is told to keep fewer
+    assert "shuffle=False, drop_last=False" in short
+    assert "The text makes only 1 window (< batch_size)" in short and "B = 1." in short
+    assert ruff(short) == ""
+    assert pipeline_script(PipelineConfig(), DOG, num_tokens=6).py() == short  # the page passes its count
+    assert "drop_last=False" not in pipeline_script(PipelineConfig(), SAMPLES["lesson"]).py()
 
 
 @pytest.mark.slow
