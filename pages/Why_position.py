@@ -21,6 +21,7 @@ from core.order import (
 from core.scripts.why_position import why_position_script
 from core.tokenizer import token_strings
 from ui import cache
+from ui.attention_views import attention_effect
 from ui.code_view import show_script
 from ui.navigation import settings
 from ui.presenter import Slides, predict_number, presenting
@@ -119,21 +120,20 @@ if slides.shows(1):
                 help="RoPE adds nothing to the input: it rotates queries and keys inside attention "
                 "(one head of all d dimensions, base 10,000). The angle depends on the distance only.",
             )
-        else:
-            c2.metric(with_label, f"{moved.cosine_with:.6f}", help=f"{cfg.method} adds nothing to the input.")
+        else:  # nothing is added to the input: the headline is what the move does to attention
+            effect = attention_effect(c2, cfg, (text_a, text_b), moved)
         st.caption(
             f"The token moved from position {moved.position_a} in A to {moved.position_b} in B. "
             + (
                 "Only the positional vector tells its two places apart."
                 if additive
                 else f"With {cfg.method} its input vector is the same at both places; "
-                + (
-                    "the rotation inside attention is what differs."
-                    if cfg.method == "rope"
-                    else "see Families."
-                )
+                + ("the rotation inside attention is what differs." if cfg.method == "rope" else effect)
             )
         )
+        if not additive and not slides.on:
+            label = f"Where {FAMILIES[cfg.method].label} acts: Attention, on these two sentences"
+            st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
     if shared:
         shared_table(shared, cfg.vocab_size)
         kept = [s for s in shared if s.position_a == s.position_b]

@@ -21,7 +21,7 @@ from core.attention import (
     signature,
 )
 from core.attention.charts import attention_heatmap, symmetric_domain
-from core.attention.compare import KeyWeight, biggest_changes
+from core.attention.compare import KeyWeight, biggest_changes, change_sentences
 from core.attention.display import heatmap_frame, shown_note, shown_positions, token_labels
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.markup import escape_markdown
@@ -353,6 +353,7 @@ def attention_effect(column, cfg: PipelineConfig, texts: tuple[str, str], moved)
         column.info(f"The Attention page's settings cannot work at these sizes: {exc}")
         return "the Attention page shows where it acts once its settings fit."
     changes = biggest_changes(move_row(sentence_maps(texts, cfg, chosen)))
+    changes = [k for k in changes if k.token_id != moved.token_id] or changes  # another token, if any
     piece = quoted(token_strings([moved.token_id], cfg.vocab_size)[0])
     head = f"{family.label}, head {chosen.head + 1} of {chosen.fam.heads}"
     where = (
@@ -365,16 +366,19 @@ def attention_effect(column, cfg: PipelineConfig, texts: tuple[str, str], moved)
         column.metric(f"{piece}'s attention weights ({head})", "unchanged", help=helped)
         return f"{where}, but no weight of {piece} changed by 0.005 or more."
     k = changes[0]
-    key = quoted(token_strings([k.token_id], cfg.vocab_size)[0])
+    ids = [moved.token_id, k.token_id]
+    texts_of = dict(zip(ids, token_strings(ids, cfg.vocab_size), strict=True))
     before = "hidden by the mask" if k.masked_a else f"{k.weight_a:.2f}"
+    after = "hidden by the mask" if k.masked_b else f"{k.weight_b:.2f}"
     column.metric(
-        f"{piece} → {key}: attention weight in B ({head})",
-        f"{k.weight_b:.2f}",
+        f"{piece} → {quoted(texts_of[k.token_id])}: attention weight in B ({head})",
+        after,
         delta=f"{k.change:+.2f} from A ({before})",
         delta_color="off",
         help=helped,
     )
-    return f"{where}: as a query, {piece} gives {key} {before} in A and {k.weight_b:.2f} in B."
+    words = change_sentences([k], repr(texts_of[moved.token_id]), texts_of)[0]  # plain text: escaped here
+    return f"{where}. As a query, {escape_markdown(words)}"
 
 
 def quoted(piece: str) -> str:

@@ -178,3 +178,31 @@ def test_after_training_a_switch_shows_the_trained_models_own_heads(open_page, j
     assert next(c.value for c in at.caption if c.value.startswith("Weights:")).startswith(
         "Weights: seeded random"
     )
+
+
+@pytest.mark.parametrize("method", ["shaw", "t5", "alibi", "nope"])
+def test_why_position_headlines_the_attention_effect_where_nothing_is_added(method, open_page):
+    """Issue 23: for a family that adds nothing to the input, Why position? shows what the move does to
+    attention (the Attention page's number) and links there; no metric says positions were added."""
+    at = open_page("pages/Why_position.py", method=method)
+    assert not at.exception and not at.error
+    labels = [m.label for m in at.metric]
+    assert not any("added" in label for label in labels)
+    label = FAMILIES[method].label
+    headline = next(m for m in at.metric if "attention weight in B" in m.label)
+    assert headline.label == f"' cat' → ' the': attention weight in B ({label}, head 1 of 8)"
+    page = open_page(PAGE, method=method).dataframe[0].value.set_index("key token")
+    assert float(headline.value) == pytest.approx(page.loc[" the", "weight in B"], abs=0.005)  # the same head
+    assert headline.delta.endswith("from A (hidden by the mask)")  # ' the' comes after ' cat' in A
+    caption = next(c.value for c in at.caption if c.value.startswith("The token moved")).replace("\\", "")
+    assert (
+        "As a query, ' cat' cannot see ' the' in A (it comes later: the causal mask) and gives it" in caption
+    )
+    links = [link.proto.label for link in at.main.get("page_link")]
+    assert links == [f"Where {label} acts: Attention, on these two sentences"]
+
+
+def test_why_position_still_says_added_where_a_table_is_added(open_page):
+    at = open_page("pages/Why_position.py", method="learned")
+    assert "… with positions 1 and 4 added" in [m.label for m in at.metric]
+    assert not at.main.get("page_link")  # the sidebar's links only
