@@ -5,8 +5,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# --retries 0: requirements.txt names PyTorch's CPU index for Community Cloud; where that index is
-# out of reach (as here, where pip takes torch 2.13.0 from the local wheel) pip moves on at once.
+# requirements-local.txt: requirements.txt's pins with torch asked for by version, which pip takes
+# from the machine's local CPU wheel (requirements.txt, for Community Cloud and the Dockerfile,
+# names PyTorch's CPU wheel by address, which is out of reach here).
 PIP := $(BIN)/pip install --retries 0 --disable-pip-version-check -q
 
 .PHONY: run test test-fast setup setup-dev chromium minilm-wheel lint bench
@@ -15,7 +16,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 setup: $(BIN)/python
-	$(PIP) -r requirements.txt
+	$(PIP) -r requirements-local.txt
 
 setup-dev: $(BIN)/python
 	$(PIP) -r requirements-dev.txt
