@@ -210,6 +210,9 @@ class TrainResult:
     val_loss_inside: float = math.nan  # windows of T tokens
     val_loss_past_inside: float | None = None  # windows of 2T: positions < T (None: cannot run)
     val_loss_past_outside: float | None = None  # windows of 2T: positions ≥ T
+    # Validation loss at each position of windows of 2T (0 … 2T−1); of T for a learned table, which has
+    # no row past T: how each method extrapolates, position by position.
+    loss_by_position: list[float] = field(default_factory=list)
     seconds: float = 0.0
     stopped: bool = False
     # What the Attention page reads of the trained model (core.attention.heads.first_block_state): its
@@ -321,11 +324,14 @@ def train(
         if step % every == 0 or step == cfg.steps:
             record(step, float(loss.detach()))
     model.eval()
-    result.val_loss_inside = float(per_position_loss(model, val_data, T).mean())
+    inside = per_position_loss(model, val_data, T)  # [T]
+    result.val_loss_inside = float(inside.mean())
+    result.loss_by_position = inside.tolist()
     if not model_cfg.family.fixed_length:  # a learned table has no row for position T or later
         past = per_position_loss(model, val_data, 2 * T)  # [2T]
         result.val_loss_past_inside = float(past[:T].mean())
         result.val_loss_past_outside = float(past[T:].mean())
+        result.loss_by_position = past.tolist()
     result.first_block, result.vocab = first_block_state(model), vocab
     result.seconds = time.perf_counter() - start
     return result

@@ -15,6 +15,7 @@ from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, settings_key
 from core.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
+from ui.position_loss_view import position_loss_view
 from ui.presenter import readable
 from ui.settings import bound_number
 from ui.text_source import TextChoice
@@ -216,3 +217,4 @@ def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text:
     where = "this text" if text == chosen_text else "the last run's text (not the one chosen now)"
     st.caption(f"Each method trained on {where}: {settings_label(cfg, tuple(LABELS)[1:])}.")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    position_loss_view(done, cfg.context_length)  # the same runs, position by position, to 2T

@@ -1,0 +1,22 @@
+"""The Training page's extrapolation chart (issue 23): every method's loss at each position, to 2T."""
+
+from core.model import trainable_methods
+from core.positional import FAMILIES
+
+
+def test_every_trained_method_is_drawn_to_twice_t_and_the_learned_table_stops_at_t(open_page, job_watch):
+    at = open_page("pages/Training.py", steps="20", size="tiny", train_context="8", seed="3")
+    at.button(key="train_all").click().run()
+    for _ in trainable_methods():  # one run after another: the page asks for the next as each ends
+        job_watch.until_finished()
+        at.run()
+    assert not at.exception
+    charts = [c for c in at.get("vega_lite_chart") if "Validation loss at each position" in c.proto.spec]
+    assert len(charts) == 1
+    text = " ".join(m.value for m in at.markdown)
+    assert (
+        "Learned absolute stops at position 7: its table has no row for 8, so it cannot read further" in text
+    )
+    for method in trainable_methods():
+        if method != "learned":
+            assert f"{FAMILIES[method].label}: mean " in text and "past them: it " in text

@@ -1,0 +1,20 @@
+"""The Training page's extrapolation chart: every finished method's loss at each position, to 2T."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.position_loss import extrapolation_sentences, position_loss_chart, position_loss_frame
+from core.training import TrainResult
+from ui.presenter import presenting, readable
+
+
+def position_loss_view(results: dict[str, TrainResult], context_length: int) -> None:
+    """The chart and one sentence per method (nothing before a run has finished; not when presenting,
+    where the comparison table is the section)."""
+    frame = position_loss_frame(results)
+    if not len(frame) or presenting():
+        return
+    chart = position_loss_chart(frame, context_length)
+    st.altair_chart(readable(chart), width="stretch", height=300)
+    st.markdown("\n".join(f"- {s}" for s in extrapolation_sentences(results, context_length)))
