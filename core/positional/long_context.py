@@ -1,0 +1,540 @@
+"""Long context as released models do it: a RoPE config, real models' presets, and what the page measures.
+
+A ``RopeConfig`` holds what a model's config.json says about its rotary positions (``rope_type``,
+``rope_theta``, ``max_position_embeddings``, the ``rope_parameters`` keys) and the head size. From it:
+the trained length L, the extended length L', the frequencies before and after scaling
+(``core.positional.rope_scaling``), which pairs are kept, interpolated or blended, which pairs meet
+angles at L' that training never showed them, and the position-only score against distance.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+import torch
+
+from core.positional.rope_scaling import (
+    PARTIAL,
+    VARIANTS,
+    get_mscale,
+    longrope_attention_factor,
+    scaled_inv_freq,
+)
+
+ORIGINAL = "original_max_position_embeddings"
+LISTS = ("short_factor", "long_factor")
+
+
+@dataclass(frozen=True)
+class RopeConfig:
+    """The rotary part of a model's config.json, and the head it rotates."""
+
+    rope_type: str  # "default", "linear", "dynamic", "yarn", "llama3", "longrope" or "proportional"
+    head_dim: int  # dh (DeepSeek: qk_rope_head_dim, the rotary part of its heads)
+    base: float  # rope_theta
+    max_position_embeddings: int  # the config's length (see scaled_inv_freq)
+    params: tuple[tuple[str, object], ...] = ()  # the other rope_parameters keys, in config order
+
+    def parameters(self) -> dict:
+        """The ``rope_parameters`` keys besides rope_type and rope_theta (lists as lists)."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.params}
+
+    @property
+    def reads_original(self) -> bool:
+        return ORIGINAL in VARIANTS[self.rope_type].keys
+
+    @property
+    def original(self) -> int:
+        """L, the trained length: ``original_max_position_embeddings`` where the type reads it."""
+        if self.reads_original:
+            return int(self.parameters().get(ORIGINAL, self.max_position_embeddings))
+        return self.max_position_embeddings
+
+    @property
+    def factor(self) -> float:
+        """The extension factor s: the config's ``factor``, else (yarn, longrope) max / L, else 1."""
+        given = self.parameters().get("factor")
+        if given is not None:
+            return float(given)
+        if self.rope_type in ("yarn", "longrope"):
+            return self.max_position_embeddings / self.original
+        return 1.0
+
+    @property
+    def extended(self) -> int:
+        """L', the length the page draws to: the config's own length or s·L, whichever is longer."""
+        if self.reads_original:
+            return max(self.max_position_embeddings, round(self.factor * self.original))
+        return round(self.factor * self.max_position_embeddings)
+
+    @property
+    def seq_len(self) -> int | None:
+        """The length dynamic recomputes for and longrope switches on: L' (None for the others)."""
+        return self.extended if self.rope_type in ("dynamic", "longrope") else None
+
+    def inv_freq(self) -> tuple[torch.Tensor, float]:
+        """θ after scaling [n] float32 and the attention factor (``scaled_inv_freq``)."""
+        return scaled_inv_freq(
+            self.rope_type,
+            self.head_dim,
+            self.base,
+            self.max_position_embeddings,
+            self.seq_len,
+            **self.parameters(),
+        )
+
+    def plain_inv_freq(self) -> torch.Tensor:
+        """θ of plain RoPE on the same pairs: [n] float32. Proportional compares with the whole head."""
+        partial = 1.0 if self.rope_type == "proportional" else self.parameters().get(PARTIAL, 1.0)
+        return scaled_inv_freq(
+            "default", self.head_dim, self.base, self.max_position_embeddings, partial_rotary_factor=partial
+        )[0]
+
+
+@dataclass(frozen=True)
+class LongContextPreset:
+    """A released model's RoPE config, with where its numbers come from."""
+
+    key: str
+    label: str
+    config: RopeConfig
+    source: str  # the config.json (or paper) the values are copied from
+    note: str = ""  # what else to know (a head_dim taken from another key, a first release, …)
+    legacy_type_key: str = "rope_type"  # the key its legacy rope_scaling used: "type" or "rope_type"
+
+
+# Phi-3-mini-128k-instruct's config.json as first released (April 2024, "type": "su"), 48 values per
+# list (head_dim 96); the same lists are in torchtune's phi3_mini_128k builder
+# (github.com/joecummings/torchtune, torchtune/models/phi3/_model_builders.py).
+PHI3_LONG = (
+    1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0799999237060547, 1.2299998998641968,
+    1.2299998998641968, 1.2999999523162842, 1.4499999284744263, 1.5999999046325684, 1.6499998569488525,
+    1.8999998569488525, 2.859999895095825, 3.68999981880188, 5.419999599456787, 5.489999771118164,
+    5.489999771118164, 9.09000015258789, 11.579999923706055, 15.65999984741211, 15.769999504089355,
+    15.789999961853027, 18.360000610351562, 21.989999771118164, 23.079999923706055, 30.009998321533203,
+    32.35000228881836, 32.590003967285156, 35.56000518798828, 39.95000457763672, 53.840003967285156,
+    56.20000457763672, 57.95000457763672, 59.29000473022461, 59.77000427246094, 59.920005798339844,
+    61.190006256103516, 61.96000671386719, 62.50000762939453, 63.3700065612793, 63.48000717163086,
+    63.48000717163086, 63.66000747680664, 63.850006103515625, 64.08000946044922, 64.760009765625,
+    64.80001068115234, 64.81001281738281, 64.81001281738281,
+)  # fmt: skip
+PHI3_SHORT = (
+    1.05, 1.05, 1.05, 1.1, 1.1, 1.1500000000000001, 1.2000000000000002, 1.2500000000000002,
+    1.3000000000000003, 1.3500000000000003, 1.5000000000000004, *(2.000000000000001,) * 21,
+    *(2.0500000000000007,) * 3, *(2.1000000000000005,) * 3, *(2.1500000000000004,) * 2,
+    2.3499999999999996, 2.549999999999999, 2.5999999999999988, 2.5999999999999988, 2.7499999999999982,
+    2.849999999999998, 2.849999999999998, 2.9499999999999975,
+)  # fmt: skip
+
+PRESETS: dict[str, LongContextPreset] = {
+    p.key: p
+    for p in (
+        LongContextPreset(
+            "llama3.1-8b",
+            "Llama 3.1 8B (llama3, ×8 on 8,192)",
+            RopeConfig(
+                "llama3",
+                128,  # hidden_size 4096 / 32 heads
+                500000.0,
+                131072,
+                (("factor", 8.0), ("low_freq_factor", 1.0), ("high_freq_factor", 4.0), (ORIGINAL, 8192)),
+            ),
+            "meta-llama/Llama-3.1-8B config.json",
+        ),
+        LongContextPreset(
+            "deepseek-v3",
+            "DeepSeek-V3 (YaRN ×40 on 4,096)",
+            RopeConfig(
+                "yarn",
+                64,  # qk_rope_head_dim: only this part of each head rotates (MLA)
+                10000.0,
+                163840,
+                (
+                    ("beta_fast", 32),
+                    ("beta_slow", 1),
+                    ("factor", 40),
+                    ("mscale", 1.0),
+                    ("mscale_all_dim", 1.0),
+                    (ORIGINAL, 4096),
+                ),
+            ),
+            "deepseek-ai/DeepSeek-V3 config.json",
+            "head_dim here is its qk_rope_head_dim, 64: the rotary part of each query and key.",
+            "type",
+        ),
+        LongContextPreset(
+            "qwen2.5-7b",
+            "Qwen2.5 7B with YaRN (×4 on 32,768)",
+            RopeConfig("yarn", 128, 1000000.0, 32768, (("factor", 4.0), (ORIGINAL, 32768))),
+            "Qwen/Qwen2.5-7B-Instruct config.json (hidden_size 3584 / 28 heads, rope_theta 1,000,000) and "
+            "the rope_scaling its model card adds for texts over 32,768 tokens",
+            "Its config.json keeps max_position_embeddings 32,768; the factor 4 extends it to 131,072.",
+            "type",
+        ),
+        LongContextPreset(
+            "phi3-mini-128k",
+            "Phi-3-mini-128k (LongRoPE, 4,096 → 131,072)",
+            RopeConfig(
+                "longrope",
+                96,  # hidden_size 3072 / 32 heads
+                10000.0,
+                131072,
+                (("long_factor", PHI3_LONG), ("short_factor", PHI3_SHORT), (ORIGINAL, 4096)),
+            ),
+            'microsoft/Phi-3-mini-128k-instruct config.json, as first released (April 2024, type "su")',
+            "No factor key: LongRoPE takes s = max_position_embeddings / L = 32 for its attention factor.",
+            "type",
+        ),
+        LongContextPreset(
+            "gpt-oss-20b",
+            "gpt-oss-20b (YaRN ×32 on 4,096, no truncation)",
+            RopeConfig(
+                "yarn",
+                64,
+                150000.0,
+                131072,
+                (
+                    ("beta_fast", 32.0),
+                    ("beta_slow", 1.0),
+                    ("factor", 32.0),
+                    (ORIGINAL, 4096),
+                    ("truncate", False),
+                ),
+            ),
+            "openai/gpt-oss-20b config.json (rope_parameters, transformers 5)",
+        ),
+        LongContextPreset(
+            "gemma4-global",
+            "Gemma 4 full-attention layers (proportional, 25 % rotated)",
+            RopeConfig("proportional", 512, 1000000.0, 131072, ((PARTIAL, 0.25),)),
+            "transformers 5.23 Gemma4TextConfig defaults for its full-attention layers "
+            "(global_head_dim 512, partial_rotary_factor 0.25, rope_theta 1,000,000)",
+            "Gemma 4's sliding-window layers use plain RoPE with rope_theta 10,000 and head_dim 256.",
+        ),
+        LongContextPreset(
+            "llama-7b-pi",
+            "LLaMA 7B + position interpolation (linear ×16 on 2,048)",
+            RopeConfig("linear", 128, 10000.0, 2048, (("factor", 16.0),)),
+            "Chen et al. 2023 extend LLaMA 7B (2,048 positions, rope_theta 10,000) to 32,768 by "
+            "position interpolation",
+        ),
+        LongContextPreset(
+            "llama2-7b-dynamic",
+            "Llama 2 7B + dynamic NTK (×4 on 4,096)",
+            RopeConfig("dynamic", 128, 10000.0, 4096, (("factor", 4.0),)),
+            "meta-llama/Llama-2-7b-hf config.json (rope_theta 10,000, 4,096 positions) with the dynamic "
+            "rope_scaling transformers accepts; no released model ships this factor",
+        ),
+        LongContextPreset(
+            "llama2-7b",
+            "Llama 2 7B (plain RoPE, 4,096)",
+            RopeConfig("default", 128, 10000.0, 4096),
+            "meta-llama/Llama-2-7b-hf config.json",
+        ),
+    )
+}
+DEFAULT_PRESET = "llama3.1-8b"
+
+
+def parse_factor_list(name: str, text: str) -> tuple[float, ...]:
+    """A factor list typed as numbers separated by commas, spaces or new lines (brackets allowed).
+
+    Raises ``ValueError`` naming the first piece that is not a number.
+    """
+    pieces = [p for p in re.split(r"[\s,\[\]]+", text) if p]
+    values = []
+    for piece in pieces:
+        try:
+            value = float(piece)
+        except ValueError:
+            raise ValueError(f"{name}: “{piece[:20]}” is not a number.") from None
+        if not math.isfinite(value):
+            raise ValueError(f"{name}: {piece[:20]} is not a finite number.")
+        values.append(value)
+    return tuple(values)
+
+
+def factor_list_text(values: tuple[float, ...] | list[float]) -> str:
+    """A factor list as the text box shows it: ``repr`` of each value, so it reads back exactly."""
+    return ", ".join(repr(float(v)) for v in values)
+
+
+# --- what the page measures ----------------------------------------------------------------------
+
+KEPT = "kept (extrapolated)"
+BLENDED = "blended (between 1 and s)"
+INTERPOLATED = "divided by s (interpolated)"
+BEYOND = "divided by more than s"
+FASTER = "sped up (divided by < 1)"
+STILL = "not rotated (θ = 0)"
+REGIMES = (KEPT, BLENDED, INTERPOLATED, BEYOND, FASTER, STILL)
+REGIME_COLORS = ("#4e79a7", "#f28e2b", "#e15759", "#b07aa1", "#76b7b2", "#9ca3af")
+TOL = 1e-4  # relative: float32 frequencies divided by s agree with θ/s to ~1e-7
+
+
+def pair_regimes(plain: torch.Tensor, scaled: torch.Tensor, factor: float) -> list[str]:
+    """What scaling did to each pair: kept, divided by s, blended, … (``REGIMES``).
+
+    Args:
+        plain: [n] θ of plain RoPE; scaled: [n] θ after scaling; factor: s.
+    Returns one label per pair, from the slow-down θ_plain / θ_scaled.
+    """
+    labels = []
+    for p, s in zip(plain.double().tolist(), scaled.double().tolist(), strict=True):
+        if s == 0:
+            labels.append(STILL)
+            continue
+        ratio = p / s
+        if abs(ratio - 1) <= TOL:
+            labels.append(KEPT)
+        elif abs(ratio - factor) <= TOL * factor:
+            labels.append(INTERPOLATED)
+        elif ratio < 1:
+            labels.append(FASTER)
+        elif ratio < factor:
+            labels.append(BLENDED)
+        else:
+            labels.append(BEYOND)
+    return labels
+
+
+def unseen_pairs(inv_freq: torch.Tensor, trained: torch.Tensor, original: int, extended: int) -> int:
+    """How many pairs meet, somewhere up to distance L', an angle training never showed them.
+
+    A pair that made a full turn within L saw every angle; otherwise training showed it the angles up to
+    ``L·θ_trained``, and by L' it reaches ``L'·θ``.
+    Args:
+        inv_freq: [n] θ used up to L'; trained: [n] θ of training (the page: plain RoPE's).
+    """
+    seen = original * trained.double()  # [n] the largest angle each pair reached in training
+    reached = extended * inv_freq.double()  # [n]
+    return int(((seen < 2 * math.pi) & (reached > seen * (1 + TOL))).sum())
+
+
+def log_distances(longest: int, most: int = 400) -> torch.Tensor:
+    """About ``most`` whole distances from 1 to ``longest``, evenly spaced on a log axis: [R] int64."""
+    if longest < 1:
+        raise ValueError(f"The longest distance must be at least 1 (it is {longest}).")
+    grid = torch.logspace(0, math.log10(longest), most, dtype=torch.float64).round().long()  # [most]
+    return torch.unique(torch.cat((grid, torch.tensor([longest]))))  # [R] sorted
+
+
+def position_score(
+    inv_freq: torch.Tensor, head_dim: int, attention_factor: float, distances: torch.Tensor
+) -> torch.Tensor:
+    """What position alone does to a score: q·k / (q·q) for q = k = the all-ones head, r positions apart.
+
+    Rotated pair i contributes ``2·cos(r·θ_i)``, times the attention factor squared (transformers
+    multiplies cos and sin by it, for the query and the key); a pair that does not rotate keeps 2.
+    Args:
+        inv_freq: [n] θ of the rotated pairs (n ≤ dh/2); distances: [R].
+    Returns:
+        [R] float64, 1 at r = 0 for plain RoPE.
+    """
+    phase = distances.double()[:, None] * inv_freq.double()  # [R, n]
+    rotated = attention_factor**2 * phase.cos().sum(dim=-1)  # [R]
+    return (rotated + (head_dim // 2 - len(inv_freq))) / (head_dim // 2)  # [R]
+
+
+def banded_score(
+    inv_freq: torch.Tensor, head_dim: int, attention_factor: float, distances: torch.Tensor
+) -> torch.Tensor:
+    """``position_score`` averaged over every whole distance from each r_k up to the next one: [R] float64.
+
+    A log axis of 400 points cannot show a pair that turns once every 6 positions: a single sample per
+    point would alias. The mean over the band is exact, by the Dirichlet sum
+    ``Σ_{r=a}^{b−1} cos(rθ) = (sin((b − ½)θ) − sin((a − ½)θ)) / (2·sin(θ/2))`` (θ = 0: every term is 1).
+    Args:
+        inv_freq: [n]; distances: [R] sorted whole distances (the last band is that distance alone).
+    """
+    a = distances.double()  # [R]
+    b = torch.cat((a[1:], a[-1:] + 1))  # [R] each band's end (exclusive)
+    theta = inv_freq.double()  # [n]
+    half = torch.sin(theta / 2)  # [n]
+    still = half == 0  # [n] pairs that do not turn
+    dirichlet = (torch.sin((b[:, None] - 0.5) * theta) - torch.sin((a[:, None] - 0.5) * theta)) / (
+        2 * torch.where(still, torch.ones_like(half), half)
+    )  # [R, n] Σ cos(rθ) over the band
+    sums = torch.where(still, (b - a)[:, None], dirichlet)  # [R, n]
+    mean_cos = sums / (b - a)[:, None]  # [R, n]
+    rotated = attention_factor**2 * mean_cos.sum(dim=-1)  # [R]
+    return (rotated + (head_dim // 2 - len(inv_freq))) / (head_dim // 2)  # [R]
+
+
+def comparisons(cfg: RopeConfig) -> dict[str, RopeConfig]:
+    """Plain RoPE and the four general methods at the same head, base, L and s (their papers' defaults).
+
+    Empty when s = 1: there is nothing to extend. The config's own type is left out (it is drawn itself).
+    """
+    if cfg.factor <= 1:
+        return {}
+    head, base, s, L, longest = cfg.head_dim, cfg.base, cfg.factor, cfg.original, cfg.extended
+    # partial_rotary_factor means the same for these four; proportional's is another idea: whole heads here
+    keep = cfg.rope_type != "proportional"
+    partial = tuple((k, v) for k, v in cfg.params if k == PARTIAL and keep)
+    out = {
+        "linear": RopeConfig("linear", head, base, L, (("factor", s), *partial)),
+        "dynamic": RopeConfig("dynamic", head, base, L, (("factor", s), *partial)),
+        "yarn": RopeConfig("yarn", head, base, longest, (("factor", s), (ORIGINAL, L), *partial)),
+        "llama3": RopeConfig(
+            "llama3",
+            head,
+            base,
+            longest,
+            (("factor", s), ("low_freq_factor", 1.0), ("high_freq_factor", 4.0), (ORIGINAL, L), *partial),
+        ),
+    }
+    return {VARIANTS[k].label: c for k, c in out.items() if k != cfg.rope_type}
+
+
+@dataclass(frozen=True)
+class LongContextView:
+    """Everything the Long context page draws for one config."""
+
+    cfg: RopeConfig
+    plain: torch.Tensor  # [n] θ of plain RoPE on the same pairs
+    scaled: torch.Tensor  # [n] θ after scaling (at L' for dynamic and longrope)
+    attention_factor: float
+    regimes: list[str]  # [n] one of REGIMES
+    unseen_plain: int  # pairs that meet unseen angles by L' without scaling
+    unseen_scaled: int  # … with this config
+    distances: torch.Tensor  # [R]
+    scores: dict[str, torch.Tensor] = field(default_factory=dict)  # label -> [R] banded_score, plain first
+    factors: dict[str, float] = field(default_factory=dict)  # label -> that curve's attention factor
+
+
+PLAIN = "plain RoPE"
+
+
+def long_context_view(cfg: RopeConfig, label: str, most: int = 400) -> LongContextView:
+    """Compute the page's numbers for ``cfg`` (``label``: its name on the score chart).
+
+    Raises ``ValueError`` (from ``scaled_inv_freq``) for a config that cannot work.
+    """
+    scaled, attention = cfg.inv_freq()  # [n]
+    plain = cfg.plain_inv_freq()  # [n]
+    L, longest = cfg.original, cfg.extended
+    distances = log_distances(longest, most)  # [R]
+    curves = {PLAIN: (plain, 1.0)}
+    curves |= {name: other.inv_freq() for name, other in comparisons(cfg).items()}
+    curves[label] = (scaled, attention)
+    scores = {name: banded_score(inv, cfg.head_dim, a, distances) for name, (inv, a) in curves.items()}
+    return LongContextView(
+        cfg,
+        plain,
+        scaled,
+        attention,
+        pair_regimes(plain, scaled, cfg.factor),
+        unseen_pairs(plain, plain, L, longest),
+        unseen_pairs(scaled, plain, L, longest),
+        distances,
+        scores,
+        {name: a for name, (_, a) in curves.items()},
+    )
+
+
+def attention_factor_curves(cfg: RopeConfig, factors: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The attention factor against s for YaRN and LongRoPE (with this config's mscale and L): [S] each."""
+    p = cfg.parameters()
+    mscale, mscale_all_dim = p.get("mscale"), p.get("mscale_all_dim")
+    if cfg.rope_type == "yarn" and mscale and mscale_all_dim:
+        yarn_label = f"YaRN, mscale {mscale:g} / mscale_all_dim {mscale_all_dim:g}"
+        yarn = [get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) for s in factors.tolist()]
+    else:
+        yarn_label, yarn = "YaRN: 0.1·ln s + 1", [get_mscale(s) for s in factors.tolist()]
+    L = cfg.original
+    longrope = [longrope_attention_factor(s, L) for s in factors.tolist()]
+    return {
+        yarn_label: torch.tensor(yarn, dtype=torch.float64),
+        f"LongRoPE: √(1 + ln s / ln {L:,})": torch.tensor(longrope, dtype=torch.float64),
+    }
+
+
+def config_json(preset: LongContextPreset | None, cfg: RopeConfig) -> tuple[str, str]:
+    """The config.json keys for ``cfg``: the legacy ``rope_scaling`` form and transformers 5's
+    ``rope_parameters`` form, as text (lists on one line)."""
+    params = cfg.parameters()
+    type_key = preset.legacy_type_key if preset else "rope_type"
+    partial = params.pop(PARTIAL, None)
+    legacy: dict = {"head_dim": cfg.head_dim, "max_position_embeddings": cfg.max_position_embeddings}
+    if partial is not None:
+        legacy[PARTIAL] = partial
+    legacy["rope_theta"] = cfg.base
+    legacy["rope_scaling"] = None if cfg.rope_type == "default" else {**params, type_key: cfg.rope_type}
+    current_params = {"rope_type": cfg.rope_type, "rope_theta": cfg.base}
+    if partial is not None:
+        current_params[PARTIAL] = partial
+    current = {
+        "head_dim": cfg.head_dim,
+        "max_position_embeddings": cfg.max_position_embeddings,
+        "rope_parameters": {**current_params, **params},
+    }
+    return _json_text(legacy), _json_text(current)
+
+
+def _json_text(obj: dict, indent: int = 0) -> str:
+    """``obj`` as JSON, one key a line, every list on one line."""
+    pad = "  " * (indent + 1)
+    lines = []
+    for key, value in obj.items():
+        text = _json_text(value, indent + 1) if isinstance(value, dict) else json.dumps(value)
+        lines.append(f"{pad}{json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n" + "  " * indent + "}"
+
+
+def pair_findings(view: LongContextView) -> list[str]:
+    """What the wavelength and slow-down charts show, in sentences computed from the numbers."""
+    cfg, n = view.cfg, len(view.regimes)
+    L, longest, s = cfg.original, cfg.extended, cfg.factor
+    counts = {r: view.regimes.count(r) for r in REGIMES if r in view.regimes}
+    parts = ", ".join(f"{c:,} {r}" for r, c in counts.items())
+    out = [f"Of the {n:,} pairs: {parts}."]
+    p = cfg.parameters()
+    if cfg.rope_type == "yarn":
+        from core.positional.rope_scaling import rotary_dim, yarn_correction_range
+
+        dim = rotary_dim(cfg.head_dim, p.get(PARTIAL, 1.0))
+        fast, slow = p.get("beta_fast") or 32, p.get("beta_slow") or 1
+        low, high = yarn_correction_range(fast, slow, dim, cfg.base, L, p.get("truncate", True))
+        out.append(
+            f"YaRN keeps pairs up to pair {low:.3g} (at least {fast:g} turns within L = {L:,}), divides "
+            f"pairs from {high:.3g} on (at most {slow:g} turn{'s' * (slow != 1)}) by s = {s:g}, and its "
+            "ramp blends the ones between."
+        )
+    if cfg.rope_type == "llama3":
+        low, high = p["low_freq_factor"], p["high_freq_factor"]
+        out.append(
+            f"llama3 keeps pairs with a wavelength under L/high_freq_factor = {L / high:,.0f}, divides those "
+            f"over L/low_freq_factor = {L / low:,.0f} by s = {s:g}, and blends the ones between."
+        )
+    if cfg.rope_type == "dynamic":
+        slowest = float(view.plain[-1] / view.scaled[-1])
+        out.append(
+            f"Dynamic NTK computes its base for the current length; at L' = {longest:,} the slowest pair is "
+            f"divided by s·L'/L − (s − 1) = {slowest:.4g}, the fastest by 1."
+        )
+    if cfg.rope_type == "longrope":
+        out.append(
+            f"Past L = {L:,} LongRoPE divides each pair by its own long_factor (shown here); up to L by its "
+            "short_factor."
+        )
+    if view.unseen_plain or view.unseen_scaled:
+        out.append(
+            f"By L' = {longest:,}, {view.unseen_plain:,} of plain RoPE's {n:,} pairs reach angles they never "
+            f"reached within L = {L:,}; with this config, {view.unseen_scaled:,} do."
+        )
+    if cfg.reads_original and s * L < longest and view.unseen_scaled:
+        out.append(
+            f"s·L = {s * L:,.0f} is shorter than L' = {longest:,}: past it even the pairs divided by s turn "
+            "further than plain RoPE did within L."
+        )
+    still = counts.get(STILL, 0)
+    if still:
+        out.append(
+            f"{still:,} of the head's {n:,} pairs do not rotate at all: they carry content only, the same at "
+            "every distance."
+        )
+    return out

@@ -1,0 +1,226 @@
+"""The Long context page's charts, as pure functions: a ``LongContextView`` in, ``alt.Chart`` out."""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import pandas as pd
+import torch
+
+from core.positional.long_context import PLAIN, REGIME_COLORS, REGIMES, STILL, LongContextView
+
+PAIR = "pair i"
+WAVELENGTH = "wavelength 2π/θ (positions)"
+SLOWDOWN = "θ plain / θ scaled"
+REGIME = "what scaling did"
+DISTANCE = "distance r (positions)"
+SCORE = "q·k / q·q (all-ones q = k)"
+PLAIN_COLOR = "#6b7280"
+THIS_COLOR = "#d62728"
+OTHER_COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2")
+
+
+def _regime_scale(frame: pd.DataFrame) -> alt.Scale:
+    """Each regime's own colour, for the regimes ``frame`` has (so the legend lists only those)."""
+    shown = [(r, c) for r, c in zip(REGIMES, REGIME_COLORS, strict=True) if r in set(frame[REGIME])]
+    return alt.Scale(domain=[r for r, _ in shown], range=[c for _, c in shown])
+
+
+def _legend(side: bool, columns: int = 2) -> alt.Legend:
+    """A legend below the plot (the plot keeps the width on a phone), or at its right (``side``: a
+    projector, where height is short)."""
+    if side:
+        return alt.Legend(orient="right", labelLimit=260)
+    return alt.Legend(orient="bottom", direction="horizontal", columns=columns, labelLimit=260)
+
+
+def _height(plot: int, entries: int, side: bool, columns: int = 2) -> int:
+    """The chart's height for a plot of ``plot`` px: Streamlit fits title, plot and a legend below it
+    into the height, so a legend below adds its rows."""
+    return plot if side else plot + 22 * -(-entries // columns) + 28
+
+
+def pair_frame(view: LongContextView) -> pd.DataFrame:
+    """One row per rotated pair: its plain and scaled wavelength, the slow-down and its regime.
+
+    Pairs that do not rotate (θ = 0) have no wavelength and are left out.
+    """
+    plain, scaled = view.plain.double(), view.scaled.double()  # [n] each
+    frame = pd.DataFrame(
+        {
+            PAIR: range(len(plain)),
+            "plain RoPE": (2 * math.pi / plain).numpy(),
+            "scaled": (2 * math.pi / scaled).numpy(),
+            SLOWDOWN: (plain / scaled).numpy(),
+            REGIME: view.regimes,
+        }
+    )
+    return frame[frame[REGIME] != STILL].reset_index(drop=True)
+
+
+def _rules(lengths: dict[str, float], field: str, scale: alt.Scale) -> alt.LayerChart:
+    """Dashed horizontal rules at ``lengths`` (label -> value) on the y ``scale``, labelled at the left."""
+    frame = pd.DataFrame({field: list(lengths.values()), "label": list(lengths)})
+    base = alt.Chart(frame).encode(y=alt.Y(f"{field}:Q", scale=scale))
+    rule = base.mark_rule(strokeDash=[6, 4], color="#374151")
+    text = base.mark_text(align="left", dx=4, dy=-6, color="#111827").encode(text="label:N", x=alt.value(0))
+    return rule + text
+
+
+def wavelength_chart(
+    frame: pd.DataFrame, original: int, extended: int, height: int = 280, side: bool = False
+) -> alt.LayerChart:
+    """Each pair's wavelength before (grey line) and after scaling (points by regime), log scale, with the
+    trained length L and the extended L' as rules: a pair below L turns whole circles within L."""
+    ends = [float(frame["plain RoPE"].min()), float(frame["scaled"].max()), float(extended)]
+    y_scale = alt.Scale(type="log", domain=[min(ends) / 1.5, max(ends) * 1.5], nice=False)
+    plain = (
+        alt.Chart(frame)
+        .mark_line(color=PLAIN_COLOR, strokeDash=[2, 2])
+        .encode(x=alt.X(f"{PAIR}:Q", title=PAIR), y=alt.Y("plain RoPE:Q", title=WAVELENGTH, scale=y_scale))
+    )
+    scaled = (
+        alt.Chart(frame)
+        .mark_circle(size=36, opacity=0.9)
+        .encode(
+            x=f"{PAIR}:Q",
+            y=alt.Y("scaled:Q", scale=y_scale),
+            color=alt.Color(f"{REGIME}:N", title=REGIME, scale=_regime_scale(frame), legend=_legend(side)),
+            tooltip=[
+                alt.Tooltip(f"{PAIR}:Q"),
+                alt.Tooltip("plain RoPE:Q", title="plain wavelength", format=",.1f"),
+                alt.Tooltip("scaled:Q", title="scaled wavelength", format=",.1f"),
+                alt.Tooltip(f"{SLOWDOWN}:Q", format=".4f"),
+                alt.Tooltip(f"{REGIME}:N"),
+            ],
+        )
+    )
+    lengths = {f"trained L = {original:,}": original}
+    if extended != original:
+        lengths[f"L' = {extended:,}"] = extended
+    rules = _rules(lengths, "scaled", y_scale)
+    title = alt.Title("Wavelength per pair: plain (dashed), scaled (dots)")
+    height = _height(height, frame[REGIME].nunique(), side)
+    return alt.layer(plain, scaled, rules, title=title, height=height)
+
+
+def slowdown_chart(frame: pd.DataFrame, factor: float, height: int = 280) -> alt.LayerChart:
+    """How much scaling slows each pair, θ_plain / θ_scaled (log scale): 1 kept, s interpolated.
+
+    No legend: it sits beside ``wavelength_chart``, whose legend has the same colours.
+    """
+    ends = [float(frame[SLOWDOWN].min()), float(frame[SLOWDOWN].max()), 1.0, factor]
+    y_scale = alt.Scale(type="log", domain=[min(ends) / 1.2, max(ends) * 1.2], nice=False)
+    line = alt.Chart(frame).mark_line(color="#d1d5db").encode(x=alt.X(f"{PAIR}:Q", title=PAIR))
+    line = line.encode(y=alt.Y(f"{SLOWDOWN}:Q", title=SLOWDOWN, scale=y_scale))
+    points = (
+        alt.Chart(frame)
+        .mark_circle(size=36, opacity=0.9)
+        .encode(
+            x=f"{PAIR}:Q",
+            y=alt.Y(f"{SLOWDOWN}:Q", scale=y_scale),
+            color=alt.Color(f"{REGIME}:N", scale=_regime_scale(frame), legend=None),
+            tooltip=[alt.Tooltip(f"{PAIR}:Q"), alt.Tooltip(f"{SLOWDOWN}:Q", format=".4f"), f"{REGIME}:N"],
+        )
+    )
+    lengths = {"1: kept": 1.0, f"s = {factor:g}": factor} if factor != 1 else {"1: kept": 1.0}
+    title = alt.Title("How much each pair is slowed down")
+    return alt.layer(line, points, _rules(lengths, SLOWDOWN, y_scale), title=title, height=height)
+
+
+def score_frame(view: LongContextView) -> pd.DataFrame:
+    """Long form: one row per (curve, distance) of the position-only score."""
+    r = view.distances.numpy()
+    return pd.concat(
+        [pd.DataFrame({DISTANCE: r, SCORE: y.numpy(), "RoPE": name}) for name, y in view.scores.items()],
+        ignore_index=True,
+    )
+
+
+def score_colors(names: list[str], this: str) -> dict[str, str]:
+    """Plain RoPE grey, this config red, the general methods in the other colours."""
+    others = iter(OTHER_COLORS)
+    return {n: PLAIN_COLOR if n == PLAIN else THIS_COLOR if n == this else next(others) for n in names}
+
+
+def score_chart(
+    frame: pd.DataFrame, this: str, original: int, height: int = 300, side: bool = False
+) -> alt.LayerChart:
+    """The position-only score against distance (log x from 1 to L'), one line per RoPE, this config's
+    drawn thicker, with the trained length L as a rule."""
+    colors = score_colors(list(dict.fromkeys(frame["RoPE"])), this)
+    legend = _legend(side)
+    lines = (
+        alt.Chart(frame)
+        .mark_line()
+        .encode(
+            x=alt.X(
+                f"{DISTANCE}:Q",
+                title=DISTANCE,
+                scale=alt.Scale(type="log", nice=False, domain=[1, float(frame[DISTANCE].max())]),
+            ),
+            y=alt.Y(f"{SCORE}:Q", title=SCORE),
+            color=alt.Color(
+                "RoPE:N",
+                sort=None,
+                scale=alt.Scale(domain=list(colors), range=list(colors.values())),
+                legend=legend,
+            ),
+            strokeWidth=alt.condition(alt.datum.RoPE == this, alt.value(3), alt.value(1.4)),
+            tooltip=[
+                "RoPE:N",
+                alt.Tooltip(f"{DISTANCE}:Q", format=","),
+                alt.Tooltip(f"{SCORE}:Q", format=".4f"),
+            ],
+        )
+    )
+    rule = pd.DataFrame({DISTANCE: [original], "label": [f"trained L = {original:,}"]})
+    base = alt.Chart(rule).encode(x=f"{DISTANCE}:Q")
+    marks = base.mark_rule(strokeDash=[6, 4], color="#374151") + base.mark_text(
+        align="left", dx=4, dy=-6, color="#111827"
+    ).encode(text="label:N", y=alt.value(10))
+    title = alt.Title("What position alone does to a score, out to L'")
+    return alt.layer(lines, marks, title=title, height=_height(height, len(colors), side))
+
+
+def attention_frame(curves: dict[str, torch.Tensor], factors: torch.Tensor) -> pd.DataFrame:
+    """Long form: the attention factor against s, one curve per method."""
+    s = factors.double().numpy()
+    return pd.concat(
+        [
+            pd.DataFrame({"factor s": s, "attention factor": y.numpy(), "method": n})
+            for n, y in curves.items()
+        ],
+        ignore_index=True,
+    )
+
+
+def attention_chart(
+    frame: pd.DataFrame, factor: float, value: float, height: int = 240, side: bool = False
+) -> alt.LayerChart:
+    """The attention factor against s for each method, and this config's (s, factor) as a red point."""
+    lines = (
+        alt.Chart(frame)
+        .mark_line()
+        .encode(
+            x=alt.X("factor s:Q", scale=alt.Scale(type="log", nice=False)),
+            y=alt.Y("attention factor:Q", scale=alt.Scale(zero=False)),
+            color=alt.Color("method:N", sort=None, legend=_legend(side, 1)),
+            tooltip=[
+                "method:N",
+                alt.Tooltip("factor s:Q", format=".2f"),
+                alt.Tooltip("attention factor:Q", format=".4f"),
+            ],
+        )
+    )
+    here = pd.DataFrame({"factor s": [factor], "attention factor": [value], "label": ["this config"]})
+    point = (
+        alt.Chart(here)
+        .mark_point(size=120, filled=True, color=THIS_COLOR)
+        .encode(
+            x="factor s:Q", y="attention factor:Q", tooltip=["label:N", "factor s:Q", "attention factor:Q"]
+        )
+    )
+    title = alt.Title("The attention factor against the extension factor s")
+    return alt.layer(lines, point, title=title, height=_height(height, frame["method"].nunique(), side, 1))
