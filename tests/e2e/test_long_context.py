@@ -1,0 +1,81 @@
+"""The Long context page in Chromium (issue 24): its four charts are drawn with a size at desktop and
+phone width, a preset switch redraws them, and in presenter mode each section fits a 1280 × 720 projector."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
+
+CHARTS = 4  # wavelengths, slow-down, score against distance, attention factor
+PROJECTOR = (1280, 720)
+SCROLL_HEIGHT_JS = """() => (document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
+    || document.querySelector('[data-testid="stMain"]')).scrollHeight"""
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def sized_page(request, browser):
+    width, height = VIEWPORTS[request.param]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    yield request.param, page
+    page.close()
+
+
+def assert_drawn(page, count: int, min_width: float, min_height: float) -> None:
+    """``count`` charts, each a canvas or svg the browser laid out at least this wide and tall."""
+    charts = page.get_by_test_id("stVegaLiteChart")
+    expect(charts).to_have_count(count)
+    for k in range(count):
+        drawing = charts.nth(k).locator("canvas, svg").first
+        drawing.scroll_into_view_if_needed()
+        width, height = drawn_size(drawing)
+        assert width >= min_width and height >= min_height, (k, width, height)
+
+
+def test_every_chart_is_drawn_with_a_size(server, sized_page, wait_for_app, wait_for_charts, shots):
+    size, page = sized_page
+    page.goto(f"{server}/Long_context")
+    wait_for_app(page)
+    wait_for_charts(page)
+    settle_layout(page, MIN_CHART_WIDTH[size])
+    assert page.get_by_test_id("stException").count() == 0
+    assert_drawn(page, CHARTS, MIN_CHART_WIDTH[size], 250)
+    assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
+    expect(page.get_by_text("Of the 64 pairs: 29 kept (extrapolated)")).to_be_visible()
+    page.screenshot(path=str(shots / f"long_context_{size}.png"), full_page=True)
+
+
+def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_charts, wait_for_settled):
+    page.goto(f"{server}/Long_context")
+    wait_for_app(page)
+    wait_for_settled(page)
+    page.get_by_test_id("stSelectbox").filter(has_text="Preset: a released model's config").click()
+    page.get_by_role("option", name="DeepSeek-V3 (YaRN ×40 on 4,096)").click()
+    expect(page.get_by_text("Of the 32 pairs: 11 kept (extrapolated)")).to_be_visible(timeout=30_000)
+    wait_for_charts(page)
+    expect(page.get_by_test_id("stMetricValue").filter(has_text="163,840")).to_be_visible()
+    assert_drawn(page, CHARTS, MIN_CHART_WIDTH["desktop"], 250)
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def test_presenter_mode_asks_first_and_every_section_fits_a_projector(server, browser, wait_for_app, shots):
+    page = browser.new_page(viewport=dict(zip(("width", "height"), PROJECTOR, strict=True)))
+    page.goto(f"{server}/Long_context?present=true")
+    wait_for_app(page)
+    heights = []
+    for section, charts in ((1, 0), (2, 1), (3, 1), (4, 1)):
+        expect(page.get_by_text(f"Section {section} of 4")).to_be_visible(timeout=30_000)
+        if section == 2:
+            expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(0)  # the answer waits for a guess
+            page.get_by_role("textbox").last.fill("29")
+            page.get_by_role("button", name="Reveal").click()
+            expect(page.get_by_text("You predicted 29; the answer is 29.000000 — right!")).to_be_visible(
+                timeout=30_000
+            )
+        assert_drawn(page, charts, 200, 150)
+        page.screenshot(path=str(shots / f"long_context_presenter_{section}.png"))
+        heights.append(page.evaluate(SCROLL_HEIGHT_JS))
+        if section < 4:
+            page.get_by_role("button", name="Next ▶").click()
+    assert max(heights) <= PROJECTOR[1], heights
+    assert page.get_by_test_id("stException").count() == 0
+    page.close()

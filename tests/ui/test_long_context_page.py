@@ -1,0 +1,138 @@
+"""The Long context page through AppTest (issue 24): every preset, edits, bad parameters, presenter mode."""
+
+import pytest
+
+from core.positional.long_context import PRESETS, long_context_view
+from core.positional.rope_scaling import VARIANTS
+
+PAGE = "pages/Long_context.py"
+SUBHEADERS = [
+    "1. Which pairs are kept, interpolated or blended",
+    "2. What position alone adds to a score, out to L' = {:,}",
+    "3. The attention factor",
+]
+
+
+def charts(at):
+    return at.get("vega_lite_chart")
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def pick(at, preset: str):
+    return at.selectbox(key="lc_preset").set_value(preset).run()
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_every_preset_draws_its_numbers(key, open_page):
+    at = pick(open_page(PAGE), key)
+    assert not at.exception and not at.error
+    preset, cfg = PRESETS[key], PRESETS[key].config
+    view = long_context_view(cfg, "x")
+    assert at.title[0].value == "Long context: RoPE scaling in released models"
+    assert [s.value for s in at.subheader] == [
+        SUBHEADERS[0],
+        SUBHEADERS[1].format(cfg.extended),
+        SUBHEADERS[2],
+    ]
+    assert len(charts(at)) == 4
+    assert metrics(at) == {
+        "Trained length L": f"{cfg.original:,}",
+        "Extended length L'": f"{cfg.extended:,}",
+        "Factor s": f"{cfg.factor:g}",
+        "Attention factor": f"{view.attention_factor:.4f}",
+    }
+    text = " ".join(m.value for m in at.markdown)
+    assert f"**{cfg.rope_type}**: {VARIANTS[cfg.rope_type].idea}" in text
+    assert f"Of the {len(view.regimes)} pairs:" in text
+    codes = [c.value for c in at.code if c.language == "json"]
+    assert len(codes) == 2 and f'"{cfg.rope_type}"' in codes[1] and '"rope_parameters"' in codes[1]
+    assert any(preset.source in c.value for c in at.caption)
+    assert at.number_input(key="lc_head_dim").value == cfg.head_dim
+
+
+def test_a_bad_factor_is_explained_and_the_preset_becomes_custom(open_page, errors):
+    at = open_page(PAGE)
+    at = at.number_input(key="lc_factor").set_value(0.5).run()
+    assert not at.exception
+    assert "The factor s must be at least 1" in errors(at) and "it is 0.5" in errors(at)
+    assert at.selectbox(key="lc_preset").value == "custom"
+    assert len(charts(at)) == 0
+    at = at.number_input(key="lc_factor").set_value(16.0).run()  # back to a working config
+    assert not at.error and len(charts(at)) == 4
+    assert metrics(at)["Factor s"] == "16"
+
+
+def test_beta_fast_not_above_beta_slow_is_explained(open_page, errors):
+    at = pick(open_page(PAGE), "deepseek-v3")
+    at = at.number_input(key="lc_beta_fast").set_value(1.0).run()
+    assert not at.exception and "needs beta_fast > beta_slow > 0" in errors(at)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("1, 2, 3", "short_factor has 3 values, but this head rotates 48 pairs"),
+        ("1, abc", "“abc” is not a number"),
+    ],
+)
+def test_a_bad_factor_list_is_explained(text, message, open_page, errors):
+    at = pick(open_page(PAGE), "phi3-mini-128k")
+    at = at.text_area(key="lc_short_factor").set_value(text).run()
+    assert not at.exception and message in errors(at)
+
+
+def test_a_blank_head_dim_is_explained(open_page, errors):
+    at = open_page(PAGE)
+    at = at.number_input(key="lc_head_dim").set_value(None).run()
+    assert not at.exception and "head_dim is blank" in errors(at)
+
+
+def test_changing_the_type_keeps_the_values_it_shares(open_page):
+    at = open_page(PAGE)  # Llama 3.1: factor 8 on 8,192
+    at = at.selectbox(key="lc_rope_type").set_value("yarn").run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="lc_preset").value == "custom"
+    assert metrics(at)["Attention factor"] == "1.2079"  # 0.1 ln 8 + 1
+    assert at.number_input(key="lc_beta_fast").value is None  # blank: the paper's 32
+    text = " ".join(m.value for m in at.markdown)
+    assert "YaRN keeps pairs up to pair" in text
+    assert len(charts(at)) == 4
+    assert "your config starts at 1.4591: its attention factor 1.2079, squared." in " ".join(
+        c.value for c in at.caption
+    )
+
+
+def test_the_values_survive_a_page_switch(open_page):
+    at = pick(open_page(PAGE), "qwen2.5-7b")
+    at = at.number_input(key="lc_factor").set_value(2.0).run()
+    at.switch_page("pages/Families.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.selectbox(key="lc_preset").value == "custom"
+    assert at.number_input(key="lc_factor").value == 2.0
+    assert metrics(at)["Extended length L'"] == "65,536"
+
+
+def test_presenter_mode_shows_one_section_and_asks_before_the_pairs(open_page):
+    at = open_page(PAGE, present="true")
+    assert not at.exception
+    assert [s.value for s in at.subheader] == []  # section 1: the config
+    assert len(metrics(at)) == 4
+    at = at.button(key="next_long_context").click().run()
+    assert [s.value for s in at.subheader] == [SUBHEADERS[0]]
+    assert len(charts(at)) == 0  # the answer waits for a guess
+    at.text_input(key="predict_lc_kept").set_value("29").run()
+    at = at.button(key="reveal_lc_kept").click().run()
+    assert "You predicted 29; the answer is 29.000000 — right!" in [s.value for s in at.success]
+    assert len(charts(at)) == 1
+
+
+def test_the_page_is_in_the_navigation(open_page):
+    at = open_page(PAGE)
+    from ui.navigation import PAGES
+
+    assert ("pages/Long_context.py", "Long context: RoPE scaling") in [(p, t) for p, t, *_ in PAGES]
+    assert not at.exception

@@ -1,0 +1,288 @@
+"""The Long context page's pieces: its config controls (a preset or the user's own values) and its views.
+
+The controls are kept in the session only (not in the URL): a dict under ``STORE`` holds the values in
+force, so they survive a page switch, and every widget is drawn from it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import streamlit as st
+import torch
+
+from core.positional.long_context import (
+    DEFAULT_PRESET,
+    LISTS,
+    ORIGINAL,
+    PRESETS,
+    LongContextPreset,
+    LongContextView,
+    RopeConfig,
+    attention_factor_curves,
+    config_json,
+    factor_list_text,
+    pair_findings,
+    parse_factor_list,
+)
+from core.positional.rope_scaling import PARTIAL, ROPE_TYPES, VARIANTS, get_mscale
+from core.positional.rope_scaling_charts import (
+    attention_chart,
+    attention_frame,
+    pair_frame,
+    score_chart,
+    score_frame,
+    slowdown_chart,
+    wavelength_chart,
+)
+from ui.presenter import presenting, readable
+
+STORE = "lc_store"  # session: the values in force (widget name -> value) and the preset
+PRESET = "lc_preset"  # the preset selectbox's key
+CUSTOM = "custom"
+PREFIX = "lc_"
+COLUMNS = 4
+
+
+@dataclass(frozen=True)
+class Field:
+    """One setting of the config: its label, its kind and its help."""
+
+    label: str
+    kind: str  # "int", "float", "optional" (a float that may be blank), "bool" or "list"
+    help: str
+
+
+FIELDS: dict[str, Field] = {
+    "head_dim": Field("head_dim", "int", "dh: the dims of one head's query and key that RoPE rotates."),
+    "rope_theta": Field("rope_theta (base)", "float", "The base of θᵢ = base^(−2i/dh)."),
+    "max_position_embeddings": Field(
+        "max_position_embeddings",
+        "int",
+        "The config's length: the trained one for linear and dynamic, the extended one for yarn, llama3, "
+        "longrope.",
+    ),
+    ORIGINAL: Field(
+        ORIGINAL, "int", "L, the length the model was trained on (blank: max_position_embeddings)."
+    ),
+    "factor": Field("factor s", "optional", "The extension factor (blank for yarn/longrope: max / L)."),
+    "low_freq_factor": Field("low_freq_factor", "float", "Pairs slower than L / this are divided by s."),
+    "high_freq_factor": Field("high_freq_factor", "float", "Pairs faster than L / this are kept."),
+    "beta_fast": Field("beta_fast", "optional", "Turns within L above which a pair is kept (blank: 32)."),
+    "beta_slow": Field(
+        "beta_slow", "optional", "Turns within L below which a pair is divided by s (blank: 1)."
+    ),
+    "mscale": Field("mscale", "optional", "DeepSeek's numerator of the attention factor (blank: none)."),
+    "mscale_all_dim": Field("mscale_all_dim", "optional", "DeepSeek's denominator (blank: none)."),
+    "attention_factor": Field("attention_factor", "optional", "Multiplies cos and sin (blank: the paper's)."),
+    PARTIAL: Field(PARTIAL, "float", "The share of each head that rotates (1: all of it)."),
+    "truncate": Field("truncate the ramp's ends", "bool", "YaRN rounds its ramp's ends to whole pairs."),
+    "short_factor": Field("short_factor", "list", "One divisor per pair, used up to L."),
+    "long_factor": Field("long_factor", "list", "One divisor per pair, used past L."),
+}
+BLANK = {"factor": None, ORIGINAL: None, "beta_fast": None, "beta_slow": None, "mscale": None}
+BLANK |= {"mscale_all_dim": None, "attention_factor": None, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
+BLANK |= {PARTIAL: 1.0, "truncate": True, "short_factor": "", "long_factor": ""}
+
+
+def preset_store(preset: LongContextPreset) -> dict:
+    """The widget values of ``preset`` (every field; the ones it does not set at their blank)."""
+    cfg = preset.config
+    values = {**BLANK, "rope_type": cfg.rope_type, "head_dim": cfg.head_dim, "rope_theta": float(cfg.base)}
+    values["max_position_embeddings"] = cfg.max_position_embeddings
+    for key, value in cfg.parameters().items():
+        values[key] = factor_list_text(value) if key in LISTS else value
+    for key, field in FIELDS.items():
+        if field.kind in ("float", "optional") and values[key] is not None:
+            values[key] = float(values[key])
+    return {**values, "preset": preset.key}
+
+
+def _store() -> dict:
+    if STORE not in st.session_state:
+        st.session_state[STORE] = preset_store(PRESETS[DEFAULT_PRESET])
+    if PRESET not in st.session_state:  # the page was left: its widgets' state is gone, the store is not
+        st.session_state[PRESET] = st.session_state[STORE]["preset"]
+    return st.session_state[STORE]
+
+
+def _apply_preset() -> None:
+    name = st.session_state[PRESET]
+    store = st.session_state[STORE]
+    if name in PRESETS:
+        store.update(preset_store(PRESETS[name]))
+        for key in (*FIELDS, "rope_type"):
+            st.session_state[PREFIX + key] = store[key]
+    store["preset"] = name
+
+
+def _edited(name: str) -> None:
+    store = st.session_state[STORE]
+    store[name] = st.session_state[PREFIX + name]
+    store["preset"] = CUSTOM
+    st.session_state[PRESET] = CUSTOM
+
+
+def _widget(name: str, store: dict) -> None:
+    field, key = FIELDS[name], PREFIX + name
+    common = {"key": key, "help": field.help, "on_change": _edited, "args": (name,)}
+    if key not in st.session_state:
+        st.session_state[key] = store[name]
+    if field.kind == "int":
+        st.number_input(field.label, step=1, value=None, **common)
+    elif field.kind == "bool":
+        st.toggle(field.label, **common)
+    elif field.kind == "list":
+        st.text_area(field.label, height=90, **common)
+    else:
+        st.number_input(field.label, value=None, step=None, format="%g", **common)
+
+
+def config_controls() -> tuple[str, dict]:
+    """The preset, the rope_type and the fields it reads; returns the preset's key (or ``CUSTOM``) and
+    the values in force (see ``rope_config``)."""
+    store = _store()
+    c1, c2 = st.columns(2)
+    c1.selectbox(
+        "Preset: a released model's config",
+        (CUSTOM, *PRESETS),
+        format_func=lambda k: "custom (your own values)" if k == CUSTOM else PRESETS[k].label,
+        key=PRESET,
+        on_change=_apply_preset,
+    )
+    if PREFIX + "rope_type" not in st.session_state:
+        st.session_state[PREFIX + "rope_type"] = store["rope_type"]
+    c2.selectbox(
+        "rope_type",
+        ROPE_TYPES,
+        key=PREFIX + "rope_type",
+        on_change=_edited,
+        args=("rope_type",),
+        help=" ".join(f"{v.name}: {v.idea}" for v in VARIANTS.values()),
+    )
+    reads = VARIANTS[store["rope_type"]].keys
+    names = ["head_dim", "rope_theta", "max_position_embeddings"]
+    names += [k for k in FIELDS if k in reads and FIELDS[k].kind in ("int", "float", "optional")]
+    for start in range(0, len(names), COLUMNS):  # row by row: a phone stacks them in reading order
+        for column, name in zip(st.columns(COLUMNS), names[start : start + COLUMNS], strict=False):
+            with column:
+                _widget(name, store)
+    for name in [k for k in FIELDS if k in reads and FIELDS[k].kind in ("bool", "list")]:
+        _widget(name, store)
+    st.caption(
+        "These values stay in this session: a copied link does not carry them and opens "
+        f"{PRESETS[DEFAULT_PRESET].label.split(' (')[0]}."
+    )
+    return store["preset"], dict(store)
+
+
+def rope_config(values: dict) -> RopeConfig:
+    """The ``RopeConfig`` of the controls' values: the keys its rope_type reads, blanks left out.
+
+    Raises ``ValueError`` for a missing number or a factor list that does not parse.
+    """
+    rope_type = values["rope_type"]
+    for name in ("head_dim", "rope_theta", "max_position_embeddings"):
+        if values[name] is None:
+            raise ValueError(f"{name} is blank: it needs a value.")
+    params = []
+    for key in VARIANTS[rope_type].keys:
+        value = values.get(key)
+        if value is None or (key == PARTIAL and value == 1.0) or (key == "truncate" and value is True):
+            continue
+        params.append((key, parse_factor_list(key, value) if key in LISTS else value))
+    return RopeConfig(
+        rope_type, values["head_dim"], values["rope_theta"], values["max_position_embeddings"], tuple(params)
+    )
+
+
+def label_of(preset: str) -> str:
+    """The config's name on the charts."""
+    return PRESETS[preset].label.split(" (")[0] if preset in PRESETS else "your config"
+
+
+def overview(preset: str, cfg: RopeConfig, view: LongContextView) -> None:
+    """The method in one sentence, its source, the lengths and the config.json keys."""
+    variant = VARIANTS[cfg.rope_type]
+    st.markdown(
+        f"**{variant.name}**: {variant.idea}  \nSource: {variant.paper}. Values as `{variant.reference}`."
+    )
+    c = st.columns(4)
+    c[0].metric("Trained length L", f"{cfg.original:,}")
+    c[1].metric("Extended length L'", f"{cfg.extended:,}")
+    c[2].metric("Factor s", f"{cfg.factor:g}")
+    c[3].metric("Attention factor", f"{view.attention_factor:.4f}")
+    if presenting():
+        return
+    with st.expander("config.json: the keys this config uses", icon=":material/data_object:"):
+        known = PRESETS.get(preset)
+        if known:
+            st.caption(f"From {known.source}. {known.note}")
+        legacy, current = config_json(known, cfg)
+        a, b = st.columns(2)
+        a.markdown("Legacy form (`rope_scaling`, transformers 4):")
+        a.code(legacy, language="json", wrap_lines=True)
+        b.markdown("Current form (`rope_parameters`, transformers 5):")
+        b.code(current, language="json", wrap_lines=True)
+
+
+def pairs_section(view: LongContextView) -> None:
+    """Which pairs are kept, interpolated or blended: wavelengths and slow-downs, and what they show."""
+    frame = pair_frame(view)
+    cfg = view.cfg
+    if presenting():  # one chart, the whole width, its legend at the side: a projector is short
+        chart = wavelength_chart(frame, cfg.original, cfg.extended, 300, side=True)
+        st.altair_chart(readable(chart), width="stretch")
+    else:
+        c1, c2 = st.columns(2)
+        c1.altair_chart(readable(wavelength_chart(frame, cfg.original, cfg.extended)), width="stretch")
+        c2.altair_chart(readable(slowdown_chart(frame, cfg.factor)), width="stretch")
+    findings = pair_findings(view)
+    st.markdown(findings[0] if presenting() else " ".join(findings))
+
+
+def score_section(view: LongContextView, label: str) -> None:
+    """The position-only score against distance, this config beside plain RoPE and the general methods."""
+    height, side = (300, True) if presenting() else (300, False)
+    st.altair_chart(
+        readable(score_chart(score_frame(view), label, view.cfg.original, height, side)), width="stretch"
+    )
+    words = [
+        "q = k = the all-ones head: the score is the mean over pairs of cos(r·θᵢ), so it shows what "
+        "position alone does; each point is the mean over every distance from its r to the next point's. "
+        "Linear interpolation reaches at s·r the score plain RoPE has at r."
+    ]
+    for name, a in view.factors.items():
+        if a != 1:
+            words.append(f"{name} starts at {a**2:.4f}: its attention factor {a:.4f}, squared.")
+    if len(view.scores) == 2:
+        words.append("s = 1: there is no extension, so the general methods would all be plain RoPE.")
+    if not presenting():
+        st.caption(" ".join(words))
+
+
+def attention_section(view: LongContextView) -> None:
+    """The attention factor: its value, its formula against s, and what DeepSeek does besides."""
+    cfg, a = view.cfg, view.attention_factor
+    st.markdown(
+        f"transformers multiplies cos and sin by the attention factor, so every rotated part of a query·key "
+        f"score grows by its square: here {a:.4f}² = {a**2:.4f}. YaRN and LongRoPE use it to keep attention "
+        "as sharp at L' as at L; the others leave it at 1."
+    )
+    factors = torch.logspace(0, max(2.0, math.log10(2 * cfg.factor)), 60, dtype=torch.float64)  # [S]
+    curves = attention_factor_curves(cfg, factors)
+    height, side = (230, True) if presenting() else (220, False)
+    st.altair_chart(
+        readable(attention_chart(attention_frame(curves, factors), cfg.factor, a, height, side)),
+        width="stretch",
+    )
+    st.caption(f"The red dot is this config: s = {cfg.factor:g}, attention factor {a:.4f}.")
+    p = cfg.parameters()
+    if cfg.rope_type == "yarn" and p.get("mscale_all_dim"):
+        m = get_mscale(cfg.factor, p["mscale_all_dim"])
+        st.caption(
+            f"With mscale_all_dim, DeepSeek's attention also multiplies its softmax scale by "
+            f"(0.1·{p['mscale_all_dim']:g}·ln {cfg.factor:g} + 1)² = {m**2:.4f} (transformers' "
+            "yarn_apply_mscale): that scale is not in the curves above."
+        )
