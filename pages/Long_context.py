@@ -3,6 +3,8 @@
 import streamlit as st
 
 from core.positional.long_context import PRESETS, long_context_view
+from core.scripts.long_context import long_context_script
+from ui.code_view import show_script
 from ui.long_context_views import (
     attention_section,
     config_controls,
@@ -33,6 +35,12 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 
+if not presenting():
+    show_script(
+        long_context_script(cfg, label),
+        "it prints the lengths, s and the attention factor, which pairs are kept, interpolated or blended, "
+        "the pairs that meet unseen angles, the score at 1, L and L', and last one JSON line with them.",
+    )
 titles = ["The config", "Which pairs are stretched", "What position alone adds", "The attention factor"]
 slides = Slides("long_context", titles)
 if slides.shows(1):
