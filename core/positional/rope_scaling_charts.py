@@ -38,7 +38,7 @@ def _legend(side: bool, columns: int = 2) -> alt.Legend:
 def _height(plot: int, entries: int, side: bool, columns: int = 2) -> int:
     """The chart's height for a plot of ``plot`` px: Streamlit fits title, plot and a legend below it
     into the height, so a legend below adds its rows."""
-    return plot if side else plot + 22 * -(-entries // columns) + 28
+    return plot if side else plot + 22 * -(-entries // columns) + 44
 
 
 def pair_frame(view: LongContextView) -> pd.DataFrame:
@@ -75,10 +75,18 @@ def wavelength_chart(
     trained length L and the extended L' as rules: a pair below L turns whole circles within L."""
     ends = [float(frame["plain RoPE"].min()), float(frame["scaled"].max()), float(extended)]
     y_scale = alt.Scale(type="log", domain=[min(ends) / 1.5, max(ends) * 1.5], nice=False)
+    decades = [
+        10.0**k
+        for k in range(math.ceil(math.log10(min(ends) / 1.5)), math.floor(math.log10(max(ends) * 1.5)) + 1)
+    ]
+    y_axis = alt.Axis(values=decades, format=",")  # one grid line a decade
     plain = (
         alt.Chart(frame)
         .mark_line(color=PLAIN_COLOR, strokeDash=[2, 2])
-        .encode(x=alt.X(f"{PAIR}:Q", title=PAIR), y=alt.Y("plain RoPE:Q", title=WAVELENGTH, scale=y_scale))
+        .encode(
+            x=alt.X(f"{PAIR}:Q", title=PAIR),
+            y=alt.Y("plain RoPE:Q", title=WAVELENGTH, scale=y_scale, axis=y_axis),
+        )
     )
     scaled = (
         alt.Chart(frame)
