@@ -16,6 +16,7 @@ import argparse
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -36,6 +37,13 @@ def render_config(backend_ports: list[int], listen: str, run: Path) -> str:
         f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=10s;" for port in backend_ports
     )
     return TEMPLATE.read_text().format(run=run, listen=listen, servers=servers)
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1 (for runs on loopback: the tests, deploy/hall_load.py)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def healthy(url: str) -> bool:
