@@ -1,6 +1,6 @@
 import pytest
 
-from core.prediction import parse_number, parse_shape
+from core.prediction import example_shape, number_problem, parse_number, parse_shape, shape_problem
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,59 @@ def test_numbers():
     assert parse_number("−0.5") == -0.5
     assert parse_number("1,000") == 1000.0
     assert parse_number("one") is None
+
+
+def test_nan_and_infinity_are_not_predictions():
+    assert parse_number("nan") is None
+    assert parse_number("inf") is None
+    assert parse_number("-infinity") is None
+
+
+def test_an_example_is_never_the_answer():
+    assert example_shape((8, 4, 256)) == "2 × 3 × 5"
+    assert example_shape((2, 3, 5)) == "3 × 5 × 7"
+
+
+def test_a_shape_that_reads_or_is_empty_has_no_problem():
+    assert shape_problem("8 × 4 × 256", (8, 4, 256)) is None
+    assert shape_problem("[2, 3]", (8, 4, 256)) is None  # wrong, but read
+    assert shape_problem("  ", (8, 4, 256)) is None
+
+
+def test_a_shape_names_what_it_could_not_read_and_gives_an_example():
+    message = shape_problem("8 by 4 by 256", (8, 4, 256))
+    assert message == (
+        "Could not read “by” and “by” as a size. Write the sizes as whole numbers, for example "
+        "2 × 3 × 5, 2x3x5 or [2, 3, 5]."
+    )
+
+
+@pytest.mark.parametrize(
+    "text, quoted",
+    [
+        ("eight by four", "“eight”, “by” and “four”"),
+        ("8 × 4.5 × 256", "“4.5”"),
+        ("[8, -4]", "“-4”"),
+        ("a b c d e", "“a”, “b”, “c” and more"),
+        ("8 × " + "y" * 30, "“" + "y" * 20 + "…”"),
+    ],
+)
+def test_a_shape_quotes_the_pieces_it_could_not_read(text, quoted):
+    assert shape_problem(text, (8, 4, 256)).startswith(f"Could not read {quoted} as a size.")
+
+
+def test_a_shape_with_a_missing_size():
+    assert shape_problem("8 × × 256", (8, 4, 256)).startswith("Could not read a size between every two")
+
+
+def test_the_example_is_not_the_answer_it_helps_with():
+    assert "2 × 3 × 5" not in shape_problem("two by three by five", (2, 3, 5))
+    assert "3 × 5 × 7" in shape_problem("two by three by five", (2, 3, 5))
+
+
+def test_a_number_names_what_it_could_not_read():
+    assert number_problem("0.9") is None and number_problem("") is None
+    assert number_problem("about one") == (
+        "Could not read “about one” as a number. Write it in digits, for example 0.5 or −0.25."
+    )
+    assert number_problem("nan").startswith("Could not read “nan”")
