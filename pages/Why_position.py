@@ -1,8 +1,8 @@
 """Why position? The lesson's opening example, with numbers; every sentence below is computed."""
 
 import dataclasses
+from contextlib import nullcontext
 
-import pandas as pd
 import streamlit as st
 
 from core.config import FAMILIES
@@ -24,17 +24,20 @@ from ui import cache
 from ui.attention_views import attention_effect
 from ui.code_view import show_script
 from ui.navigation import settings
-from ui.presenter import Slides, predict_number, presenting
-from ui.sentences import SIX_DECIMALS, sentence_inputs, shared_table
+from ui.presenter import Slides, ask, predict_number, presenting
+from ui.sentences import comparison_table, sentence_inputs, shared_table
 from ui.widgets import token_chips
 
 cfg, _ = settings()
-st.title("Why position?")
-st.markdown(
+INTRO = (
     "An embedding layer is a lookup table: a token ID gets **the same vector wherever it "
     "stands**. Type two sentences with the same words in another order and compare."
 )
-typed_a, typed_b, mid = sentence_inputs()
+st.title("Why position?")
+if not presenting():
+    st.markdown(INTRO)
+with st.sidebar if presenting() else nullcontext():  # presenting, the sentences are typed in the sidebar
+    typed_a, typed_b, mid = sentence_inputs()
 text_a, text_b = (mid_sentence(typed_a), mid_sentence(typed_b)) if mid else (typed_a, typed_b)
 try:
     cfg.validate()
@@ -55,8 +58,9 @@ order = permutation(len(ids_a), cfg.seed)
 ids_p = [ids_a[k] for k in order]
 num_positions = max(len(ids_a), len(ids_b))
 additive = FAMILIES[cfg.method].additive
+table_note = None
 if cfg.method == "learned" and num_positions > cfg.context_length:
-    st.info(
+    table_note = (
         f"The sentences need {num_positions} positions and the sidebar's context length is "
         f"{cfg.context_length}, so this page uses `nn.Embedding({num_positions}, "
         f"{cfg.output_dim})`. "
@@ -71,19 +75,39 @@ if cfg.method == "learned" and num_positions > cfg.context_length:
 (tok_a, tok_b), pos = cache.sentence_embeddings((text_a, text_b), cfg, num_positions)
 tok_p = tok_a[order]
 
-for label, ids in (("A", ids_a), ("B", ids_b)):
-    st.markdown(f"**{label}** — {len(ids)} tokens")
-    token_chips(token_strings(ids, cfg.vocab_size), ids)
-if mid:
-    st.caption(
-        "Each sentence is tokenized with a space before it (· on its first chip), as its words stand "
-        "mid-text."
-    )
+# Presenting, the sentences are a section of their own and the long ones are split in two.
+slides = Slides(
+    "why",
+    [
+        "Two sentences",
+        ("The same token, two positions", ["", "every shared token"]),
+        ("Shuffle the words", ["", "what it shows"]),
+    ],
+)
+if slides.shows(1):
+    if slides.on:
+        st.markdown(INTRO + " (Type them in the sidebar.)")
+    if table_note:
+        st.info(table_note)
+    for label, ids in (("A", ids_a), ("B", ids_b)):
+        st.markdown(f"**{label}** — {len(ids)} tokens")
+        token_chips(token_strings(ids, cfg.vocab_size), ids)
+    if mid:
+        st.caption(
+            "Each sentence is tokenized with a space before it (· on its first chip), as its words stand "
+            "mid-text."
+        )
 
-slides = Slides("why", ["The same token, two positions", "Shuffle the words"])
 shared = shared_tokens(ids_a, ids_b, tok_a, tok_b, pos)
 moved = first_moved(shared)
-if slides.shows(1):
+question = ""
+if moved is not None:
+    piece = escape_markdown(repr(token_strings([moved.token_id], cfg.vocab_size)[0]))
+    question = (  # it names the token: the table that would show the answer waits for the reveal
+        f"Predict the cosine of {piece} in A (position {moved.position_a}) and {piece} in B (position "
+        f"{moved.position_b}), token embeddings only, from −1 to 1"
+    )
+if slides.shows(2):
     st.subheader("1. The same token, two positions")
     if not shared:
         st.warning("The two sentences share no token. Try words that appear in both.")
@@ -92,10 +116,7 @@ if slides.shows(1):
             "Every token the sentences share stands at the same position in both, so its vector is the "
             "same with or without positions. Move a word to see the difference."
         )
-    elif not slides.on or predict_number(
-        "why_1", "Predict the cosine of the two vectors of this token, token embeddings only", 1.0, 0.001
-    ):
-        piece = escape_markdown(repr(token_strings([moved.token_id], cfg.vocab_size)[0]))
+    elif slides.at(0) and (not slides.on or predict_number("why_1", question, moved.cosine_without, 0.001)):
         c1, c2 = st.columns(2)
         c1.metric(
             f"cos({piece} in A, {piece} in B) — token embeddings only",
@@ -134,7 +155,7 @@ if slides.shows(1):
         if not additive and not slides.on:
             label = f"Where {FAMILIES[cfg.method].label} acts: Attention, on these two sentences"
             st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
-    if shared:
+    if shared and slides.at(1) and (not slides.on or moved is None or ask("why_1", question)):
         shared_table(shared, cfg.vocab_size)
         kept = [s for s in shared if s.position_a == s.position_b]
         st.caption(
@@ -146,34 +167,16 @@ if slides.shows(1):
             )
         )
 
-if slides.shows(2):
+if slides.shows(3):
     st.subheader("2. Shuffle the words")
-    st.markdown("Here A is compared with a shuffle of its own tokens (the seed picks the shuffle):")
-    token_chips(token_strings(ids_p, cfg.vocab_size), ids_p)
     comparisons = {
         name: compare_orders(tok_a, tok, pos) for name, tok in (("A vs shuffled A", tok_p), ("A vs B", tok_b))
     }
-    rows = [
-        {
-            "pair": name,
-            "same vectors, no positions": f"{c.shared_without} of {c.num_vectors}",
-            "same vectors, with positions": f"{c.shared_with} of {c.num_vectors}",
-            "cos of means, no positions": c.mean_cosine_without,
-            "cos of means, with positions": c.mean_cosine_with,
-            "max |diff| of means, with positions": c.mean_diff_with,
-        }
-        for name, c in comparisons.items()
-    ]
-    st.dataframe(  # formats in the browser: a pandas Styler would cost ~6 ms a table on every rerun
-        pd.DataFrame(rows),
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "cos of means, no positions": SIX_DECIMALS,
-            "cos of means, with positions": SIX_DECIMALS,
-            "max |diff| of means, with positions": st.column_config.NumberColumn(format="%.1e"),
-        },
-    )
+if slides.shows(3) and slides.at(0):
+    st.markdown("Here A is compared with a shuffle of its own tokens (the seed picks the shuffle):")
+    token_chips(token_strings(ids_p, cfg.vocab_size), ids_p)
+    comparison_table(comparisons)
+if slides.shows(3) and slides.at(1):
     st.markdown(
         "\n".join(f"- {s}" for s in shuffle_sentences(cfg.method, additive, comparisons["A vs shuffled A"]))
     )

@@ -1,11 +1,14 @@
 """Presenter mode (URL ``present=true``): large type, one section at a time, predict then reveal.
 
 The switch lives in the shared sidebar and is bound to the URL, so it stays on through page switches
-and reloads. Every page splits itself into ``Slides``; a prediction box hides a shape or a number
-until the class has guessed it.
+and reloads. Every page splits itself into ``Slides``, each of which fits a 1280 × 720 projector
+(``tests/e2e/test_presenter_fit.py`` measures every one); a prediction box hides a shape or a number
+until the class has guessed it, on its own section and on every later one that would show it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import altair as alt
 import streamlit as st
@@ -13,18 +16,28 @@ import streamlit as st
 from core.charts import unvalidated
 from core.markup import escape_markdown
 from core.pipeline import Step
-from core.prediction import parse_number, parse_shape
+from core.prediction import example_shape, number_problem, parse_number, parse_shape, shape_problem
 from core.units import shape_str
 from ui.widgets import step_header, step_metrics
 
 PRESENT = "present"  # the switch's widget key and URL parameter
+SCREEN_HEIGHT = 720  # px: the projector a section must fit (1280 × 720)
 _CSS = """
 <style>
 html { font-size: 135%; }
-[data-testid="stMainBlockContainer"] { padding-top: 4.5rem; }
-h1 { font-size: 2.1rem !important; padding-top: 0 !important; }
-[data-testid="stMetricValue"] { font-size: 3rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 4.5rem; padding-bottom: 1rem; }
+h1 { font-size: 1.75rem !important; padding: 0 0 0.3rem !important; }
+h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
+[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.6rem; }
+[data-testid="stMetricValue"] { font-size: 2.6rem; }
 [data-testid="stTable"] table { font-size: 1rem; }
+[data-testid="stTable"] th, [data-testid="stTable"] td { padding-top: 0.15rem; padding-bottom: 0.15rem; }
+/* On a wide screen the title shares the header's row: the header's buttons sit in its corners. */
+@media (min-width: 900px) {
+  [data-testid="stMainBlockContainer"] { padding-top: 1rem; }
+  [data-testid="stHeader"] { background: transparent; pointer-events: none; }
+  [data-testid="stHeader"] button, [data-testid="stHeader"] a { pointer-events: auto; }
+}
 </style>
 """
 
@@ -62,30 +75,67 @@ def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
             chart.configure_axis(labelFontSize=17, titleFontSize=19)
             .configure_title(fontSize=22)
             .configure_legend(labelFontSize=16, titleFontSize=17)
+            # Drawn at a given height, a chart puts its title ~10 px above its own top, where it is cut off.
+            .properties(padding={"top": 14, "right": 5, "bottom": 5, "left": 5})
         )
     return unvalidated(chart)
 
 
+def slide_height(height: int, normal: int | str = "content") -> int | str:
+    """A chart's ``height`` for ``st.altair_chart``: ``height`` px when presenting (sized for the
+    projector's screen), else ``normal``."""
+    return height if presenting() else normal
+
+
+Section = str | tuple[str, list[str]]  # a title, or a title and the names of its parts
+
+
 class Slides:
-    """A page's sections; presenting, only one is drawn, with Previous / Next above it."""
+    """A page's sections; presenting, only one is drawn, with Previous / Next above it.
 
-    def __init__(self, page: str, titles: list[str]):
-        self.page, self.titles, self.on = page, titles, presenting()
-        self.current = self._nav() if self.on else 0
+    A section too tall for the projector names its parts: presenting, each part is a slide of its own
+    (``at``), so every slide fits the screen; otherwise every part of every section is drawn, in order.
+    """
 
-    def _nav(self) -> int:
-        key, total = f"slide_{self.page}", len(self.titles)
-        current = min(max(st.session_state.get(key, 1), 1), total)
-        st.session_state[key] = current
+    def __init__(self, page: str, sections: list[Section]):
+        self.page, self.on = page, presenting()
+        self.parts = [[""] if isinstance(s, str) else s[1] for s in sections]
+        self.titles = [s if isinstance(s, str) else s[0] for s in sections]
+        self.slides = [(n, k) for n, parts in enumerate(self.parts, 1) for k in range(len(parts))]
+        self.section, self.part = self._nav() if self.on else (0, None)
+
+    def title(self, index: int) -> str:
+        """Slide ``index``'s title (0-based): its section's, and its part's name when it has one."""
+        number, k = self.slides[index]
+        part = self.parts[number - 1][k]
+        return f"{self.titles[number - 1]} — {part}" if part else self.titles[number - 1]
+
+    def _nav(self) -> tuple[int, int]:
+        """Previous / Next and where they are; the section (1-based) and its part (0-based) drawn.
+
+        The section is kept under ``slide_<page>`` and its part under ``part_<page>``.
+        """
+        key, part_key, total = f"slide_{self.page}", f"part_{self.page}", len(self.slides)
+
+        def index() -> int:  # the slide the session is at (0-based), clamped to this run's slides
+            number = min(max(st.session_state.get(key, 1), 1), len(self.parts))
+            k = min(max(st.session_state.get(part_key, 0), 0), len(self.parts[number - 1]) - 1)
+            return self.slides.index((number, k))
+
+        def go(i: int) -> None:
+            st.session_state[key], st.session_state[part_key] = self.slides[min(max(i, 0), total - 1)]
+
+        current = index()
+        go(current)
 
         def move(by: int) -> None:  # a callback: the section changes before the page is drawn again
-            st.session_state[key] = min(max(st.session_state[key] + by, 1), total)
+            go(index() + by)
 
         c1, c2, c3 = st.columns([1, 2, 1], vertical_alignment="center")
         c1.button(
             "◀ Previous",
             key=f"prev_{self.page}",
-            disabled=current <= 1,
+            disabled=current <= 0,
             width="stretch",
             on_click=move,
             args=(-1,),
@@ -93,61 +143,98 @@ class Slides:
         c3.button(
             "Next ▶",
             key=f"next_{self.page}",
-            disabled=current >= total,
+            disabled=current >= total - 1,
             width="stretch",
             on_click=move,
             args=(1,),
         )
-        c2.progress(current / total, text=f"Section {current} of {total}: {self.titles[current - 1]}")
-        return current
+        c2.progress((current + 1) / total, text=f"Section {current + 1} of {total}: {self.title(current)}")
+        return self.slides[current]
 
     def shows(self, number: int) -> bool:
         """Whether section ``number`` (1-based) is drawn in this run."""
-        return not self.on or number == self.current
+        return not self.on or number == self.section
+
+    def at(self, part: int) -> bool:
+        """Within the section drawn, whether its part ``part`` (0-based) is drawn: every part when not
+        presenting."""
+        return not self.on or part == self.part
 
 
-def _revealed(key: str, question: str) -> bool:
-    """A prediction box and a Reveal button until revealed; True once the answer may be shown."""
+def _reveal(key: str) -> None:
+    """Reveal's callback: the answer may be shown, and the guess is kept for the verdict (the box, no
+    longer drawn, loses its own value)."""
+    st.session_state[f"revealed_{key}"] = True
+    st.session_state[f"guess_{key}"] = st.session_state.get(f"predict_{key}", "")
+
+
+def guess(key: str) -> str:
+    """What was typed in prediction ``key``'s box when it was revealed (or so far)."""
+    return st.session_state.get(f"guess_{key}", st.session_state.get(f"predict_{key}", ""))
+
+
+def ask(key: str, question: str, problem: Callable[[str], str | None] | None = None) -> bool:
+    """A prediction box and a Reveal button until revealed; True once the answer may be shown.
+
+    Call it with the same ``key`` and ``question`` on every section that would show the answer. ``problem``
+    says what it cannot read in a guess (plain text, escaped here), shown under the box as it is typed.
+    """
     if st.session_state.get(f"revealed_{key}"):
         return True
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.text_input(question, key=f"predict_{key}")
+    typed = c1.text_input(question, key=f"predict_{key}")
     c2.button(
         "Reveal",
         key=f"reveal_{key}",
         type="primary",
         width="stretch",
-        on_click=lambda: st.session_state.update({f"revealed_{key}": True}),
+        on_click=_reveal,
+        args=(key,),
     )
+    if problem is not None and (message := problem(typed)):
+        st.warning(escape_markdown(message))
     return False
+
+
+def shape_question(name: str, shape: tuple[int, ...]) -> str:
+    """The question before a shape: how to write one, with an example that is not ``shape``."""
+    example = example_shape(shape)
+    return f"Predict the shape of {name} (for example {example} or [{example.replace(' × ', ', ')}])"
 
 
 def predict_shape(key: str, name: str, shape: tuple[int, ...]) -> bool:
     """Ask for the shape of ``name`` before showing it; True once revealed (then says how the guess did).
 
-    The verdict repeats the shape read from the guess, never the typed text itself.
+    The verdict repeats the shape read from the guess, never the typed text itself; a guess it cannot
+    read gets what it could not read and an example.
     """
-    example = "8 × 4 × 256, [8, 4, 256] or torch.Size([8, 4, 256])"
-    if not _revealed(key, f"Predict the shape of {name} (for example {example})"):
+    if not ask(key, shape_question(name, shape), lambda text: shape_problem(text, shape)):
         return False
-    guess = parse_shape(st.session_state.get(f"predict_{key}", ""))
-    if guess == shape:
+    typed = guess(key)
+    read = parse_shape(typed)
+    if read == shape:
         st.success(f"Right: {shape_str(shape)}.")
-    elif guess is not None:
-        st.warning(f"You predicted {shape_str(guess)}; the tensor is {shape_str(shape)}.")
+    elif read is not None:
+        st.warning(f"You predicted {shape_str(read)}; the tensor is {shape_str(shape)}.")
+    elif message := shape_problem(typed, shape):
+        st.warning(f"{escape_markdown(message)} The tensor is {shape_str(shape)}.")
     return True
 
 
 def predict_number(key: str, question: str, answer: float, tolerance: float) -> bool:
-    """Ask for a number before showing it; True once revealed (then says how close the guess was)."""
-    if not _revealed(key, question):
+    """Ask for a number before showing it; True once revealed (then says how close the guess was, or what
+    it could not read)."""
+    if not ask(key, question, number_problem):
         return False
-    guess = parse_number(st.session_state.get(f"predict_{key}", ""))
-    if guess is not None:
-        close = abs(guess - answer) <= tolerance
+    typed = guess(key)
+    read = parse_number(typed)
+    if read is not None:
+        close = abs(read - answer) <= tolerance
         (st.success if close else st.warning)(
-            f"You predicted {guess:g}; the answer is {answer:.6f}" + (" — right!" if close else ".")
+            f"You predicted {read:g}; the answer is {answer:.6f}" + (" — right!" if close else ".")
         )
+    elif message := number_problem(typed):
+        st.warning(f"{escape_markdown(message)} The answer is {answer:.6f}.")
     return True
 
 
@@ -157,11 +244,11 @@ def predict_token(key: str, question: str, answer: str) -> bool:
     A guess is right when it is the token's text, ignoring quotes, surrounding spaces and case; the
     verdict quotes the answer, never the typed text.
     """
-    if not _revealed(key, question):
+    if not ask(key, question):
         return False
-    guess = st.session_state.get(f"predict_{key}", "").strip().strip("'\"").strip().casefold()
-    if guess:
-        right = guess == answer.strip().casefold()
+    typed = guess(key).strip().strip("'\"").strip().casefold()
+    if typed:
+        right = typed == answer.strip().casefold()
         shown = escape_markdown(repr(answer))
         (st.success if right else st.warning)(f"Right: {shown}." if right else f"The answer is {shown}.")
     return True
@@ -170,7 +257,9 @@ def predict_token(key: str, question: str, answer: str) -> bool:
 def step(number: int, info: Step, slides: Slides) -> bool:
     """Draw a pipeline step's header; True when its body should be drawn too.
 
-    Presenting, only the current step is drawn, and its shape is hidden behind a prediction.
+    Presenting, only the current step is drawn, and its shape is hidden behind a prediction: its first
+    part asks for the shape, shows the code and, once revealed, the shape; its later parts (``slides.at``)
+    hold its body, behind the same prediction.
     """
     if not slides.shows(number):
         return False
@@ -178,8 +267,11 @@ def step(number: int, info: Step, slides: Slides) -> bool:
         step_header(number, info)
         return True
     st.subheader(f"{number}. {info.title}")
-    revealed = predict_shape(str(number), f"`{info.name}`", info.shape)
+    name = f"`{info.name}`"
+    if slides.part > 0:
+        return ask(str(number), shape_question(name, info.shape), lambda t: shape_problem(t, info.shape))
+    revealed = predict_shape(str(number), name, info.shape)
     st.code(info.code, language="python", wrap_lines=True)
     if revealed:
         step_metrics(info)
-    return revealed
+    return revealed and len(slides.parts[number - 1]) == 1

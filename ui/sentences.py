@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.order import SharedToken
+from core.order import OrderComparison, SharedToken
 from core.tokenizer import token_strings
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import MAX_SENTENCE_CHARS
@@ -52,3 +52,28 @@ def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
     )
     numbers = [c for c in table.columns if c.startswith(("cosine", "norm"))]
     st.dataframe(table, hide_index=True, width="stretch", column_config=dict.fromkeys(numbers, SIX_DECIMALS))
+
+
+def comparison_table(comparisons: dict[str, OrderComparison]) -> None:
+    """One row per pair of orders (its name: its comparison): vectors kept, cosines and gaps of the means."""
+    rows = [
+        {
+            "pair": name,
+            "same vectors, no positions": f"{c.shared_without} of {c.num_vectors}",
+            "same vectors, with positions": f"{c.shared_with} of {c.num_vectors}",
+            "cos of means, no positions": c.mean_cosine_without,
+            "cos of means, with positions": c.mean_cosine_with,
+            "max |diff| of means, with positions": c.mean_diff_with,
+        }
+        for name, c in comparisons.items()
+    ]
+    st.dataframe(  # formats in the browser: a pandas Styler would cost ~6 ms a table on every rerun
+        pd.DataFrame(rows),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "cos of means, no positions": SIX_DECIMALS,
+            "cos of means, with positions": SIX_DECIMALS,
+            "max |diff| of means, with positions": st.column_config.NumberColumn(format="%.1e"),
+        },
+    )
