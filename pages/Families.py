@@ -5,21 +5,26 @@ import streamlit as st
 from core.config import FAMILIES
 from core.scripts.families import families_script
 from ui.code_view import show_script
-from ui.families.close_up import close_up
-from ui.families.compare import logit_section, overview, similarity_section
+from ui.families.close_up import close_up, close_up_parts
+from ui.families.compare import logit_parts, logit_section, overview, similarity_parts, similarity_section
 from ui.families.controls import family_settings
 from ui.navigation import settings
 from ui.presenter import Slides, presenting
 
 cfg, _ = settings()
 st.title("Positional-encoding families, side by side")
-st.markdown(
+INTRO = (
     "Absolute methods give every **position** a vector; relative methods act on the **distance** between a "
     f"query and a key, inside attention. Here all {len(FAMILIES)} meet on the same axes. The sidebar's "
     "context length is the *trained* length; its method picks the close-up at the bottom."
 )
-with st.expander("Family settings", expanded=not presenting()):
-    fam = family_settings()
+if not presenting():
+    st.markdown(INTRO)
+    with st.expander("Family settings", expanded=True):
+        fam = family_settings()
+else:  # the projector's screen holds one section: the settings wait in the sidebar
+    with st.sidebar.expander("Family settings"):
+        fam = family_settings(columns=1)
 try:
     cfg.validate()
     fam.validate(cfg.output_dim, cfg.context_length)
@@ -34,24 +39,27 @@ if not presenting():
         "one JSON line with every curve.",
     )
 family = FAMILIES[cfg.method]
-slides = Slides(
+slides = Slides(  # presenting, the tall sections come a part at a time
     "families",
     [
         f"{len(FAMILIES)} families",
-        "What position alone adds",
-        "How alike are two positions?",
-        f"Close-up: {family.label}",
+        ("What position alone adds", logit_parts()),
+        ("How alike are two positions?", similarity_parts(cfg, fam)),
+        (f"Close-up: {family.label}", close_up_parts(cfg.method)),
     ],
 )
 if slides.shows(1):
+    if slides.on:
+        st.markdown(INTRO)
     overview(cfg, fam)
 if slides.shows(2):
     st.subheader("1. What position alone adds to an attention score")
-    logit_section(cfg, fam)
+    logit_section(cfg, fam, slides.part)
 if slides.shows(3):
     st.subheader("2. How alike are two positions?")
-    similarity_section(cfg, fam)
+    similarity_section(cfg, fam, slides.part)
 if slides.shows(4):
     st.subheader(f"3. Close-up: {family.label} ({family.source})")
-    st.caption("Pick another family with **Positional method** in the sidebar.")
-    close_up(cfg, fam)
+    if slides.at(0):
+        st.caption("Pick another family with **Positional method** in the sidebar.")
+    close_up(cfg, fam, slides.part)

@@ -11,7 +11,7 @@ from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import sample_indices
 from core.positional import alibi_bias, alibi_slopes
 from ui.families.close_up import GRID, matrix_view
-from ui.presenter import readable
+from ui.presenter import presenting, readable
 
 
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
@@ -26,8 +26,9 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     with c1:
         frame = pd.DataFrame({"head": range(1, fam.heads + 1), "slope m": slopes.numpy()})
         st.altair_chart(readable(bar_chart(frame, "head", "slope m", "Slope per head")), width="stretch")
-    with c2:
+    with c1 if presenting() else c2:  # presenting, under the slopes: the matrix keeps the screen's height
         head = st.selectbox("Head", range(1, fam.heads + 1), key="alibi_head")
+    with c2:
         positions = sample_indices(cfg.context_length, GRID)  # [P]: never the whole [T, T] matrix
         bias = alibi_bias(fam.heads, cfg.context_length, positions)[head - 1].double()  # [P, P]
         bias = torch.where(positions[None, :] <= positions[:, None], bias, torch.nan)  # causal mask: j ≤ i

@@ -1,6 +1,7 @@
 """Pieces the close-up views share, and ``close_up``, which draws the chosen family's own view.
 
-Each family's view is the module ``ui/families/<name>.py`` with a ``view(cfg, fam)`` function.
+Each family's view is the module ``ui/families/<name>.py`` with a ``view(cfg, fam)`` function. A view
+too tall for one presenter slide lists its parts in ``PARTS`` and takes ``view(cfg, fam, part)``.
 """
 
 from __future__ import annotations
@@ -21,9 +22,18 @@ from ui.widgets import sampled_note
 GRID = 48  # positions per side of a [T, T] matrix view
 
 
-def close_up(cfg: PipelineConfig, fam: FamilyConfig) -> None:
-    """The view of ``cfg.method``, from its module in this package."""
-    importlib.import_module(f"ui.families.{cfg.method}").view(cfg, fam)
+def close_up_parts(method: str) -> list[str]:
+    """The presenter parts of ``method``'s view (its ``PARTS``; one unnamed part when it has none)."""
+    return getattr(importlib.import_module(f"ui.families.{method}"), "PARTS", [""])
+
+
+def close_up(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
+    """The view of ``cfg.method``, from its module in this package (presenting: its part ``part``)."""
+    module = importlib.import_module(f"ui.families.{cfg.method}")
+    if hasattr(module, "PARTS"):
+        module.view(cfg, fam, part)
+    else:
+        module.view(cfg, fam)
 
 
 def table_heatmap(cfg: PipelineConfig, fam: FamilyConfig, title: str) -> None:

@@ -15,9 +15,21 @@ from core.pipeline import sample_indices
 from core.similarity import cosine_matrix, mean_by_distance
 from core.units import every
 from ui.cache import additive_rows
-from ui.presenter import readable
+from ui.presenter import readable, slide_height
 
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
+PER_SLIDE = 3  # presenting: chart 1's panels (each with its finding) and chart 2's matrices per slide
+
+
+def chunks(count: int) -> list[range]:
+    """Presenting, which of ``count`` charts each slide shows: ``PER_SLIDE`` in a row."""
+    return [range(start, min(start + PER_SLIDE, count)) for start in range(0, count, PER_SLIDE)]
+
+
+def logit_parts() -> list[str]:
+    """Chart 1's presenter parts: its panels with their findings, ``PER_SLIDE`` to a slide."""
+    parts = chunks(len(FAMILIES))
+    return [f"{k + 1} of {len(parts)}" for k in range(len(parts))]
 
 
 def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
@@ -65,17 +77,27 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
     return panel, logit_findings(name, distances, y, T, fam)
 
 
-def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
-    """Every method's position-only logit contribution against distance: one panel per method."""
+def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
+    """Every method's position-only logit contribution against distance: one panel per method.
+
+    ``part`` (presenting): slide ``part`` of ``logit_parts()``, its panels in a row above their findings.
+    """
     T, span = cfg.context_length, drawn_span(cfg.context_length, fam)
     distances = sample_indices(span, CURVE_POINTS)  # [R]
-    findings = []
-    for k, name in enumerate(FAMILIES):
-        if k % 2 == 0:  # a new row of two panels: a phone stacks them in the registry's order
-            columns = st.columns(2)
-        panel, finding = logit_panel(name, chart_settings(cfg), fam.items())
-        columns[k % 2].altair_chart(readable(panel), width="stretch", height=230)
-        findings.append(finding)
+    panels = [logit_panel(name, chart_settings(cfg), fam.items()) for name in FAMILIES]
+    findings = [finding for _, finding in panels]
+    if part is not None:
+        shown = chunks(len(panels))[part]
+        for column, k in zip(st.columns(PER_SLIDE), shown, strict=False):
+            column.altair_chart(readable(panels[k][0]), width="stretch", height=slide_height(300))
+        st.markdown("\n".join(f"- {findings[k]}" for k in shown))
+        if part < len(chunks(len(panels))) - 1:
+            return
+    else:
+        for k, (panel, _) in enumerate(panels):
+            if k % 2 == 0:  # a new row of two panels: a phone stacks them in the registry's order
+                columns = st.columns(2)
+            columns[k % 2].altair_chart(readable(panel), width="stretch", height=230)
     step = int(distances[1] - distances[0]) if len(distances) > 1 else 1
     st.caption(
         f"Query at position r, key at position 0, both with the same content (one random vector, "
@@ -86,7 +108,8 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         f"Shaw's clip, so their flat tails show; the dashed line is the trained length T = {T:,}. "
         + (f"Drawn: {every(step, span, 'distances')}." if step > 1 else "")
     )
-    st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
+    if part is None:
+        st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
 
 
 def position_vectors(
@@ -137,19 +160,41 @@ def similarity_charts(
     return heatmaps, curve, findings
 
 
-def similarity_section(cfg: PipelineConfig, fam: FamilyConfig) -> None:
-    """Cosine similarity between position vectors, as matrices and against distance."""
+def similarity_parts(cfg: PipelineConfig, fam: FamilyConfig) -> list[str]:
+    """Chart 2's presenter parts: its matrices, ``PER_SLIDE`` to a slide, then the curves."""
+    heatmaps, _, _ = similarity_charts(chart_settings(cfg), fam.items())
+    return ["the matrices"] * len(chunks(len(heatmaps))) + ["against distance"]
+
+
+def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
+    """Cosine similarity between position vectors, as matrices and against distance.
+
+    ``part`` (presenting): slide ``part`` of ``similarity_parts``, matrices in a row or the curves.
+    """
     T = cfg.context_length
     positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
     heatmaps, curve, findings = similarity_charts(chart_settings(cfg), fam.items())
-    cells = [column for _ in range(len(heatmaps) // 2 + 1) for column in st.columns(2)]  # a grid of 2 wide
-    for column, chart in zip(cells, heatmaps, strict=False):
-        column.altair_chart(readable(chart), width="stretch")
+    slides = chunks(len(heatmaps))
+    if part is None:
+        cells = [column for _ in range(len(heatmaps) // 2 + 1) for column in st.columns(2)]  # 2 wide
+        for column, chart in zip(cells, heatmaps, strict=False):
+            column.altair_chart(readable(chart), width="stretch")
+    elif part < len(slides):  # square matrices in a row, as tall as the screen allows
+        for column, k in zip(st.columns(PER_SLIDE), slides[part], strict=False):
+            column.altair_chart(readable(heatmaps[k]), width="stretch", height=340)
     step = int(positions[1] - positions[0]) if len(positions) > 1 else 1
     note = every(step, T, "positions")
-    st.caption(
-        f"Cosine similarity of the position vectors ({note}). RoPE has no position vector of its "
-        "own: shown is the all-ones query rotated to each position, cos = qᵀR(j−i)q / |q|²."
-    )
-    cells[len(heatmaps)].altair_chart(readable(curve), width="stretch", height=330)
-    st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
+    if part is None or part < len(slides):
+        st.caption(
+            f"Cosine similarity of the position vectors ({note}). RoPE has no position vector of its "
+            "own: shown is the all-ones query rotated to each position, cos = qᵀR(j−i)q / |q|²."
+        )
+    findings_cell = st
+    if part is None:
+        cells[len(heatmaps)].altair_chart(readable(curve), width="stretch", height=330)
+    elif part < len(slides):
+        return
+    else:  # the curves beside what to look at in them
+        left, findings_cell = st.columns(2)
+        left.altair_chart(readable(curve), width="stretch", height=440)
+    findings_cell.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))

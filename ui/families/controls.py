@@ -26,12 +26,13 @@ def setting(param: Param) -> object:
     return bound_number(param.label, param.key, param.default, param.help)
 
 
-def family_settings() -> FamilyConfig:
-    """Every family setting (heads, base, buckets, max_distance, clip, extrapolate, layout, …)."""
+def family_settings(columns: int = COLUMNS) -> FamilyConfig:
+    """Every family setting (heads, base, buckets, max_distance, clip, extrapolate, layout, …), in rows of
+    ``columns`` widgets (1 in the sidebar)."""
     params = list(all_params().values())
     values = {}
-    for start in range(0, len(params), COLUMNS):  # row by row: a phone stacks them in reading order
-        for column, param in zip(st.columns(COLUMNS), params[start : start + COLUMNS], strict=False):
+    for start in range(0, len(params), columns):  # row by row: a phone stacks them in reading order
+        for column, param in zip(st.columns(columns), params[start : start + columns], strict=False):
             with column:
                 values[param.key] = setting(param)
     return FamilyConfig(**values)

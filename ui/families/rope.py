@@ -17,11 +17,25 @@ from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
 
 SHIFTS = [0, 1, 10, 100, 1000]
+PARTS = ["shift invariance", "wavelengths and decay", "how far each pair turns", "two pairings"]  # slides
 
 
-def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
-    """RoPE up close: relative logits under a shift, wavelengths, long-term decay, the two pairings."""
+def view(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
+    """RoPE up close: relative logits under a shift, wavelengths, long-term decay, the two pairings
+    (presenting: ``PARTS[part]``)."""
     head_dim = cfg.output_dim // fam.heads
+    if part in (None, 0):
+        shift_invariance(cfg, fam, head_dim)
+    if part in (None, 1):
+        wavelengths_and_decay(cfg, fam, head_dim)
+    if part in (None, 2):
+        pair_turns(fam, head_dim)
+    if part in (None, 3):
+        pairings(head_dim)
+
+
+def shift_invariance(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> None:
+    """A query and a key shifted together: the same logit, with numbers."""
     st.markdown(
         f"RoPE rotates each pair of a query's and a key's {head_dim} head dimensions by the angle "
         f"p·θᵢ, θᵢ = base^(−2i/{head_dim}). A dot product of two rotated vectors depends only on the "
@@ -50,6 +64,10 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
             "difference from s = 0": st.column_config.NumberColumn(format="%.1e"),
         },
     )
+
+
+def wavelengths_and_decay(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> None:
+    """Each pair's wavelength beside RoFormer's long-term decay bound."""
     c1, c2 = st.columns(2)
     with c1:
         wavelengths = 2 * math.pi / rope_inv_freq(head_dim, fam.base).double()
@@ -69,6 +87,10 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         st.caption(
             "The bound on |q·k| falls, on average, as keys get further away: RoPE favours nearby tokens."
         )
+
+
+def pair_turns(fam: FamilyConfig, head_dim: int) -> None:
+    """A unit vector in a few pairs, rotated to positions 0–31."""
     positions = torch.arange(32)
     pairs = sorted({0, head_dim // 4, head_dim // 2 - 1})
     points = []
@@ -93,6 +115,10 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         f"A unit vector in {len(pairs)} pair(s), rotated to positions 0–{int(positions[-1])}: pair 0 "
         "spins fast (1 radian per position), the last barely moves."
     )
+
+
+def pairings(head_dim: int) -> None:
+    """Interleaved and half pairings: one permutation apart."""
     perm = rope_pairing_permutation(head_dim).tolist()
     shown = ", ".join(map(str, perm[:8])) + (", …" if head_dim > 8 else "")
     st.markdown(
