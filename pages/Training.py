@@ -1,6 +1,7 @@
 """Watch positions being learned: a tiny GPT trained live, shared fairly between sessions."""
 
 import dataclasses
+from contextlib import nullcontext
 
 import streamlit as st
 
@@ -28,14 +29,17 @@ from ui.training_views import (
 
 cfg, choice = checked_settings()
 st.title("Watch positions being learned")
-st.markdown(
+INTRO = (
     "The lesson's positional table starts random; *how do we know the actual values? That is part of the "
     "LLM training process.* Here a tiny GPT (token embedding + positions + causal self-attention blocks) "
     "trains on the ship's log (or the sidebar's text), on this server's CPU. The sidebar's "
     "**Positional method** and **Seed** apply; the last 10% of the text is held out for validation."
 )
-choice = training_text(choice)
-tcfg = train_settings(cfg.method, cfg.seed)
+if not presenting():
+    st.markdown(INTRO)
+with st.sidebar if presenting() else nullcontext():  # presenting, the settings wait in the sidebar
+    choice = training_text(choice)
+    tcfg = train_settings(cfg.method, cfg.seed, stacked=presenting())
 if cfg.method not in trainable_methods():  # e.g. the T5 preset: a way forward, not an error
     st.info(
         f"This page trains {', '.join(trainable_methods())} positions, not **{cfg.method}**: pick one of "
@@ -74,7 +78,9 @@ if not presenting():
         "the same run as the Train button (same seed, same curves); it prints the loss curve, the final "
         "losses and, last, one JSON line with them.",
     )
-slides = Slides("training", ["Train one model", "Every method on this text"])
+slides = Slides(  # presenting, a finished run's numbers, curves and table come one slide each
+    "training", [("Train one model", ["", "the loss", "the table taking shape"]), "Every method on this text"]
+)
 queue, me, text = training_queue(), session_id(), text_key(ids)
 plan = st.session_state.setdefault("train_plan", [])  # Train every method: the runs still to ask for
 own = queue.own_job(me)  # a session has one run at a time
@@ -102,7 +108,14 @@ def live() -> None:
     progress_view(queue, job)
 
 
-if slides.shows(1):
+if slides.shows(1) and not slides.at(0):
+    if job is not None and job.status == "done":
+        results_view(job.result, slides.part)
+    else:
+        st.info("No finished run to show yet: press **Train** in the first section.")
+elif slides.shows(1):
+    if slides.on and job is None:
+        st.markdown(INTRO)
     b1, b2, b3 = st.columns([1, 1, 3])
     b1.button("Train", type="primary", key="train", on_click=start, args=([tcfg],))
     b2.button("Stop", key="stop", disabled=own is None or own.finished, on_click=stop)
@@ -131,7 +144,7 @@ if slides.shows(1):
         elif job.status == "stopped":
             st.warning(stopped_message(job))
         else:
-            results_view(job.result)
+            results_view(job.result, slides.part)
 
 if slides.shows(2):
     st.subheader("Every method on this text")

@@ -16,7 +16,7 @@ from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, settings_key
 from core.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
 from ui.position_loss_view import position_loss_view
-from ui.presenter import readable
+from ui.presenter import readable, slide_height
 from ui.settings import bound_number
 from ui.text_source import TextChoice
 from ui.url_keys import register_url_keys, url_bound
@@ -24,6 +24,7 @@ from ui.url_keys import register_url_keys, url_bound
 DEFAULTS = TrainConfig()
 register_url_keys("corpus", "train_context", "size", "steps")
 WORKERS = 1  # runs training at once on the server's two cores; the rest queue
+SLIDE_CHART = 440  # px: the loss curves' height on a presenter's slide (1280 × 720)
 KEEP = 16  # finished runs kept for everyone (each ≤ 26 snapshots of ≤ 256 × 128 floats: ≤ 3.4 MB)
 
 
@@ -54,9 +55,10 @@ def training_text(choice: TextChoice) -> TextChoice:
     return choice
 
 
-def train_settings(method: str, seed: int) -> TrainConfig:
-    """Context, model size and steps (URL keys train_context, size, steps)."""
-    c1, c2, c3 = st.columns(3)
+def train_settings(method: str, seed: int, stacked: bool = False) -> TrainConfig:
+    """Context, model size and steps (URL keys train_context, size, steps), side by side or ``stacked``
+    (in the sidebar)."""
+    c1, c2, c3 = [st.container()] * 3 if stacked else st.columns(3)
     with c1:
         context = bound_number(
             "Trained context T",
@@ -144,8 +146,23 @@ def losses(result: TrainResult) -> pd.DataFrame:
     )
 
 
-def results_view(result: TrainResult) -> None:
-    """Final numbers, the loss curves and, for learned positions, the table taking shape."""
+def results_view(result: TrainResult, part: int | None = None) -> None:
+    """Final numbers, the loss curves and, for learned positions, the table taking shape.
+
+    ``part`` (presenting): 0 the numbers, 1 the loss curves, 2 the table; None all three.
+    """
+    if part == 1:
+        st.altair_chart(readable(loss_chart(losses(result))), width="stretch", height=SLIDE_CHART)
+        return
+    if part == 2:
+        if result.snapshots:
+            snapshot_view(result)
+        else:
+            st.info(
+                f"{result.config.method} positions have no table to watch: pick **learned** as the "
+                "sidebar's Positional method and train again."
+            )
+        return
     c = st.columns(4)
     c[0].metric(
         "Validation loss",
@@ -165,6 +182,8 @@ def results_view(result: TrainResult) -> None:
         "the text uses (renumbered), so no 50,257-row table is trained",
     )
     c[3].metric("Trained in", f"{result.seconds:.1f} s")
+    if part is not None:
+        return
     st.altair_chart(readable(loss_chart(losses(result))), width="stretch")
     if result.snapshots:
         snapshot_view(result)
@@ -192,10 +211,13 @@ def snapshot_view(result: TrainResult) -> None:
         st.altair_chart(
             readable(similarity_heatmap(frame, f"Cosine similarity at step {result.steps[index]}")),
             width="stretch",
+            height=slide_height(280),
         )
     with c2:
         frame = pd.DataFrame({"step": result.steps, "structure": result.structure})
-        st.altair_chart(readable(structure_chart(frame, result.steps[index])), width="stretch")
+        st.altair_chart(
+            readable(structure_chart(frame, result.steps[index])), width="stretch", height=slide_height(280)
+        )
     st.caption(
         f"Structure = mean cosine of neighbouring positions − mean cosine of positions at least {T // 2} "
         f"apart: {result.structure[0]:+.3f} at step 0, {result.structure[index]:+.3f} at step "
