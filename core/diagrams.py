@@ -64,19 +64,22 @@ def shown_piece(piece: str) -> str:
 # --- 1. Sliding windows -------------------------------------------------------------------------
 
 
-def windows_svg(pieces: list[str], starts: list[int], context_length: int) -> str:
+def windows_svg(
+    pieces: list[str], starts: list[int], context_length: int, per_row: int = TOKENS_PER_ROW
+) -> str:
     """The first batch's windows over the text's first tokens.
 
     Args:
         pieces: the text's first tokens as strings (at most ``MAX_WINDOW_TOKENS`` are drawn).
         starts: the first token of each window of the batch (``b * stride``), one lane each.
         context_length: T, the tokens per window; each target window is its input shifted by one.
+        per_row: tokens per row of the drawing (70 px each): more make it wider and shorter.
     """
     T, total = context_length, len(starts)
     starts = starts[:MAX_SLABS]  # the first windows, one lane each
     n = min(len(pieces), MAX_WINDOW_TOKENS, starts[-1] + T + 1)  # up to the last drawn target
     cell_w, cell_h, lane_h, left, top = 70, 40, 20, 50, 34
-    width = left + TOKENS_PER_ROW * cell_w + 10
+    width = left + per_row * cell_w + 10
     fill, ink = TENSOR_COLORS["token_embeddings"]
     covered = {t for s in starts for t in range(s, s + T)}
     body = [
@@ -86,8 +89,8 @@ def windows_svg(pieces: list[str], starts: list[int], context_length: int) -> st
         _text(left + 282, 19, "targets[b]: shifted by one", 15, "start"),
     ]
     y0 = top
-    for first in range(0, n, TOKENS_PER_ROW):
-        last = min(n, first + TOKENS_PER_ROW)  # this row holds tokens [first, last)
+    for first in range(0, n, per_row):
+        last = min(n, first + per_row)  # this row holds tokens [first, last)
         for t in range(first, last):
             x, used = left + (t - first) * cell_w, t in covered
             body.append(_rect(x + 2, y0, cell_w - 4, cell_h, fill if used else "#f3f4f6", "#9ca3af", rx=5))

@@ -5,6 +5,7 @@ import dataclasses
 import streamlit as st
 import torch
 
+from core.config import FAMILIES
 from core.data import TextTooShort, partial_batch_note
 from core.diagrams import MAX_LOOKUP_ROWS, lookup_svg, shown_piece
 from core.embeddings import is_exact
@@ -74,8 +75,17 @@ if not presenting() and batch is not None:
         "it prints the shapes above and, last, the corner of input_embeddings shown below.",
     )
 steps = pipeline_steps(cfg, len(ids))
-slides = Slides("pipeline", [s.title for s in steps[: 1 if batch is None else None]])
-if not is_exact(cfg.vocab_size, d):
+PARTS = [  # presenting, each step's shape is asked first, then its pictures and values come a slide each
+    ["", "the tokens"],
+    ["", "the windows", "inputs and targets"],
+    ["", "the lookup", "the values"],
+    ["", "the lookup", "the values"] if FAMILIES[cfg.method].additive else [""],
+    ["", "the picture", "the values"],
+    ["", "the values"],
+]
+shown = steps[: 1 if batch is None else None]  # no window: step 1 only
+slides = Slides("pipeline", [(s.title, p) for s, p in zip(shown, PARTS, strict=False)])
+if not is_exact(cfg.vocab_size, d) and slides.shows(3) and slides.at(0):
     st.info(
         f"At vocab {cfg.vocab_size:,} × d {d:,} the token table would take "
         f"{human_bytes(cfg.vocab_size * d * 4)}. The app never allocates it: each row is drawn "
@@ -84,7 +94,7 @@ if not is_exact(cfg.vocab_size, d):
     )
 
 # 1. Text → token IDs
-if step(1, steps[0], slides):
+if step(1, steps[0], slides) and slides.at(1):
     source = escape_markdown(choice.label)  # it may hold a file's name
     tokens = f"{len(ids):,} token{'s' * (len(ids) != 1)}"
     chars = f"{len(choice.text):,} character{'s' * (len(choice.text) != 1)}"
@@ -107,7 +117,7 @@ if batch is None:  # said above: no window, so nothing past step 1
 
 # 2. Batches
 if step(2, steps[1], slides):
-    windows_step(cfg, batch, ids, asked.batch_size)
+    windows_step(cfg, batch, ids, asked.batch_size, slides.part)
 
 # Real values at a small corner (tables) and on a downsampled grid (heatmaps).
 corner = cache.view(
@@ -130,37 +140,43 @@ pieces = token_strings(batch.inputs[0, : len(corner.positions)].tolist(), V)
 
 # 3. Token embeddings
 if step(3, steps[2], slides):
-    st.caption(
-        "Each token ID picks one row of the table. The same ID always gets the same row, wherever it stands."
-    )
-    first_ids = batch.inputs[0].tolist()  # [T]
-    shown_ids = first_ids[:MAX_LOOKUP_ROWS]
-    picture(
-        lookup_svg(
-            [f"{shown_piece(p)} {i:,}" for p, i in zip(token_strings(shown_ids, V), shown_ids, strict=True)],
-            first_ids,
-            cfg.vocab_size,
-            d,
-            "token_embedding_layer",
-            "token_embeddings[0]",
-            "token_embeddings",
+    if slides.at(1):
+        st.caption(
+            "Each token ID picks one row of the table. The same ID always gets the same row, wherever it "
+            "stands."
         )
-    )
-    values_table(
-        corner.token_embeddings[0],
-        corner.positions,
-        corner.dims,
-        [f"t={t}: {p!r}" for t, p in enumerate(pieces)],
-    )
-    heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, "token_embeddings[0]", (T, d))
+        first_ids = batch.inputs[0].tolist()  # [T]
+        shown_ids = first_ids[:MAX_LOOKUP_ROWS]
+        picture(
+            lookup_svg(
+                [
+                    f"{shown_piece(p)} {i:,}"
+                    for p, i in zip(token_strings(shown_ids, V), shown_ids, strict=True)
+                ],
+                first_ids,
+                cfg.vocab_size,
+                d,
+                "token_embedding_layer",
+                "token_embeddings[0]",
+                "token_embeddings",
+            )
+        )
+    if slides.at(2):
+        values_table(
+            corner.token_embeddings[0],
+            corner.positions,
+            corner.dims,
+            [f"t={t}: {p!r}" for t, p in enumerate(pieces)],
+        )
+        heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, "token_embeddings[0]", (T, d))
 
 # 4. Positional embeddings
 if step(4, steps[3], slides):
-    position_step(cfg, corner, grid)
+    position_step(cfg, corner, grid, slides.part)
 
 # 5. Broadcasting
 if step(5, steps[4], slides):
-    broadcast_step(B, T, d, corner)
+    broadcast_step(B, T, d, corner, slides.part)
 
 # 6. Input embeddings
 if step(6, steps[5], slides):

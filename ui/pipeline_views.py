@@ -19,6 +19,7 @@ from core.diagrams import (
 from core.pipeline import EmbeddingView
 from core.samples import SAMPLES
 from core.tokenizer import token_strings
+from ui.presenter import presenting
 from ui.presets import to_custom
 from ui.text_source import LONG_SAMPLE, use_long_sample
 from ui.widgets import grid_table, heatmap_view, picture, show_table, tensor_downloads, values_table
@@ -45,18 +46,33 @@ def no_window(message: str, text: str, num_tokens: int) -> None:
         st.button("Use the long sample text", key="use_long_sample", on_click=use_long_sample)
 
 
-def windows_step(cfg: PipelineConfig, batch: Batch, ids: list[int], batch_size: int) -> None:
+WIDE_ROW = 14  # tokens per row of the windows' drawing on a presenter's slide (1,040 px wide)
+
+
+def windows_step(
+    cfg: PipelineConfig, batch: Batch, ids: list[int], batch_size: int, part: int | None = None
+) -> None:
     """The first batch: what the windows make, the windows over the tokens, inputs and targets.
 
     ``cfg.batch_size`` is the batch's own B; ``batch_size`` the B asked for (more when the text is short).
+    ``part`` (presenting): 1 the windows, 2 inputs and targets; None both.
     """
     B, T, V = batch.batch_size, cfg.context_length, cfg.vocab_size
-    st.caption(batch_sentence(batch, batch_size, T, cfg.stride))
-    st.markdown("**The windows over the text** (first batch: each lane is one row b of `inputs`)")
-    starts = [b * cfg.stride for b in range(B)]
-    picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS], V), starts, T))
-    if B > 1:
-        st.caption(windows_sentence(T, cfg.stride))
+    if part in (None, 1):
+        if presenting():  # one line less: the slide's title already says what the picture is
+            st.caption(
+                f"{batch_sentence(batch, batch_size, T, cfg.stride)} Each lane is one row b of `inputs`."
+            )
+        else:
+            st.caption(batch_sentence(batch, batch_size, T, cfg.stride))
+            st.markdown("**The windows over the text** (first batch: each lane is one row b of `inputs`)")
+        starts = [b * cfg.stride for b in range(B)]
+        per_row = {"per_row": WIDE_ROW} if presenting() else {}  # wider and shorter: one screen
+        picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS], V), starts, T, **per_row))
+        if B > 1:
+            st.caption(windows_sentence(T, cfg.stride))
+    if part not in (None, 2):
+        return
     show_b, show_t = min(B, 8), min(T, 16)
     left, right = st.columns(2)
     with left:
@@ -70,8 +86,13 @@ def windows_step(cfg: PipelineConfig, batch: Batch, ids: list[int], batch_size: 
     tensor_downloads("inputs", batch.inputs, ("b", "t"), "The whole first batch, int64.")
 
 
-def position_step(cfg: PipelineConfig, corner: EmbeddingView, grid: EmbeddingView) -> None:
-    """The [T, d] table the method adds (its lookup, a corner of values and a heatmap), or why none."""
+def position_step(
+    cfg: PipelineConfig, corner: EmbeddingView, grid: EmbeddingView, part: int | None = None
+) -> None:
+    """The [T, d] table the method adds (its lookup, a corner of values and a heatmap), or why none.
+
+    ``part`` (presenting, a method with a table): 1 the lookup, 2 the values; None both.
+    """
     family, T, d = FAMILIES[cfg.method], cfg.context_length, cfg.output_dim
     if not family.additive:
         st.info(
@@ -79,17 +100,32 @@ def position_step(cfg: PipelineConfig, corner: EmbeddingView, grid: EmbeddingVie
             "position enters inside attention (see **Families side by side**). Below, the table is all zeros."
         )
         return
-    st.caption(
-        "One vector per position 0 … T−1, the same for every sequence in the batch. " + family.input_note
-    )
-    labels = [f"t = {t}" for t in range(min(T, MAX_LOOKUP_ROWS))]
-    picture(lookup_svg(labels, list(range(T)), T, d, family.table_name, "pos_embeddings", "pos_embeddings"))
+    if part in (None, 1):
+        st.caption(
+            "One vector per position 0 … T−1, the same for every sequence in the batch. " + family.input_note
+        )
+        labels = [f"t = {t}" for t in range(min(T, MAX_LOOKUP_ROWS))]
+        table = family.table_name
+        picture(lookup_svg(labels, list(range(T)), T, d, table, "pos_embeddings", "pos_embeddings"))
+    if part not in (None, 2):
+        return
     values_table(corner.pos_embeddings, corner.positions, corner.dims)
     heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d))
 
 
-def broadcast_step(B: int, T: int, d: int, corner: EmbeddingView) -> None:
-    """``[B, T, d] + [T, d]``: the diagram, in words, and position 0 of (up to) two sequences, real values."""
+def broadcast_step(B: int, T: int, d: int, corner: EmbeddingView, part: int | None = None) -> None:
+    """``[B, T, d] + [T, d]``: the diagram, in words, and position 0 of (up to) two sequences, real values.
+
+    ``part`` (presenting): 1 the diagram and its words, 2 the values; None both.
+    """
+    if part in (None, 1):
+        broadcast_picture(B, T, d)
+    if part in (None, 2):
+        broadcast_values(corner)
+
+
+def broadcast_picture(B: int, T: int, d: int) -> None:
+    """The broadcasting diagram and what PyTorch does, in words."""
     picture(broadcast_svg(B, T, d))
     if B == 1:
         repeat = "which already matches the batch's B = 1: here nothing is repeated (with more sequences it "
@@ -101,6 +137,10 @@ def broadcast_step(B: int, T: int, d: int, corner: EmbeddingView) -> None:
         f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "
         f"the `[{T}, {d}]` table an implicit leading axis of size 1, {repeat}"
     )
+
+
+def broadcast_values(corner: EmbeddingView) -> None:
+    """Position 0 of (up to) two sequences: token + position = input, real values."""
     rows, labels = [], []
     for b in range(len(corner.batch_rows)):  # the corner's rows: 0 and 1, or only 0 when B = 1
         rows += [corner.token_embeddings[b, 0], corner.pos_embeddings[0], corner.input_embeddings[b, 0]]
