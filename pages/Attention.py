@@ -40,7 +40,12 @@ if not presenting():
     )
 with st.sidebar if presenting() else nullcontext():  # presenting, the inputs wait in the sidebar
     typed_a, typed_b, mid = sentence_inputs()
-    with st.expander("Attention settings: heads, the head shown, the mask, each family's own"):
+    # Tracked (a rerun when opened or closed), so it stays open while its own settings change the page.
+    with st.expander(
+        "Attention settings: heads, the head shown, the mask, each family's own",
+        key="attention_settings",
+        on_change="rerun",
+    ):
         chosen = attention_settings(1 if presenting() else 4)
     run = trained_run()
     use_trained = weights_switch(run)
