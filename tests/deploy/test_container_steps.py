@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 
-from tests.deploy.support import ROOT, TORCH_CPU_URL, TORCH_WHEEL, free_port
+from tests.deploy.support import ROOT, TORCH_CPU_URL, TORCH_WHEEL, free_port, pypi_reachable
 
 DOCKERFILE = ROOT / "Dockerfile"
 PORT = "8501"  # the Dockerfile's, replaced by a free port here
@@ -69,6 +69,8 @@ def _health(health_cmd: list[str], env: dict[str, str]) -> bool:
 
 @pytest.mark.slow
 def test_the_dockerfile_steps_install_and_serve_a_healthy_app(tmp_path, torch_wheel):
+    if not pypi_reachable():
+        pytest.skip("PyPI is out of reach: the Dockerfile's pip install needs it")
     app, venv = tmp_path / "app", tmp_path / "venv"
     app.mkdir()
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
