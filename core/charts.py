@@ -186,13 +186,25 @@ def method_panel(
     color: str,
     rule_at: float | None = None,
     height: int = 170,
+    x_domain: tuple[float, float] | None = None,
+    note: str | None = None,
 ) -> alt.Chart:
-    """One method's curve on its own linear axis, in its colour (small multiples, one per method)."""
+    """One method's curve on its own linear axis, in its colour (small multiples, one per method).
+
+    ``x_domain``: the x axis's ends (default: the data's, made nice); ``note``: a line under the title
+    (e.g. why this panel's axis is shorter than its neighbours').
+    """
+    heading = alt.Title(title, color=color, anchor="start", fontSize=14)
+    if note:
+        heading = alt.Title(
+            title, color=color, anchor="start", fontSize=14, subtitle=note, subtitleColor=color
+        )
+    scale = alt.Scale(domain=list(x_domain), nice=False) if x_domain is not None else alt.Undefined
     chart = (
-        alt.Chart(frame, title=alt.Title(title, color=color, anchor="start", fontSize=14), height=height)
+        alt.Chart(frame, title=heading, height=height)
         .mark_line(color=color, strokeWidth=2.5, point=len(frame) <= 64)
         .encode(
-            x=alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1)),
+            x=alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1), scale=scale),
             y=alt.Y(f"{y}:Q", title=y, scale=alt.Scale(zero=False, nice=True)),
             tooltip=[alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
         )

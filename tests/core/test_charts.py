@@ -125,3 +125,19 @@ def test_unvalidated_charts_give_the_same_spec_without_validating():
     broken.to_dict()  # drawn without validation
     with pytest.raises(Exception, match="not-a-mark"):
         broken.to_dict(validate=True)
+
+
+def test_a_method_panel_can_fit_its_axis_and_say_why():
+    import pandas as pd
+
+    from core.charts import method_panel
+
+    frame = pd.DataFrame({"r": [0, 1, 2, 3], "y": [17.8, -0.8, 0.3, -0.2]})
+    spec = method_panel(
+        frame, "r", "y", "Learned", "#4e79a7", 4, x_domain=(0, 4), note="rows 0…3 only"
+    ).to_dict()
+    line = spec["layer"][0]
+    assert line["encoding"]["x"]["scale"] == {"domain": [0, 4], "nice": False}
+    assert line["title"]["subtitle"] == "rows 0…3 only" and line["title"]["text"] == "Learned"
+    plain = method_panel(frame, "r", "y", "Learned", "#4e79a7", 4).to_dict()["layer"][0]
+    assert "scale" not in plain["encoding"]["x"] and "subtitle" not in plain["title"]

@@ -85,3 +85,37 @@ def test_context_8192_stays_small(method, open_page):
     sizes = [c.proto.ByteSize() for c in charts(at)]
     assert max(sizes) < MAX_CHART_BYTES, sizes
     assert any("every" in c.value for c in at.caption)  # says what was downsampled
+
+
+def learned_panel(at):
+    """Chart 1's learned panel: its spec's line layer and its data."""
+    import json
+
+    from streamlit import dataframe_util
+
+    for chart in charts(at):
+        spec = json.loads(chart.proto.spec)
+        line = spec.get("layer", [spec])[0]
+        if isinstance(line.get("title"), dict) and line["title"]["text"].startswith("Learned absolute — "):
+            data = {d.name: d for d in chart.proto.datasets}[line["data"]["name"]].data.data
+            return line, dataframe_util.convert_arrow_bytes_to_pandas_df(data)
+    raise AssertionError("no learned panel")
+
+
+@pytest.mark.parametrize("context, fitted", [("4", True), ("100", True), ("512", False)])
+def test_the_learned_panel_fits_its_axis_to_its_rows(context, fitted, open_page):
+    # issue 21.5: at T = 4 its 4 points sat against an axis running to 260, as its neighbours'
+    at = open_page(PAGE, context=context, extrapolate="1")
+    assert not at.exception and not at.error
+    line, frame = learned_panel(at)
+    T = int(context)
+    assert frame["distance r"].max() <= T - 1 and frame["logit contribution"].notna().all()
+    if fitted:  # the others run to 256 (twice T5's max distance): this axis ends at T, and says why
+        assert frame["distance r"].tolist() == list(range(T))  # every row, drawn (span 256: every distance)
+        assert line["encoding"]["x"]["scale"]["domain"] == [0, T]
+        assert line["title"]["subtitle"] == f"rows 0…{T - 1} only (no row at r ≥ {T})"
+        assert f"Learned absolute's axis ends there: its table has rows 0…{T - 1} only" in " ".join(
+            c.value for c in at.caption
+        )
+    else:  # the span is T itself: every distance has a row, nothing to fit
+        assert "scale" not in line["encoding"]["x"] and "subtitle" not in line["title"]

@@ -73,7 +73,12 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
     rows = method_rows(name, cfg, fam, distances)
     y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)  # [R]
     frame = pd.DataFrame({"distance r": distances.numpy(), "logit contribution": y.numpy()})
-    panel = method_panel(frame, "distance r", "logit contribution", f"{f.label} — {f.injects}", f.color, T)
+    fit = {}
+    if f.fixed_length and int(distances[-1]) >= T:  # a learned table: no row, so no value, at r ≥ T
+        frame = frame[frame["distance r"] < T]  # its panel's axis ends at T, not at the others' span
+        fit = {"x_domain": (0, T), "note": f"rows 0…{T - 1:,} only (no row at r ≥ {T:,})"}
+    title = f"{f.label} — {f.injects}"
+    panel = method_panel(frame, "distance r", "logit contribution", title, f.color, T, **fit)
     return panel, logit_findings(name, distances, y, T, fam)
 
 
@@ -99,13 +104,15 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
                 columns = st.columns(2)
             columns[k % 2].altair_chart(readable(panel), width="stretch", height=230)
     step = int(distances[1] - distances[0]) if len(distances) > 1 else 1
+    cut = [f.label for f in FAMILIES.values() if f.fixed_length] if int(distances[-1]) >= T else []
     st.caption(
         f"Query at position r, key at position 0, both with the same content (one random vector, "
         f"drawn with the seed); weight-free attention, d = {cfg.output_dim} "
         f"(RoPE and Shaw: head dim {cfg.output_dim // fam.heads}); T5 and ALiBi: head 1 of {fam.heads}. "
         f"Each panel has its own linear y axis. Distances 0 … {span - 1:,}: the used length "
         f"{fam.extrapolate} × T = {fam.extrapolate * T:,}, and at least twice T5's max distance and "
-        f"Shaw's clip, so their flat tails show; the dashed line is the trained length T = {T:,}. "
+        f"Shaw's clip, so their flat tails show; the dashed line is the trained length T = {T:,}"
+        + (f" ({cut[0]}'s axis ends there: its table has rows 0…{T - 1:,} only). " if cut else ". ")
         + (f"Drawn: {every(step, span, 'distances')}." if step > 1 else "")
     )
     if part is None:
