@@ -12,7 +12,9 @@ from ui.pretrained_views import (
     side_by_side,
     similarity_curves,
     tables,
+    trained_curve,
     trained_figures,
+    what_to_look_at,
 )
 
 cfg, _ = checked_settings()
@@ -65,13 +67,7 @@ if slides.shows(2) and (
             f"{value:.2f}",
             help="Mean cosine similarity of all pairs of trained positions that far apart.",
         )
-    st.markdown(
-        "**What to look at.** Trained neighbours are alike "
-        f"(cosine {quoted['distance 1']:.2f} at distance 1), and the likeness fades with distance, "
-        f"with ripples, to about {quoted['distance 256']:.2f} at 256: "
-        "training discovered that nearby words matter together, without being told. The random table shows "
-        "nothing of the kind (only the diagonal); the sinusoidal table has its structure built in by formula."
-    )
+    st.markdown(what_to_look_at(trained_curve()))  # read from the whole curve, not one distance
 if slides.shows(3):
     st.subheader("1. Three tables of the same shape")
     side_by_side(cfg.seed, slides.part)

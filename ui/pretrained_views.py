@@ -17,8 +17,9 @@ from core.pretrained import (
     pca_2d,
     quoted_figures,
     rotation_per_step,
+    similarity_by_distance,
 )
-from core.similarity import cosine_matrix
+from core.similarity import cosine_matrix, fade, fade_sentence
 from core.units import every
 from ui.presenter import readable, slide_height
 
@@ -46,6 +47,35 @@ def provenance() -> None:
 def trained_figures() -> dict[str, float]:
     """The trained table's quoted figures (``core.pretrained.quoted_figures``), computed once per server."""
     return quoted_figures(trained_table()[0])
+
+
+@st.cache_resource(show_spinner=False)
+def trained_curve() -> torch.Tensor:
+    """The trained table's mean similarity at each distance 0 … T−1 [T], computed once per server."""
+    return similarity_by_distance(trained_table()[0])
+
+
+FINE_TUNED_LENGTH = 128  # all-MiniLM-L6-v2's fine-tuning inputs were at most this long (its model card)
+
+
+def what_to_look_at(curve: torch.Tensor) -> str:
+    """The "What to look at" paragraph on the trained table's similarity-by-distance ``curve`` [T], read
+    from the whole curve (``core.similarity.fade_sentence``), not from one distance."""
+    T, f = len(curve), fade(curve)
+    lesson = "training discovered that nearby words matter together, without being told."
+    if f.peaks:  # the far tail: few pairs, and positions fine-tuning never reached
+        r = f.peaks[-1]
+        lesson = (
+            f"Few pairs are that far apart ({T} − r of them: {T - r} at {r}), and fine-tuning saw no input "
+            f"over {FINE_TUNED_LENGTH} tokens, so the near distances carry the lesson: {lesson}"
+        )
+    else:
+        lesson = lesson[0].upper() + lesson[1:]
+    return (
+        f"**What to look at.** Trained neighbours are alike (cosine {curve[1]:.2f} at distance 1), and "
+        f"{fade_sentence(curve)} {lesson} The random table shows nothing of the kind (only the diagonal); "
+        "the sinusoidal table has its structure built in by formula."
+    )
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

