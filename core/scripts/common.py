@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from core.embeddings import EXACT_MAX_ELEMENTS
 from core.tokenizer import ENCODER_JSON_SHA256, GPT2_PAT_STR, VOCAB_BPE_SHA256
 
@@ -47,6 +49,12 @@ def import_block(*lines: str) -> str:
     std = ordered([x for x in unique if module(x).split(".")[0] in STDLIB])
     rest = ordered([x for x in unique if module(x).split(".")[0] not in STDLIB])
     return "\n\n".join("\n".join(group) for group in (std, rest) if group)
+
+
+def comment(text: str, width: int = 110) -> str:
+    """``text`` as ``#`` comment lines of at most ``width`` characters (ruff's limit is 110), no newline at
+    the end: settings and family records put text of any length into the scripts' comments."""
+    return "\n".join(textwrap.wrap(text, width=width, initial_indent="# ", subsequent_indent="# "))
 
 
 def string_literal(text: str, indent: int = 4, width: int = 100) -> str:

@@ -111,8 +111,7 @@ CURVES = """def input_logit(rows):  # an input-added table: ((u + p_r)·(u + p_0
     return ((u + p) @ (u + p[0]) - u @ u) / math.sqrt(output_dim)  # [R]
 
 
-learned = input_logit(pos_embeddings[distances.clamp(max=context_length - 1)])  # [R]
-learned = learned.where(distances < context_length, math.nan)  # no row at T or later: NaN
+learned = input_logit(pos_embeddings[distances[distances < context_length]])  # [R'] no row at T or later
 uh = u[:head_dim]  # [dh] head 1's share of u
 q = rope(uh.expand(len(distances), head_dim), distances, base, pairing == "interleaved")  # [R, dh] at r
 k = rope(uh[None], torch.zeros(1, dtype=torch.long), base, pairing == "interleaved")[0]  # [dh] at 0
@@ -126,10 +125,11 @@ curves = {
     "alibi": (torch.tensor(get_slopes(heads))[0] * -distances).double(),  # -m·r, head 1's slope
     "rope": (q @ k - uh @ uh) / math.sqrt(head_dim),  # depends on r only
 }
-for method, y in curves.items():  # nan: no value (a learned table past T)
-    print(f"{method:>10}: r = {distances[1]} -> {y[1]:+.4f}, r = {distances[-1]} -> {y[-1]:+.4f}")
-curves = {method: [None if math.isnan(v) else v for v in y.tolist()] for method, y in curves.items()}
-print(json.dumps({"distances": distances.tolist(), "curves": curves}))"""
+for method, y in curves.items():  # a learned table has rows 0 … T-1 only: its curve stops there
+    stop = "" if len(y) == len(distances) else " (no value past it)"
+    print(f"{method:>10}: r = 0 -> {y[0]:+.4f}, r = {distances[len(y) - 1]} -> {y[-1]:+.4f}{stop}")
+curves = {method: y.tolist() for method, y in curves.items()}  # [R] each, the learned one [R']
+print(json.dumps({"distances": distances.tolist(), "curves": curves}, allow_nan=False))  # strict JSON"""
 
 
 def families_script(cfg: PipelineConfig, fam: FamilyConfig) -> Script:

@@ -191,7 +191,7 @@ seed = {tcfg.seed}  # the sidebar's seed: the init and the batches"""
 
 
 def _data_cell(text: str) -> str:
-    cut = f"[:{MAX_TRAIN_TOKENS:_}]  # at most {MAX_TRAIN_TOKENS:,}, as the app"
+    cut = f"[:{MAX_TRAIN_TOKENS:_}]  # the app's cap"  # the line stays within the 110 columns of ruff
     return f"""{text_lines(text)}
 token_ids = tokenizer.encode(raw_text, allowed_special={{"<|endoftext|>"}}){cut}
 # A text uses a few hundred of GPT-2's tokens: renumber them 0 … U-1, so no 50,257-row table is trained.

@@ -5,7 +5,14 @@ from __future__ import annotations
 from core.config import FAMILIES, PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
 from core.scripts import Cell, Script
-from core.scripts.common import TOKENIZER, TOKENIZER_IMPORTS, big_table_lines, import_block, string_literal
+from core.scripts.common import (
+    TOKENIZER,
+    TOKENIZER_IMPORTS,
+    big_table_lines,
+    comment,
+    import_block,
+    string_literal,
+)
 
 FAMILIES_HEADING = "The positional families, as their papers write them"
 
@@ -160,16 +167,19 @@ def _position_cell(cfg: PipelineConfig) -> str:
     if cfg.method == "learned":
         exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
         return (
-            "# Drawn from the same generator, right after the token table"
-            + ("" if exact else " (the app's, row-seeded, has other values)")
-            + ". A table has no row\n"
-            "# past its length, so for longer sentences the page makes it as long as they need.\n"
-            "context_length = max(context_length, num_positions)\n"
+            comment(
+                "Drawn from the same generator, right after the token table"
+                + ("" if exact else " (the app's, row-seeded, has other values)")
+                + ". A table has no row past its length, so for longer sentences the page makes it as long "
+                "as they need."
+            )
+            + "\ncontext_length = max(context_length, num_positions)\n"
             "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
             "pos_embeddings = pos_embedding_layer(torch.arange(num_positions))  # [N, d]" + shape
         )
     family = FAMILIES[cfg.method]
     return (
-        f"# {family.label}: nothing is added at the input; {family.where or 'position enters nowhere'}.\n"
-        "pos_embeddings = torch.zeros(num_positions, output_dim)  # [N, d]: adding it changes nothing" + shape
+        comment(f"{family.label} adds nothing at the input: {family.where or 'position enters nowhere'}.")
+        + "\npos_embeddings = torch.zeros(num_positions, output_dim)  # [N, d]: adding it changes nothing"
+        + shape
     )

@@ -15,7 +15,16 @@ from nbclient import NotebookClient
 
 from core.scripts import Script
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # the project: tests/ui/scripts/conftest.py -> /
+
+
+def strict_json(line: str) -> dict:
+    """``line`` read as strict JSON: NaN and Infinity, which Python's json writes by default, fail."""
+
+    def refuse(constant: str):
+        raise ValueError(f"{constant} is not JSON: the script's last line must be strict JSON")
+
+    return json.loads(line, parse_constant=refuse)
 
 
 def _write_files(script: Script, folder: Path) -> None:
@@ -45,7 +54,7 @@ def run_script(script: Script, folder: Path) -> tuple[dict, str]:
         timeout=600,
     )
     assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1]), out.stdout
+    return strict_json(out.stdout.strip().splitlines()[-1]), out.stdout
 
 
 def run_notebook(script: Script, folder: Path) -> tuple[dict, str]:
@@ -62,19 +71,25 @@ def run_notebook(script: Script, folder: Path) -> tuple[dict, str]:
         if cell.cell_type == "code"
         for out in cell.get("outputs", [])
     )
-    return json.loads(stdout.strip().splitlines()[-1]), stdout
+    return strict_json(stdout.strip().splitlines()[-1]), stdout
 
 
 def ruff_findings(code: str) -> str:
-    """What the project's own ruff config finds in ``code`` ("" when it passes)."""
+    """What the project's own ruff config finds in ``code`` ("" when it passes).
+
+    Anything but a clean pass is a finding, a ruff that could not run included (this once read a
+    config path that did not exist, printed its error on stderr, and every script "passed").
+    """
     ruff = Path(sys.executable).parent / "ruff"
+    config = ROOT / "pyproject.toml"
+    assert config.is_file(), config
     out = subprocess.run(
-        [str(ruff), "check", "--config", str(ROOT / "pyproject.toml"), "--stdin-filename", "script.py", "-"],
+        [str(ruff), "check", "--config", str(config), "--stdin-filename", "script.py", "-"],
         input=code,
         capture_output=True,
         text=True,
     )
-    return "" if out.returncode == 0 else out.stdout
+    return "" if out.returncode == 0 else (out.stdout + out.stderr or f"ruff exited {out.returncode}")
 
 
 @pytest.fixture

@@ -52,9 +52,10 @@ def core_curves(cfg: PipelineConfig, fam: FamilyConfig) -> tuple[list[int], dict
 
 
 def printed(result: dict) -> dict[str, torch.Tensor]:
-    """The script's JSON curves as tensors (None back to NaN)."""
+    """The script's JSON curves as tensors [R], NaN past a curve's end (a learned table's last row)."""
+    R = len(result["distances"])
     return {
-        name: torch.tensor([math.nan if v is None else v for v in curve], dtype=torch.float64)
+        name: torch.tensor(curve + [math.nan] * (R - len(curve)), dtype=torch.float64)
         for name, curve in result["curves"].items()
     }
 
@@ -62,6 +63,15 @@ def printed(result: dict) -> dict[str, torch.Tensor]:
 def assert_same_curve(got: torch.Tensor, want: torch.Tensor, name: str) -> None:
     assert torch.equal(got.isnan(), want.isnan()), name
     torch.testing.assert_close(got.nan_to_num(), want.nan_to_num(), rtol=0, atol=TOL, msg=name)
+
+
+def assert_same_drawn(distances: list[int], got: torch.Tensor, drawn: list[int], want: torch.Tensor, name):
+    """The script's curve ``got`` at ``distances`` against a panel's: the panel draws the first
+    ``len(drawn)`` of them (a learned panel stops at its last row); the script has no value past them."""
+    n = len(drawn)
+    assert distances[:n] == drawn, name
+    assert_same_curve(got[:n], want, name)
+    assert got[n:].isnan().all(), name
 
 
 # (URL parameters, the settings they set): the defaults; a non-default method and context; and the
@@ -100,11 +110,18 @@ def test_the_script_prints_the_pages_curves(params, cfg, fam, open_page, tmp_pat
     assert list(result["curves"]) == list(FAMILIES)
     for name, got in printed(result).items():
         distances, want = page[name]
-        assert result["distances"] == distances, name
-        assert_same_curve(got, want, name)
-        assert f"{name:>10}: r = {distances[1]} -> " in stdout
+        assert_same_drawn(result["distances"], got, distances, want, name)
+        assert f"{name:>10}: r = 0 -> {got[0].item():+.4f}, r = {distances[-1]} -> " in stdout
     assert result["distances"] == core_curves(cfg, fam)[0]  # and the page drew what core samples
-    assert result["curves"]["learned"][-1] is None  # past T a learned table has no row
+    assert "nan" not in stdout.lower()  # where there is no value, the script says so in words
+    T, learned = cfg.context_length, page["learned"][0]
+    if result["distances"][-1] >= T:  # the learned panel draws its rows only, and says so
+        assert learned == [r for r in result["distances"] if r < T] == result["distances"][: len(learned)]
+        assert len(result["curves"]["learned"]) == len(learned)
+        assert f"learned: r = 0 -> {result['curves']['learned'][0]:+.4f}, r = {learned[-1]} -> " in stdout
+        assert "(no value past it)" in stdout
+    else:
+        assert learned == result["distances"] and "no value past" not in stdout
 
 
 @pytest.mark.slow
@@ -114,8 +131,7 @@ def test_the_notebook_prints_the_same(open_page, tmp_path, run_nb):
     result, stdout = run_nb(families_script(cfg, fam), tmp_path)
     assert "pos_embeddings: torch.Size([4, 128])" in stdout
     for name, got in printed(result).items():
-        assert result["distances"] == page[name][0]
-        assert_same_curve(got, page[name][1], name)
+        assert_same_drawn(result["distances"], got, *page[name], name)
 
 
 @pytest.mark.slow
