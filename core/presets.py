@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.data import num_windows
+
 GPT2_VOCAB = 50257
 
 
@@ -31,6 +33,22 @@ class Preset:
     max_distance: int | None = None
     architecture: str = "gpt2"  # gpt2 (tied, learned), llama (untied, RMSNorm, SwiGLU), bloom, t5
     source: str = ""
+
+    @property
+    def stride(self) -> int:
+        """Tokens between two windows' starts: the context length, so that windows do not overlap, as the
+        book's loaders over training data (ch. 2.8: max_length=4, stride=4; ch. 5: stride=context_length)."""
+        return self.context_length
+
+    def data_settings(self, num_tokens: int, batch_size: int) -> tuple[int, int]:
+        """The stride and batch size this preset sets for a text of ``num_tokens`` tokens.
+
+        The stride is ``stride``; the batch keeps ``batch_size`` unless the text makes fewer windows at
+        that stride, then as many as it makes (at least 1: a text too short for one window is said
+        elsewhere). Returns (stride, batch size).
+        """
+        windows = num_windows(num_tokens, self.context_length, self.stride)
+        return self.stride, max(1, min(batch_size, windows))
 
     def embedding_parameters(self) -> int:
         """Parameters of the input tables: the token table, plus learned positions or T5's biases."""

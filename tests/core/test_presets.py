@@ -47,3 +47,25 @@ def test_embedding_tables():
     assert PRESETS["llama3-8b"].embedding_parameters() == 128256 * 4096
     assert PRESETS["t5-base"].embedding_parameters() == 32128 * 768 + 2 * 32 * 12
     assert PRESETS["llama3-8b"].rope_base == 500000.0 and PRESETS["t5-base"].max_distance == 128
+
+
+def test_a_preset_sets_a_stride_of_its_context():
+    # issue 21.5: llama3-8b kept the sidebar's stride 4 at context 8192 (8 windows, each 4 tokens on)
+    for p in PRESETS.values():
+        assert p.stride == p.context_length
+    assert PRESETS["book"].stride == 4  # the book's own setting (ch. 2.8: max_length=4, stride=4)
+
+
+@pytest.mark.parametrize(
+    "name, tokens, batch, expected",
+    [
+        ("book", 278, 8, (4, 8)),  # the lesson sample: 69 windows of 4
+        ("gpt2-small", 9090, 8, (1024, 8)),  # range(0, 8066, 1024): 8 windows, one batch of 8
+        ("gpt3-175b", 9090, 8, (2048, 4)),  # 4 windows of 2,048: the batch becomes 4
+        ("llama3-8b", 9090, 8, (8192, 1)),  # one window of 8,192
+        ("llama3-8b", 8192, 8, (8192, 1)),  # no window at all: at least 1, the page says why
+        ("t5-base", 9090, 2, (512, 2)),  # a smaller batch is kept
+    ],
+)
+def test_the_batch_fits_the_windows_the_text_makes_at_that_stride(name, tokens, batch, expected):
+    assert PRESETS[name].data_settings(tokens, batch) == expected
