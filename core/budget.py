@@ -1,16 +1,43 @@
 """The server's budget, in one place: memory for the whole app and the time one training run may take.
 
 Streamlit Community Cloud's smallest tier gives the whole app 690 MB, shared by every session (a
-class of thirty opens the same URL). The limits that pages and caches enforce derive from here.
+class of thirty opens the same URL), and restarts it when it goes over. The limits that pages, caches,
+texts and the memory governor (``core.memory_governor``) enforce derive from here:
+
+    690 MB = warm server (440) + shared cache (50) + thirty sessions with their texts (60)
+             + heavy steps in flight, reserved from the governor (125) + what no model counts (15)
 """
 
 from __future__ import annotations
 
 SERVER_BYTES = 690 * 10**6  # the whole app: Community Cloud's smallest tier
 IDLE_BYTES = 440 * 10**6  # a warmed-up server with every page loaded once (measured, benchmarks/)
-HEADROOM_BYTES = SERVER_BYTES - IDLE_BYTES  # what requests, caches and a training run share
+HEADROOM_BYTES = SERVER_BYTES - IDLE_BYTES  # what requests, caches, sessions and a training run share
 TRAIN_BYTES = HEADROOM_BYTES * 2 // 5  # one training run's activations, logits and gradients at most
 CACHE_BYTES = HEADROOM_BYTES // 5  # all of one cache's entries together
 REQUEST_BYTES = HEADROOM_BYTES * 2 // 5  # the working set of one page run
 
+CLASS_SESSIONS = 30  # students on one server at the same time
+SESSION_BYTES = 2 * 10**6  # what one session keeps between its runs: its widgets and its texts
+SESSION_STATE_BYTES = 500_000  # of which its widgets and state besides the text (measured: < 0.5 MB)
+TEXT_BYTES = SESSION_BYTES - SESSION_STATE_BYTES  # what one session's text may keep (1.5 MB)
+SLACK_BYTES = 15 * 10**6  # what no model counts: allocator pages, message and socket buffers
+GOVERNED_BYTES = (  # the memory governor's budget: heavy steps in flight, all sessions together
+    HEADROOM_BYTES - CACHE_BYTES - CLASS_SESSIONS * SESSION_BYTES - SLACK_BYTES
+)
+
+# What the server keeps of a text while a session uses it (Streamlit 1.67, measured with
+# benchmarks/memory_bench.py): a pasted text's UTF-8 four times in protocol buffers (the browser's
+# message, the rerun's widget states, the session's client state, the widget's serialized value),
+# plus the Python string: 1, 2 or 4 bytes a character (4 for all of it once one emoji is in) and its
+# UTF-8 again once it has been encoded. An uploaded file's bytes are kept once instead of the copies.
+PASTE_COPIES = 4
+WORST_HELD_PER_CHAR = PASTE_COPIES * 3 + 4 + 3  # a CJK character beside an emoji (19 bytes)
+WORST_HELD_PER_BYTE = PASTE_COPIES + 4 + 1  # an ASCII character beside an emoji (9 bytes a UTF-8 byte)
+MAX_TEXT_CHARS = TEXT_BYTES // WORST_HELD_PER_CHAR // 1000 * 1000  # what the text box takes (78,000)
+# Every text, pasted or uploaded: its UTF-8 bytes, which are its tokens at the smallest vocabulary
+# (V = 257, bytes only). 166,000 bytes: ASCII characters, or 55,000 CJK characters, or 41,500 emoji.
+MAX_TEXT_BYTES = TEXT_BYTES // WORST_HELD_PER_BYTE // 1000 * 1000
+
 RUN_SECONDS = 60  # the longest training run the shared queue accepts, on this kind of machine (1 core)
+MAX_WAIT_SECONDS = 90  # a heavy step waits this long for memory at most (a training run takes ≤ 60 s)

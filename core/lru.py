@@ -61,6 +61,12 @@ class ByteLRU:
             while self.total > self.max_bytes:
                 self.total -= self._entries.popitem(last=False)[1][1]
 
+    def clear(self) -> None:
+        """Drop every entry (when the server's memory is short: they are computed again when asked)."""
+        with self._lock:
+            self._entries.clear()
+            self.total = 0
+
     def __len__(self) -> int:
         return len(self._entries)
 

@@ -126,7 +126,7 @@ def gpt2_tokenizer(vocab_size: int = GPT2_VOCAB_SIZE) -> tiktoken.Encoding:
 def cut_encoding(n_vocab: int) -> tiktoken.Encoding:
     """A new encoding of GPT-2's first ``n_vocab`` − 1 tokens and ``<|endoftext|>`` (257 ≤ n_vocab ≤ 50,257).
 
-    Not cached (≤ 0.1 s, ~15 MB at the largest): ``gpt2_tokenizer`` keeps the few in use.
+    Not cached (≤ 0.1 s, ~13 MB at the largest): ``gpt2_tokenizer`` keeps the one used last.
     """
     ranks = {piece: rank for piece, rank in _gpt2_ranks().items() if rank < n_vocab - 1}
     return tiktoken.Encoding(
@@ -138,7 +138,14 @@ def cut_encoding(n_vocab: int) -> tiktoken.Encoding:
     )
 
 
-_cut_encoding = functools.lru_cache(maxsize=4)(cut_encoding)  # the few sizes in use at once
+# The size used last (a student trying V = 1,000 reruns with it); ≤ 13 MB, within the memory budget's slack
+# (core.budget). Another size is built again in ≤ 0.1 s; the memory governor may drop this one.
+_cut_encoding = functools.lru_cache(maxsize=1)(cut_encoding)
+
+
+def drop_cut_encodings() -> None:
+    """Forget the kept cut encoding (the memory governor calls this when memory is short)."""
+    _cut_encoding.cache_clear()
 
 
 def tokenizer_name(vocab_size: int) -> str:

@@ -9,23 +9,32 @@ Each session has at most one run of its own at a time: asking for another leaves
 is cancelled once nobody waits for it; a queued one is stopped at once, not when a worker reaches
 it), Stop always stops the session's own run whatever its settings now say, and a run whose every
 session has stopped looking for ``abandon_after`` seconds is cancelled. Every run is bounded in time
-and memory by ``TrainConfig.validate``.
+and memory by ``TrainConfig.validate``, and reserves its predicted bytes from the server's memory
+governor before it allocates (``core.memory_governor``; it waits, and says so, while pages' heavy steps
+hold the memory), and gives the memory back when it ends.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from core.costs import training_bytes
+from core.memory_governor import MemoryGovernor, MemoryRefused, give_back_memory, governor
 from core.training import TrainConfig, TrainResult, estimated_seconds, train
 
 ABANDON_SECONDS = 30.0  # a run nobody has looked at for this long is cancelled
+
+
+class _StoppedWaiting(Exception):
+    """A run was stopped while it waited for memory (it never trained)."""
 
 
 def text_key(token_ids: list[int]) -> str:
@@ -70,6 +79,7 @@ class Job:
     subscribers: set[str] = field(default_factory=set)
     cancel: threading.Event = field(default_factory=threading.Event)
     text: str = ""  # text_key of the token IDs it trains on (its key is settings_key(text, config))
+    memory_wait: tuple[int, int] | None = None  # while it waits for memory: (requests ahead, steps running)
 
     @property
     def finished(self) -> bool:
@@ -86,6 +96,7 @@ class TrainingQueue:
         trainer: Callable[..., TrainResult] = train,
         abandon_after: float = ABANDON_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        memory: MemoryGovernor | None = None,  # None: the server process's governor
     ):
         self._lock = threading.Lock()
         self._tasks: queue.SimpleQueue[tuple[Job, list[int]]] = queue.SimpleQueue()
@@ -96,6 +107,7 @@ class TrainingQueue:
         self._own: dict[str, Job] = {}  # session -> the run it last asked for
         self._seen: dict[str, float] = {}  # session -> when it last looked at its run
         self._keep, self._trainer, self._abandon_after, self._clock = keep, trainer, abandon_after, clock
+        self._memory = memory
 
     def submit(self, token_ids: list[int], cfg: TrainConfig, subscriber: str) -> Job:
         """The job for (text, settings), started or queued if there is none yet (or it was stopped).
@@ -199,10 +211,37 @@ class TrainingQueue:
             job.result, job.step = published(result), step
 
         try:
-            result = self._trainer(token_ids, job.config, progress, lambda: self._abandoned(job))
+            with self._memory_for(job, token_ids):  # New (issue 22): its predicted bytes, reserved first
+                result = self._trainer(token_ids, job.config, progress, lambda: self._abandoned(job))
             job.result, job.status = published(result), ("stopped" if result.stopped else "done")
+        except _StoppedWaiting:  # stopped (or left alone) while it waited for memory
+            job.status = "stopped"
+        except MemoryRefused as exc:  # it waited too long, or can never fit: the message says which
+            job.error, job.status = str(exc), "failed"
         except Exception as exc:  # shown to the user; the queue keeps working
             job.error, job.status = f"{type(exc).__name__}: {exc}", "failed"
+        finally:
+            give_back_memory()  # what the run freed goes back to the system: the idle server shrinks
+
+    @contextlib.contextmanager
+    def _memory_for(self, job: Job, token_ids: list[int]) -> Iterator[None]:
+        """Hold the run's predicted peak bytes (``core.costs.training_bytes``) while it trains."""
+
+        def on_wait(ahead: int, running: int) -> None:  # the page shows it; Stop ends the wait
+            job.memory_wait = (ahead, running)
+            if job.cancel.is_set() or self._abandoned(job):
+                raise _StoppedWaiting
+
+        memory = self._memory or governor()
+        nbytes = training_bytes(job.config, len(set(token_ids)), len(token_ids))
+        try:
+            ticket = memory.acquire(nbytes, "this training run", on_wait)
+        finally:
+            job.memory_wait = None
+        try:
+            yield
+        finally:
+            memory.release(ticket)
 
     def _forget_old(self) -> None:  # holding the lock
         finished = [k for k, j in self._jobs.items() if j.finished]

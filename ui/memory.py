@@ -1,52 +1,130 @@
-"""Give freed memory back to the operating system after a heavy run (glibc keeps it otherwise).
+"""The server's memory on a page: heavy steps reserve it visibly, and freed memory goes back.
 
-A run at d 16384 frees hundreds of megabytes of tensors, but glibc's allocator keeps the pages in its
-arenas (one per thread that ran a script), and the server's resident size stays up for everyone.
-``malloc_trim`` returns them; it is called only when the process is above ``TRIM_ABOVE_BYTES``, so a
-light rerun pays nothing. ``use_mmap_for_large_blocks`` goes further, once per process: blocks of
-1 MiB and more (every big tensor) get their own mapping, which goes back to the system the moment the
-tensor is freed, and threads share at most two arenas.
+Every heavy step reserves its predicted bytes from the process's one governor
+(``core.memory_governor``) before it allocates. Here that becomes what a student sees: a step that
+has to wait shows "Waiting for memory: 2 requests ahead" where its result will appear (and updates
+it) instead of an endless spinner; a step that is refused shows why, with a Try again button, and
+stops the page — the sidebar, the text and every setting stay as they were.
+
+The allocator is set once per process (``use_mmap_for_large_blocks``) so that freed tensors go back to
+the system, and after a heavy run ``give_back_memory`` returns what glibc still holds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
-import os
 import sys
+import threading
+from collections.abc import Iterator
+
+import streamlit as st
 
 from core.budget import IDLE_BYTES
+from core.memory_governor import MemoryRefused, Ticket, governor, megabytes, resident_bytes
+from core.memory_governor import give_back_memory as _give_back
 
 TRIM_ABOVE_BYTES = IDLE_BYTES + 40 * 10**6
-MMAP_THRESHOLD = 1 << 20  # glibc's default starts at 128 KiB but rises with every big free, up to 32 MiB
+MIN_RESERVED_BYTES = 4 * 10**6  # smaller steps are not governed: the budget's slack covers them
+MMAP_THRESHOLD = 128 << 10  # glibc's default start, fixed: it rises with every big free (up to 32 MiB)
 _M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8  # mallopt parameters (glibc malloc.h)
 _LIBC = ctypes.CDLL("libc.so.6") if sys.platform.startswith("linux") else None
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def resident_bytes() -> int:
-    """This process's resident set size (0 where /proc is missing)."""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * _PAGE
-    except OSError:
-        return 0
+RUN_TICKETS = "_memory_tickets"  # session key: the reservations this script run holds until it ends
+RUN_TICKET_SECONDS = 120  # a run's reservation is dropped after this long even if the run never ended
 
 
 def give_back_memory() -> bool:
-    """Return freed heap pages to the OS when the process is large; True when it trimmed."""
+    """After a run: return freed heap pages to the OS when the process is large; True when it trimmed."""
     if _LIBC is None or resident_bytes() < TRIM_ABOVE_BYTES:
         return False
-    _LIBC.malloc_trim(0)
+    _give_back()
     return True
 
 
 def use_mmap_for_large_blocks() -> bool:
-    """Fix glibc's mmap threshold at 1 MiB and its arenas at two; True where that was possible.
+    """Fix glibc's mmap threshold at 128 KiB and its arenas at two; True where that was possible.
 
     glibc raises the threshold each time a mapped block is freed, so after a few big tensors come and
-    go, later ones land in the heap, where freed pages stay with the process. A fixed threshold keeps
-    big tensors mapped; the cost is a page fault per fresh page, small next to the tensor's own work.
+    go, later ones land in the heap, where freed pages stay with the process, scattered among live
+    ones. A fixed threshold keeps every block of 128 KiB or more (a training step's activations, a
+    table's rows) in its own mapping, which goes back the moment it is freed: a training run's peak
+    fell by a quarter and what it left behind from ~60 MB to ~4 MB (issue 22).
     """
     if _LIBC is None:
         return False
     return bool(_LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) & bool(_LIBC.mallopt(_M_ARENA_MAX, 2))
+
+
+def waiting_message(ahead: int, running: int, what: str) -> str:
+    """What a waiting step shows, from the queue's numbers."""
+    ahead_text = f"{ahead} request{'s' * (ahead != 1)} ahead"
+    running_text = f"{running} heavy step{'s' * (running != 1)} running"
+    return (
+        f"Waiting for memory: {ahead_text}, {running_text}. The class shares this server's memory, so "
+        f"{what} waits its turn; this page continues by itself."
+    )
+
+
+def _refused(exc: MemoryRefused) -> None:
+    """Say why, offer Try again (a rerun with everything as it is), and stop this run."""
+    st.error(str(exc), icon=":material/memory:")
+    st.button("Try again", key="memory_try_again", icon=":material/refresh:")
+    st.stop()
+
+
+def _acquire(nbytes: int, what: str) -> Ticket:
+    """Reserve, telling the page while it waits; on refusal say why and stop the run."""
+    note = None
+
+    def on_wait(ahead: int, running: int) -> None:
+        nonlocal note
+        note = note or st.empty()
+        note.info(waiting_message(ahead, running, what), icon=":material/hourglass_top:")
+
+    try:
+        return governor().acquire(nbytes, what, on_wait)
+    except MemoryRefused as exc:
+        _refused(exc)
+        raise  # not reached: st.stop() ends the run
+    finally:
+        if note is not None:
+            note.empty()
+
+
+@contextlib.contextmanager
+def reserved(nbytes: int, what: str) -> Iterator[None]:
+    """Run the ``with`` block once ``nbytes`` are reserved for ``what`` ("tokenizing your text").
+
+    Below ``MIN_RESERVED_BYTES`` it runs at once. While it waits, a note says how many requests are
+    ahead; if it is refused, the page shows why and stops.
+    """
+    if nbytes < MIN_RESERVED_BYTES:
+        yield
+        return
+    ticket = _acquire(nbytes, what)
+    try:
+        yield
+    finally:
+        governor().release(ticket)
+
+
+def reserve_for_run(nbytes: int, what: str) -> None:
+    """Reserve ``nbytes`` for ``what`` until this script run ends (``release_run``), as ``reserved``
+    does for a block: for a page whose heavy work is spread over its views."""
+    if nbytes < MIN_RESERVED_BYTES:
+        return
+    ticket = _acquire(nbytes, what)
+    st.session_state.setdefault(RUN_TICKETS, []).append(ticket)
+    # A run that never reaches release_run (its session closed mid-run) frees its bytes all the same.
+    timer = threading.Timer(RUN_TICKET_SECONDS, governor().release, args=(ticket,))
+    timer.daemon = True
+    timer.start()
+
+
+def release_run() -> None:
+    """End the reservations this session's script run made with ``reserve_for_run``."""
+    for ticket in st.session_state.pop(RUN_TICKETS, []):
+        governor().release(ticket)
+
+
+__all__ = ["MemoryRefused", "megabytes", "reserve_for_run", "reserved", "release_run"]

@@ -15,6 +15,7 @@ from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
 from core.train_queue import Job, TrainingQueue, settings_key
 from core.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
+from ui.memory import waiting_message
 from ui.position_loss_view import position_loss_view
 from ui.presenter import readable, slide_height
 from ui.settings import bound_number
@@ -133,6 +134,9 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
             "training before yours starts (one run trains at a time on this shared server). This page "
             "updates by itself."
         )
+        return
+    if (wait := job.memory_wait) is not None:  # issue 22: it waits for the server's memory, not a frozen bar
+        st.info(waiting_message(*wait, "this training run"), icon=":material/hourglass_top:")
         return
     st.progress(job.step / job.config.steps, text=f"Training: step {job.step} of {job.config.steps}")
     if job.result is not None and job.result.steps:
