@@ -29,9 +29,8 @@ from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
 from ui.presets import current_preset
 from ui.vocab_view import vocab_tradeoff
-from ui.widgets import heatmap_view, picture, tensor_downloads, token_chips, values_table
+from ui.widgets import MAX_CHIPS, heatmap_view, picture, tensor_downloads, token_chips, values_table
 
-MAX_CHIPS = 240
 CHIP_MARKS = (
     "Each chip is one token with its ID. · marks a space (GPT-2 keeps a word's leading space in its token: "
     "' cat' and 'cat' are different IDs), ↵ a line break, and � a piece of a character that spans several "
@@ -99,9 +98,7 @@ if step(1, steps[0], slides) and slides.at(1):
     tokens = f"{len(ids):,} token{'s' * (len(ids) != 1)}"
     chars = f"{len(choice.text):,} character{'s' * (len(choice.text) != 1)}"
     st.caption(f"{source}: {chars} → {tokens} of {tokenizer_name(V)}.")
-    token_chips(token_strings(ids[:MAX_CHIPS], V), ids[:MAX_CHIPS], special_id=eot)
-    if len(ids) > MAX_CHIPS:
-        st.caption(f"… and {len(ids) - MAX_CHIPS:,} more tokens.")
+    token_chips(token_strings(ids[:MAX_CHIPS], V), ids[:MAX_CHIPS], special_id=eot, total=len(ids))
     st.caption(CHIP_MARKS)
     if eot in ids:
         st.info(

@@ -65,7 +65,7 @@ def text_source() -> TextChoice:
             persist_state="session",
             placeholder="Paste any text here",
         )
-        if not text.strip():
+        if not text:  # a text of newlines or spaces is a text: GPT-2's BPE has tokens for them
             return TextChoice("", "", "The text is empty: paste some text, or pick a sample.")
         return TextChoice(text, "pasted text")
     if source == "upload":

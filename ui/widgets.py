@@ -43,14 +43,33 @@ def page_setup(title: str, icon: str, sidebar_collapsed: bool = False) -> None:
     st.html(_CSS)
 
 
-def token_chips(pieces: list[str], ids: list[int], special_id: int | None = None) -> None:
-    """Tokens as coloured chips with their IDs; every piece is HTML-escaped."""
+MAX_CHIPS = 240  # chips drawn at most: a pasted text of 10,000 lines must not become 10,000 DOM nodes
+MAX_CHIP_CHARS = 40  # characters of one token's piece drawn at most (a piece is a few bytes of GPT-2's BPE)
+
+
+def chips_note(shown: int, total: int) -> str | None:
+    """The line under a row of chips that stops early ("First 240 of 5,000 tokens shown."), else None."""
+    return f"First {shown:,} of {total:,} tokens shown." if total > shown else None
+
+
+def token_chips(
+    pieces: list[str], ids: list[int], special_id: int | None = None, total: int | None = None
+) -> None:
+    """Tokens as coloured chips with their IDs, the first ``MAX_CHIPS`` only; every piece is HTML-escaped.
+
+    ``total``: how many tokens the text has when ``pieces`` and ``ids`` are its first ones (default:
+    ``len(ids)``); when not all are drawn, a note says how many are.
+    """
+    total = len(ids) if total is None else total
     chips = []
-    for k, (piece, token_id) in enumerate(zip(pieces, ids, strict=True)):
-        shown = html.escape(piece.replace("\n", "↵").replace(" ", "·"))
+    for k, (piece, token_id) in enumerate(zip(pieces[:MAX_CHIPS], ids[:MAX_CHIPS], strict=True)):
+        cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
+        shown = html.escape(cut.replace("\n", "↵").replace(" ", "·"))
         cls = "special" if token_id == special_id else f"c{k % 4}"
         chips.append(f'<span class="chip {cls}">{shown}<sub>{token_id}</sub></span>')
     st.html(f'<div class="chips">{"".join(chips)}</div>')
+    if note := chips_note(len(chips), total):
+        st.caption(note)
 
 
 def picture(svg: str) -> None:

@@ -6,7 +6,9 @@ from streamlit.testing.v1 import AppTest
 from core.budget import REQUEST_BYTES
 from core.order import max_sentence_tokens
 from core.presets import PRESETS
+from core.samples import SAMPLES
 from ui import navigation
+from ui.cache import token_ids
 
 PAGES = ["pages/Pipeline.py", "pages/Why_position.py"]
 
@@ -95,6 +97,17 @@ def paste(at: AppTest, text: str) -> AppTest:
     return at
 
 
+def test_ten_thousand_pasted_newlines_are_a_text_drawn_as_240_chips(open_page):
+    # issue 21.5: pasting 10,000 newlines; GPT-2's BPE makes 5,000 "\n\n" tokens of them, not an empty text
+    at = paste(open_page(), "\n" * 10_000)
+    assert not at.exception and not at.error
+    assert "pasted text: 10,000 characters → 5,000 tokens of GPT-2's BPE." in [c.value for c in at.caption]
+    chips = next(h.proto.body for h in at.main.get("html") if 'class="chips"' in h.proto.body)
+    assert chips.count('class="chip ') == 240 and "↵↵<sub>628</sub>" in chips
+    assert "First 240 of 5,000 tokens shown." in [c.value for c in at.caption]
+    assert sum(len(h.proto.body) for h in at.main.get("html")) < 100_000  # the page's HTML stays small
+
+
 def test_pasted_text_is_escaped_and_endoftext_explained(open_page):
     text = "<script>alert('x')</script> <b>bold</b> <|endoftext|> " * 10
     at = paste(open_page(), text)
@@ -108,9 +121,13 @@ def test_pasted_text_is_escaped_and_endoftext_explained(open_page):
 
 
 def test_an_empty_pasted_text_is_explained(open_page, errors):
-    at = paste(open_page(), "   ")
+    at = paste(open_page(), "")
     assert not at.exception
     assert "The text is empty: paste some text, or pick a sample." in errors(at)
+    at = paste(at, "   ")  # spaces are a text: GPT-2 has tokens for them (too few for a window here)
+    assert not at.exception and "The text is empty" not in errors(at)
+    assert "pasted text: 3 characters → 3 tokens of GPT-2's BPE." in [c.value for c in at.caption]
+    assert "The text has 3 tokens, but one window of context length 4 needs 5" in warnings(at)
 
 
 def warnings(at: AppTest) -> str:
@@ -306,8 +323,12 @@ def test_every_preset_from_the_default_url_renders_its_shapes(preset, open_page,
         assert p.vocab_size < 50257 and "vocab size" in errors(at)
         at.button(key="fix_vocab").click().run()
         assert not at.error
-    assert metrics(at)["`input_embeddings` shape"] == f"8 × {p.context_length:,} × {p.dim:,}"
-    assert at.sidebar.selectbox(key="sample").value == ("log" if p.context_length + 1 > 278 else "lesson")
+    sample = "log" if p.context_length + 1 > 278 else "lesson"
+    assert at.sidebar.selectbox(key="sample").value == sample
+    tokens = len(token_ids(SAMPLES[sample], p.vocab_size))
+    stride, batch = p.data_settings(tokens, 8)  # stride = context; the batch the windows allow
+    assert at.sidebar.number_input(key="stride").value == stride == p.context_length
+    assert metrics(at)["`input_embeddings` shape"] == f"{batch} × {p.context_length:,} × {p.dim:,}"
 
 
 def test_a_pasted_text_too_short_for_the_context_gets_a_fix_that_keeps_it(open_page):
@@ -347,6 +368,34 @@ def test_a_sample_too_short_for_the_context_offers_the_long_sample(open_page):
     assert "one window of context length 300 needs 301" in warnings(at)
     at.button(key="use_long_sample").click().run()
     assert not at.warning and metrics(at)["`input_embeddings` shape"] == "8 × 300 × 256"
+
+
+def test_the_preset_list_shows_model_names_and_the_url_keeps_the_name(open_page):
+    # issue 21.5: the list showed raw keys (gpt2-small, llama3-8b)
+    at = open_page()
+    box = at.sidebar.selectbox(key="preset")
+    assert box.options == ["Custom settings", *(p.label for p in PRESETS.values())]
+    assert "LLaMA-3 8B" in box.options and "llama3-8b" not in box.options
+    at = box.select("llama3-8b").run()
+    assert not at.exception
+    assert at.sidebar.selectbox(key="preset").value == "llama3-8b"
+    assert at.query_params["preset"] == "llama3-8b"  # the key, not the label
+    at.sidebar.number_input(key="stride").set_value(100).run()  # a preset's value edited by hand
+    assert at.sidebar.selectbox(key="preset").value == "custom" and "preset" not in at.query_params
+
+
+def test_a_preset_sets_its_stride_and_the_batch_its_windows_allow(open_page):
+    # issue 21.5: llama3-8b kept stride 4 at context 8192: 8 windows, each 4 tokens after the last
+    at = open_page(preset="llama3-8b", sample="log")
+    assert not at.exception and not at.error
+    assert at.sidebar.number_input(key="stride").value == 8192
+    assert at.sidebar.number_input(key="batch").value == 1  # 9,090 tokens make one window of 8,192
+    note = next(i.value for i in at.info if "sets the stride" in i.value)
+    assert "LLaMA-3 8B sets the stride to its context, 8,192" in note
+    assert "make 1 such window, so the batch is now 1 (it was 8)" in note
+    assert metrics(at)["`input_embeddings` shape"] == "1 × 8,192 × 4,096"
+    book = open_page(preset="book")
+    assert book.sidebar.number_input(key="stride").value == 4 and not book.info  # the book's, unchanged
 
 
 def test_a_preset_that_needs_a_longer_text_says_it_switched_to_the_long_sample(open_page):
