@@ -6,12 +6,17 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from core.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS
 from core.markup import escape_markdown
 from core.samples import SAMPLE_TITLES, SAMPLES
-from core.textfile import decode_text_file
+from core.textfile import MAX_UPLOAD_BYTES, decode_text_file, too_large_message
 from ui.url_keys import register_url_keys, url_bound
 
-MAX_TEXT_CHARS = 1_000_000
+# Both caps derive from the server's memory budget (core.budget): what a class's texts keep together.
+PASTE_HELP = (
+    f"At most {MAX_TEXT_CHARS:,} characters and {MAX_TEXT_BYTES:,} bytes of UTF-8 ({MAX_TEXT_BYTES:,} "
+    "tokens at V = 257): the server's memory is shared by the whole class. Longer texts: upload a file."
+)
 DEFAULT_SAMPLE = "lesson"
 LONG_SAMPLE = "log"
 register_url_keys("sample")
@@ -33,7 +38,10 @@ def use_long_sample() -> None:
 
 def _read_upload() -> TextChoice:
     upload = st.file_uploader(
-        "A .txt file (UTF-8, at most 1 MB)", type=["txt"], key="upload", max_upload_size=1
+        f"A .txt file (UTF-8, at most {MAX_UPLOAD_BYTES // 1000:,} kB)",
+        type=["txt"],
+        key="upload",
+        max_upload_size=1,  # Streamlit's smallest (MB); decode_text_file holds it to MAX_UPLOAD_BYTES
     )
     if upload is not None:  # kept in this session's state so it survives a page switch
         try:
@@ -64,9 +72,12 @@ def text_source() -> TextChoice:
             max_chars=MAX_TEXT_CHARS,
             persist_state="session",
             placeholder="Paste any text here",
+            help=PASTE_HELP,
         )
         if not text:  # a text of newlines or spaces is a text: GPT-2's BPE has tokens for them
             return TextChoice("", "", "The text is empty: paste some text, or pick a sample.")
+        if (size := len(text.encode("utf-8"))) > MAX_TEXT_BYTES:  # by what it costs, not its characters
+            return TextChoice("", "", too_large_message("The pasted text", len(text), size))
         return TextChoice(text, "pasted text")
     if source == "upload":
         return _read_upload()
