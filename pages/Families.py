@@ -3,11 +3,14 @@
 import streamlit as st
 
 from core.config import FAMILIES
+from core.costs import families_view_bytes
+from core.families import drawn_span
 from core.scripts.families import families_script
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import logit_parts, logit_section, overview, similarity_parts, similarity_section
 from ui.families.controls import family_settings
+from ui.memory import reserve_for_run
 from ui.navigation import settings
 from ui.presenter import Slides, presenting
 
@@ -31,6 +34,9 @@ try:
 except ValueError as exc:
     st.error(str(exc))
     st.stop()
+reserve_for_run(
+    families_view_bytes(cfg.context_length, cfg.output_dim, drawn_span(cfg.context_length, fam)), "the views"
+)
 
 if not presenting():
     show_script(

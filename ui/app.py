@@ -5,7 +5,7 @@ from __future__ import annotations
 from streamlit.navigation.page import StreamlitPage
 
 from ui import cache, sentences, training_views  # noqa: F401  (they register their URL keys)
-from ui.memory import give_back_memory, use_mmap_for_large_blocks
+from ui.memory import give_back_memory, release_run, use_mmap_for_large_blocks
 from ui.navigation import forget_settings
 from ui.presenter import presenter_style, presenting
 from ui.runtime import build_charts_without_validation, freeze_after_first_run, use_one_torch_thread
@@ -20,6 +20,7 @@ build_charts_without_validation()
 def start_run(page: StreamlitPage) -> None:
     """Set up the page ``page`` and draw the sidebar; ``ui.navigation.settings()`` then reads it."""
     page_setup(page.title, page.icon, sidebar_collapsed=presenting())
+    release_run()  # what a run that never reached end_run still held (a fresh server's first run)
     cache.warm_tokenizer()
     sidebar()
     presenter_style()
@@ -29,5 +30,6 @@ def end_run(page: StreamlitPage) -> None:
     """After the page (also when it stopped early): forget this run's settings, free memory, and after
     the page's first run in the process, freeze what is alive (``ui.runtime``)."""
     forget_settings()
+    release_run()
     give_back_memory()
     freeze_after_first_run(page.url_path)

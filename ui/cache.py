@@ -14,14 +14,26 @@ import torch
 
 from core.budget import CACHE_BYTES
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.costs import longest_piece, sweep_bytes, table_rows_bytes, tokenize_bytes, why_bytes
 from core.data import Batch, first_batch
 from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
 from core.lru import ByteLRU
+from core.memory_governor import governor
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
-from core.tokenizer import GPT2_VOCAB_SIZE, encode, gpt2_tokenizer, tokenizer_vocab_size
+from core.tokenizer import GPT2_VOCAB_SIZE, drop_cut_encodings, encode, gpt2_tokenizer, tokenizer_vocab_size
 from core.vocab import SWEEP_BYTES, SweepPoint, swept_part, vocab_sweep
+from ui.memory import MIN_RESERVED_BYTES, reserve_for_run, reserved
 
 SHARED = ByteLRU(CACHE_BYTES)  # every session's tables, batches and token lists, least recently used out
+
+
+def _drop_caches() -> None:
+    """What the memory governor may drop when the server's resident size leaves no room: recomputable."""
+    SHARED.clear()
+    drop_cut_encodings()
+
+
+governor().add_memory_freer(_drop_caches)  # once per server process (this module is imported once)
 
 
 @st.cache_resource(show_spinner=False)
@@ -35,15 +47,30 @@ def token_ids(text: str, vocab_size: int = GPT2_VOCAB_SIZE) -> list[int]:
     return _token_ids(text, tokenizer_vocab_size(vocab_size))  # one entry for every V ≥ 50,257
 
 
+def text_size(text: str) -> tuple[int, int]:
+    """UTF-8 bytes of ``text`` and of its longest piece (BPE's unit), for the cost models."""
+    return len(text.encode("utf-8")), longest_piece(text)
+
+
+def tokenize_cost(text: str, n_vocab: int) -> int:
+    """Predicted peak bytes of tokenizing ``text`` (0 for a text too short to be governed)."""
+    if tokenize_bytes(4 * len(text), 4 * len(text), n_vocab) < MIN_RESERVED_BYTES:  # at most 4 bytes a char
+        return 0
+    return tokenize_bytes(*text_size(text), n_vocab)
+
+
 @SHARED.cached
 def _token_ids(text: str, n_vocab: int) -> list[int]:
-    return encode(text, n_vocab)
+    with reserved(tokenize_cost(text, n_vocab), "tokenizing your text"):
+        return encode(text, n_vocab)
 
 
 @SHARED.cached
 def vocab_sweep_of(text: str) -> list[SweepPoint]:
     """Token counts of the text's first 200 kB at a dozen vocab sizes (~0.2 s once per text)."""
-    return vocab_sweep(text)
+    part = swept_part(text) if len(text) * 4 > SWEEP_BYTES else text
+    with reserved(sweep_bytes(*text_size(part)), "counting your text's tokens at a dozen vocab sizes"):
+        return vocab_sweep(text)
 
 
 def swept_token_count(text: str, vocab_size: int) -> tuple[int, bool]:
@@ -71,7 +98,9 @@ def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: in
     # rows of every token of the texts: reruns for another context or batch size reuse them.
     # Shared between sessions as a resource: callers only read it.
     ids = torch.tensor([i for text in texts for i in token_ids(text, vocab_size)], dtype=torch.long)
-    return token_embedding_rows(ids, vocab_size, dim, seed)
+    unique = unique_token_count(texts, vocab_size)
+    with reserved(table_rows_bytes(unique, dim, streamed=True), "drawing the token table's rows"):
+        return token_embedding_rows(ids, vocab_size, dim, seed)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -104,7 +133,10 @@ def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableR
 def _shown_position_rows(cfg: PipelineConfig) -> TableRows:
     # One pass over the context×d draws serves every view of the page (up to 0.5 s at
     # context 8192 × d 16384); a rerun for another batch size or stride reuses it.
-    return _position_table_rows(cfg, shown_positions(cfg.context_length))
+    positions = shown_positions(cfg.context_length)
+    streamed = FAMILIES[cfg.method].seeded and is_exact(cfg.context_length, cfg.output_dim)
+    with reserved(table_rows_bytes(len(positions), cfg.output_dim, streamed), "drawing the position rows"):
+        return _position_table_rows(cfg, positions)
 
 
 def view(
@@ -126,6 +158,10 @@ def sentence_embeddings(
 ) -> tuple[list[torch.Tensor], torch.Tensor]:
     """Token embeddings of each text ([N_k, d] each) and positional rows [num_positions, d]."""
     ids = [torch.tensor(token_ids(text, cfg.vocab_size), dtype=torch.long) for text in texts]
+    # The page's comparisons that follow hold a few float64 [N, d] copies until the run ends.
+    reserve_for_run(
+        why_bytes(max(map(len, ids)), cfg.output_dim), f"comparing the sentences at d = {cfg.output_dim:,}"
+    )
     rows = token_rows(texts, cfg, torch.cat(ids))
     return [rows.lookup(i) for i in ids], _position_table_rows(cfg, torch.arange(num_positions)).rows
 
