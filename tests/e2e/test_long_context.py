@@ -44,26 +44,29 @@ def test_every_chart_is_drawn_with_a_size(server, sized_page, wait_for_app, wait
     page.screenshot(path=str(shots / f"long_context_{size}.png"), full_page=True)
 
 
-def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_charts, wait_for_settled):
+def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_settled):
     page.goto(f"{server}/Long_context")
     wait_for_app(page)
     wait_for_settled(page)
     page.get_by_test_id("stSelectbox").filter(has_text="Preset: a released model's config").click()
     page.get_by_role("option", name="DeepSeek-V3 (YaRN ×40 on 4,096)").click()
     expect(page.get_by_text("Of the 32 pairs: 11 kept (extrapolated)")).to_be_visible(timeout=30_000)
-    wait_for_charts(page)
+    wait_for_settled(page)
     expect(page.get_by_test_id("stMetricValue").filter(has_text="163,840")).to_be_visible()
     assert_drawn(page, CHARTS, MIN_CHART_WIDTH["desktop"], 250)
     assert page.get_by_test_id("stException").count() == 0
 
 
-def test_presenter_mode_asks_first_and_every_section_fits_a_projector(server, browser, wait_for_app, shots):
+def test_presenter_mode_asks_first_and_every_section_fits_a_projector(
+    server, browser, wait_for_app, wait_for_settled, shots
+):
     page = browser.new_page(viewport=dict(zip(("width", "height"), PROJECTOR, strict=True)))
     page.goto(f"{server}/Long_context?present=true")
     wait_for_app(page)
     heights = []
     for section, charts in ((1, 0), (2, 1), (3, 1), (4, 1)):
         expect(page.get_by_text(f"Section {section} of 4")).to_be_visible(timeout=30_000)
+        wait_for_settled(page)  # the run has finished: no stale charts of the section before
         if section == 2:
             expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(0)  # the answer waits for a guess
             page.get_by_role("textbox").last.fill("29")
@@ -71,6 +74,7 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(server, br
             expect(page.get_by_text("You predicted 29; the answer is 29.000000 — right!")).to_be_visible(
                 timeout=30_000
             )
+            wait_for_settled(page)
         assert_drawn(page, charts, 200, 150)
         page.screenshot(path=str(shots / f"long_context_presenter_{section}.png"))
         heights.append(page.evaluate(SCROLL_HEIGHT_JS))
