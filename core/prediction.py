@@ -74,7 +74,8 @@ def shape_problem(text: str, answer: tuple[int, ...]) -> str | None:
     example = example_shape(answer)
     written = (example, example.replace(" × ", "x"), f"[{example.replace(' × ', ', ')}]")
     how = f"Write the sizes as whole numbers, for example {written[0]}, {written[1]} or {written[2]}."
-    unread = [p for p in _SEPARATORS.split(_body(text)) if p and not p.isdigit()]
+    pieces = _SEPARATORS.split(_body(text))
+    unread = list(dict.fromkeys(p for p in pieces if p and not p.isdigit()))  # each once, in order
     if unread:
         return f"Could not read {_quoted(unread)} as a size. {how}"
     return f"Could not read a size between every two separators. {how}"

@@ -66,7 +66,7 @@ def test_a_shape_that_reads_or_is_empty_has_no_problem():
 def test_a_shape_names_what_it_could_not_read_and_gives_an_example():
     message = shape_problem("8 by 4 by 256", (8, 4, 256))
     assert message == (
-        "Could not read “by” and “by” as a size. Write the sizes as whole numbers, for example "
+        "Could not read “by” as a size. Write the sizes as whole numbers, for example "
         "2 × 3 × 5, 2x3x5 or [2, 3, 5]."
     )
 

@@ -1,16 +1,25 @@
-"""Presenter mode: one section at a time, a prediction before each shape, kept through page switches."""
+"""Presenter mode: one slide at a time, a prediction before each answer (hidden on every slide that would
+show it), feedback on a guess it cannot read, kept through page switches (issue 21)."""
 
 import pytest
+
+from ui.families.close_up import close_up_parts
+from ui.families.compare import logit_parts
 
 
 def subheaders(at):
     return [s.value for s in at.subheader]
 
 
+def progress(at) -> str:
+    return at.main.get("progress")[0].proto.text
+
+
 def test_one_step_at_a_time_with_predict_then_reveal(open_page):
     at = open_page(present="true")
     assert not at.exception and not at.error
     assert subheaders(at) == ["1. Text → token IDs"]
+    assert progress(at) == "Section 1 of 16: Text → token IDs"
     assert not at.metric  # the shape stays hidden until revealed
     at.text_input(key="predict_1").input("278").run()
     at.button(key="reveal_1").click().run()
@@ -19,10 +28,31 @@ def test_one_step_at_a_time_with_predict_then_reveal(open_page):
     assert subheaders(at) == ["1. Text → token IDs"]  # the heading and the code are drawn once
     assert len(at.main.code) == 1
     at.button(key="next_pipeline").click().run()
+    assert progress(at) == "Section 2 of 16: Text → token IDs — the tokens"
+    assert subheaders(at) == ["1. Text → token IDs"] and not at.metric  # the tokens, on a slide of their own
+    at.button(key="next_pipeline").click().run()
     assert subheaders(at) == ["2. Sliding-window batch"]
     at.text_input(key="predict_2").input("4 x 8").run()
     at.button(key="reveal_2").click().run()
     assert at.warning[0].value == "You predicted 4 × 8; the tensor is 8 × 4."
+
+
+def test_a_later_slide_of_a_step_waits_for_its_reveal(open_page):
+    at = open_page(present="true")
+    at.session_state["slide_pipeline"], at.session_state["part_pipeline"] = 3, 2  # step 3's values
+    at.run()
+    assert progress(at) == "Section 8 of 16: Token embedding lookup — the values"
+    assert not at.get("vega_lite_chart") and not at.table  # the table would give the shape away
+    at.button(key="reveal_3").click().run()
+    assert at.get("vega_lite_chart") and at.table
+
+
+def test_the_example_in_the_question_is_never_the_answer(open_page):
+    at = open_page(present="true")
+    at.session_state["slide_pipeline"] = 3  # token_embeddings: 8 × 4 × 256 at the book's settings
+    at.run()
+    label = at.text_input(key="predict_3").label
+    assert "2 × 3 × 5" in label and "8 × 4 × 256" not in label and "[8, 4, 256]" not in label
 
 
 @pytest.mark.parametrize(
@@ -37,11 +67,26 @@ def test_every_way_of_writing_the_shape_is_right(guess, open_page):
     assert at.success[0].value == "Right: 8 × 4 × 256."
 
 
+def test_a_shape_it_cannot_read_says_what_and_gives_an_example(open_page):
+    at = open_page(present="true")
+    at.session_state["slide_pipeline"] = 3
+    at.run()
+    at.text_input(key="predict_3").input("8 by 4 by 256").run()
+    before = at.warning[0].value  # under the box, as soon as it is typed: nothing revealed
+    assert before.startswith("Could not read “by” as a size")
+    assert "for example 2 × 3 × 5" in before and not at.metric
+    at.button(key="reveal_3").click().run()
+    assert at.warning[0].value.endswith("The tensor is 8 × 4 × 256.")
+    assert "Could not read “by”" in at.warning[0].value and not at.success
+
+
 def test_a_guess_is_never_echoed_as_markdown(open_page):
     at = open_page(present="true")
     at.text_input(key="predict_1").input("**bold** [x](javascript:alert(1))").run()
     at.button(key="reveal_1").click().run()
-    assert not at.success and not at.warning  # nothing to read: no verdict, just the answer
+    assert not at.success  # nothing read, so no verdict on it
+    message = at.warning[0].value
+    assert message.startswith("Could not read “bold” and “javascript\\:alert” as a size\\.")  # escaped
     assert at.metric[0].value == "278"
 
 
@@ -62,7 +107,7 @@ def test_previous_is_enabled_after_next(open_page):
     at.button(key="next_pipeline").click().run()
     assert not at.button(key="prev_pipeline").disabled
     at.button(key="prev_pipeline").click().run()
-    assert subheaders(at) == ["1. Text → token IDs"]
+    assert progress(at) == "Section 1 of 16: Text → token IDs"
 
 
 def test_presenter_mode_survives_a_page_switch(open_page):
@@ -72,9 +117,42 @@ def test_presenter_mode_survives_a_page_switch(open_page):
     assert at.query_params["present"] in (["true"], "true")
 
 
+def test_why_position_names_the_token_and_hides_the_cosine_until_revealed(open_page):
+    at = open_page("pages/Why_position.py", present="true")
+    assert at.sidebar.text_input(key="a").value == "The cat sat on the mat"  # typed in the sidebar
+    assert progress(at) == "Section 1 of 5: Two sentences"
+    assert not at.metric and not at.dataframe
+    at.button(key="next_why").click().run()
+    question = at.text_input(key="predict_why_1").label
+    assert question.startswith("Predict the cosine of ' cat' in A (position 1) and ' cat' in B (position 4)")
+    assert not at.metric and not at.dataframe  # no answer above or below the question
+    at.button(key="next_why").click().run()
+    assert progress(at) == "Section 3 of 5: The same token, two positions — every shared token"
+    assert not at.dataframe  # the table of cosines waits for the reveal too
+    at.text_input(key="predict_why_1").input("0.5").run()
+    at.button(key="reveal_why_1").click().run()
+    assert len(at.dataframe) == 1
+    at.button(key="prev_why").click().run()
+    assert [m.value for m in at.metric][0] == "1.000000"
+    assert at.warning[0].value == "You predicted 0.5; the answer is 1.000000."
+
+
+def test_why_position_a_number_it_cannot_read(open_page):
+    at = open_page("pages/Why_position.py", present="true")
+    at.session_state["slide_why"] = 2
+    at.run()
+    at.text_input(key="predict_why_1").input("about one").run()
+    assert at.warning[0].value == (
+        "Could not read “about one” as a number\\. Write it in digits, for example 0\\.5 or −0\\.25\\."
+    )
+    at.button(key="reveal_why_1").click().run()
+    assert at.warning[0].value.endswith("The answer is 1.000000.")
+
+
 def test_trained_positions_asks_for_the_neighbour_similarity_first(open_page):
-    at = open_page(present="true")
-    at.switch_page("pages/Trained_positions.py").run()
+    at = open_page("pages/Trained_positions.py", present="true")
+    assert progress(at) == "Section 1 of 7: A table that training changed"
+    at.button(key="next_trained").click().run()
     assert not at.metric and not at.get("vega_lite_chart")  # one section, its answer hidden
     at.text_input(key="predict_trained_1").input("0.9").run()
     at.button(key="reveal_trained_1").click().run()
@@ -83,13 +161,32 @@ def test_trained_positions_asks_for_the_neighbour_similarity_first(open_page):
     assert at.success[0].value.endswith("right!")
     at.button(key="next_trained").click().run()
     assert subheaders(at) == ["1. Three tables of the same shape"]
+    assert len(at.get("vega_lite_chart")) == 3  # the three tables in a row; their similarity next
+
+
+def test_families_comes_a_part_at_a_time_with_its_settings_in_the_sidebar(open_page):
+    at = open_page("pages/Families.py", present="true", method="rope")
+    assert at.sidebar.number_input(key="heads").value == 8  # the family settings wait in the sidebar
+    total = 1 + len(logit_parts()) + 2 + len(close_up_parts("rope"))
+    assert progress(at) == f"Section 1 of {total}: 7 families"
+    seen = []
+    for _ in range(total - 1):
+        at.button(key="next_families").click().run()
+        assert not at.exception
+        seen.append(progress(at).split(": ", 1)[1])
+    assert seen[-1] == "Close-up: RoPE — two pairings"
+    assert at.button(key="next_families").disabled
 
 
 def test_training_shows_one_section_at_a_time(open_page):
-    at = open_page(present="true")
-    at.switch_page("pages/Training.py").run()
+    at = open_page("pages/Training.py", present="true")
     assert not at.exception
+    assert at.sidebar.number_input(key="steps").value == 300  # its settings wait in the sidebar
     assert "Every method on this text" not in subheaders(at)
     at.button(key="next_training").click().run()
+    assert progress(at) == "Section 2 of 4: Train one model — the loss"
+    assert at.info[0].value.startswith("No finished run to show yet")
+    at.session_state["slide_training"] = 2
+    at.run()
     assert subheaders(at) == ["Every method on this text"]
     assert "train" not in [b.key for b in at.button]  # the Train button belongs to section 1
