@@ -14,6 +14,7 @@ from ui import cache
 from ui.code_view import show_script
 from ui.navigation import checked_settings
 from ui.presenter import Slides, presenting
+from ui.run_link import forget_run, lost_run_message, remember_run
 from ui.training_views import (
     compare_view,
     progress_view,
@@ -91,12 +92,13 @@ job = shown_run(own, queue.get(settings_key(text, tcfg)))
 
 def start(configs: list[TrainConfig]) -> None:
     plan[:] = configs[1:]
-    queue.submit(ids, configs[0], me)
+    remember_run(queue.submit(ids, configs[0], me).key)  # a restart can then say the run is gone
 
 
 def stop() -> None:
     plan.clear()
     queue.stop(me)
+    forget_run()
 
 
 @st.fragment(run_every=0.5 if job is not None and not job.finished else None)
@@ -121,7 +123,9 @@ elif slides.shows(1):
     b2.button("Stop", key="stop", disabled=own is None or own.finished, on_click=stop)
     every_method = [dataclasses.replace(tcfg, method=m) for m in trainable_methods()]
     b3.button("Train every method (compare)", key="train_all", on_click=start, args=(every_method,))
-    if job is None:
+    if job is None and (lost := lost_run_message()):
+        st.warning(lost, icon=":material/restart_alt:")
+    elif job is None:
         st.info(
             f"Press **Train**: {tcfg.steps} steps of a {tcfg.size} model with {tcfg.method} positions, "
             f"context {tcfg.context_length}. A finished run is kept for everyone who asks for the same "

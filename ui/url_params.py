@@ -32,9 +32,9 @@ MAX_WHOLE = 2**53 - 1
 # Sentences typed into Why position? (URL keys a and b): text, cut to this many characters.
 TEXT_KEYS = ("a", "b")
 MAX_SENTENCE_CHARS = 300
-# Parameters that are not settings but are read elsewhere: Streamlit's own, and Copy link's ``text``
-# (``ui.share_link.apply_link_text`` explains that one).
-NOT_SETTINGS = ("embed", "embed_options", "text")
+# Parameters that are not settings but are read elsewhere: Streamlit's own, Copy link's ``text``
+# (``ui.share_link.apply_link_text`` explains that one) and the Training page's ``run`` (ui.run_link).
+NOT_SETTINGS = ("embed", "embed_options", "text", "run")
 
 
 def accepted() -> dict[str, str | tuple[str, ...]]:
