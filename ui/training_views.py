@@ -140,7 +140,7 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
         return
     st.progress(job.step / job.config.steps, text=f"Training: step {job.step} of {job.config.steps}")
     if job.result is not None and job.result.steps:
-        st.altair_chart(readable(loss_chart(losses(job.result))), width="stretch")
+        st.altair_chart(readable(loss_chart(losses(job.result))), width="stretch", height=slide_height(400))
 
 
 def losses(result: TrainResult) -> pd.DataFrame:
