@@ -1,7 +1,8 @@
 """The Long context page's pieces: its config controls (a preset or the user's own values) and its views.
 
-The controls are kept in the session only (not in the URL): a dict under ``STORE`` holds the values in
-force, so they survive a page switch, and every widget is drawn from it.
+Every control is bound to the URL (its key is ``lc_`` and the config.json name), except the two factor
+lists, which are kept in the session: a longrope list has 48 numbers. The preset list shows model names,
+so its URL value is written by hand (``sync_preset_url``), as the sidebar's preset is.
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ from core.positional.rope_scaling_charts import (
     wavelength_chart,
 )
 from ui.presenter import presenting, readable
+from ui.url_keys import register_url_keys, url_bound
 
-STORE = "lc_store"  # session: the values in force (widget name -> value) and the preset
-PRESET = "lc_preset"  # the preset selectbox's key
+PRESET = "lc_preset"  # the preset selectbox's key and URL key
 CUSTOM = "custom"
 PREFIX = "lc_"
 COLUMNS = 4
@@ -84,6 +85,8 @@ FIELDS: dict[str, Field] = {
 BLANK = {"factor": None, ORIGINAL: None, "beta_fast": None, "beta_slow": None, "mscale": None}
 BLANK |= {"mscale_all_dim": None, "attention_factor": None, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
 BLANK |= {PARTIAL: 1.0, "truncate": True, "short_factor": "", "long_factor": ""}
+LINKED = ("rope_type", *(k for k in FIELDS if FIELDS[k].kind != "list"))  # the settings a link carries
+URL_KEYS = register_url_keys(PRESET, *(PREFIX + k for k in LINKED))
 
 
 def preset_store(preset: LongContextPreset) -> dict:
@@ -99,36 +102,61 @@ def preset_store(preset: LongContextPreset) -> dict:
     return {**values, "preset": preset.key}
 
 
-def _store() -> dict:
-    if STORE not in st.session_state:
-        st.session_state[STORE] = preset_store(PRESETS[DEFAULT_PRESET])
-    if PRESET not in st.session_state:  # the page was left: its widgets' state is gone, the store is not
-        st.session_state[PRESET] = st.session_state[STORE]["preset"]
-    return st.session_state[STORE]
+def _link_preset() -> str:
+    """The preset a link names (``check_url`` has checked it); a link with values but no preset: custom."""
+    name = st.query_params.get(PRESET)
+    if name in (CUSTOM, *PRESETS):
+        return name
+    return CUSTOM if any(k in st.query_params for k in URL_KEYS) else DEFAULT_PRESET
+
+
+def _base() -> dict:
+    """What a control not yet in the session starts at: the link's preset's value, or, for a link with the
+    user's own values, the default preset's with the optional numbers blank (a copied link leaves out the
+    blank ones)."""
+    name = _link_preset()
+    if name in PRESETS:
+        return preset_store(PRESETS[name])
+    blank = {k: None for k, f in FIELDS.items() if f.kind == "optional"}
+    return {**preset_store(PRESETS[DEFAULT_PRESET]), **blank, "preset": CUSTOM}
+
+
+def _seed() -> dict:
+    """Start each control the session does not hold and the URL does not set (the URL seeds a bound
+    widget itself); returns the starting values."""
+    if PRESET not in st.session_state:  # the session's first run: the link's preset
+        st.session_state[PRESET] = _link_preset()
+    base = _base()
+    for name in ("rope_type", *FIELDS):
+        key = PREFIX + name
+        if key not in st.session_state and key not in st.query_params:
+            st.session_state[key] = base[name]
+    return base
 
 
 def _apply_preset() -> None:
     name = st.session_state[PRESET]
-    store = st.session_state[STORE]
     if name in PRESETS:
-        store.update(preset_store(PRESETS[name]))
-        for key in (*FIELDS, "rope_type"):
-            st.session_state[PREFIX + key] = store[key]
-    store["preset"] = name
+        for key, value in preset_store(PRESETS[name]).items():
+            if key != "preset":
+                st.session_state[PREFIX + key] = value
 
 
-def _edited(name: str) -> None:
-    store = st.session_state[STORE]
-    store[name] = st.session_state[PREFIX + name]
-    store["preset"] = CUSTOM
+def _edited() -> None:
     st.session_state[PRESET] = CUSTOM
 
 
-def _widget(name: str, store: dict) -> None:
+def sync_preset_url() -> None:
+    """Keep the address bar's ``lc_preset`` the chosen preset's name ("custom" for the user's own)."""
+    name = st.session_state.get(PRESET, DEFAULT_PRESET)
+    if st.query_params.get(PRESET) != name:
+        st.query_params[PRESET] = name
+
+
+def _widget(name: str) -> None:
     field, key = FIELDS[name], PREFIX + name
-    common = {"key": key, "help": field.help, "on_change": _edited, "args": (name,)}
-    if key not in st.session_state:
-        st.session_state[key] = store[name]
+    common = {"help": field.help, "on_change": _edited}
+    common |= {"key": key} if field.kind == "list" else url_bound(key)
     if field.kind == "int":
         st.number_input(field.label, step=1, value=None, **common)
     elif field.kind == "bool":
@@ -142,39 +170,42 @@ def _widget(name: str, store: dict) -> None:
 def config_controls() -> tuple[str, dict]:
     """The preset, the rope_type and the fields it reads; returns the preset's key (or ``CUSTOM``) and
     the values in force (see ``rope_config``)."""
-    store = _store()
+    base = _seed()
     c1, c2 = st.columns(2)
     c1.selectbox(
         "Preset: a released model's config",
         (CUSTOM, *PRESETS),
         format_func=lambda k: "custom (your own values)" if k == CUSTOM else PRESETS[k].label,
-        key=PRESET,
+        key=url_bound(PRESET)["key"],  # shows model names: its URL value is written by sync_preset_url
+        persist_state="session",
         on_change=_apply_preset,
     )
-    if PREFIX + "rope_type" not in st.session_state:
-        st.session_state[PREFIX + "rope_type"] = store["rope_type"]
-    c2.selectbox(
+    sync_preset_url()
+    rope_type = c2.selectbox(
         "rope_type",
         ROPE_TYPES,
-        key=PREFIX + "rope_type",
         on_change=_edited,
-        args=("rope_type",),
         help=" ".join(f"{v.name}: {v.idea}" for v in VARIANTS.values()),
+        **url_bound(PREFIX + "rope_type"),
     )
-    reads = VARIANTS[store["rope_type"]].keys
+    reads = VARIANTS[rope_type].keys
     names = ["head_dim", "rope_theta", "max_position_embeddings"]
     names += [k for k in FIELDS if k in reads and FIELDS[k].kind in ("int", "float", "optional")]
     for start in range(0, len(names), COLUMNS):  # row by row: a phone stacks them in reading order
         for column, name in zip(st.columns(COLUMNS), names[start : start + COLUMNS], strict=False):
             with column:
-                _widget(name, store)
+                _widget(name)
+    lists = [k for k in FIELDS if k in reads and FIELDS[k].kind == "list"]
     for name in [k for k in FIELDS if k in reads and FIELDS[k].kind in ("bool", "list")]:
-        _widget(name, store)
-    st.caption(
-        "These values stay in this session: a copied link does not carry them and opens "
-        f"{PRESETS[DEFAULT_PRESET].label.split(' (')[0]}."
-    )
-    return store["preset"], dict(store)
+        _widget(name)
+    store = {name: st.session_state.get(PREFIX + name, base[name]) for name in ("rope_type", *FIELDS)}
+    store["preset"] = st.session_state[PRESET]
+    if lists and store["preset"] not in PRESETS:
+        st.caption(
+            f"{' and '.join(lists)} stay in this session: a copied link carries every other value here, "
+            "and a preset's lists by its name."
+        )
+    return store["preset"], store
 
 
 def rope_config(values: dict) -> RopeConfig:

@@ -18,6 +18,9 @@ from core.config import FAMILIES, PipelineConfig
 from core.markup import escape_markdown
 from core.model import SIZES
 from core.positional.family import all_params
+from core.positional.long_context import DEFAULT_PRESET as LC_DEFAULT
+from core.positional.long_context import PRESETS as LC_PRESETS
+from core.positional.rope_scaling import ROPE_TYPES
 from core.presets import PRESETS
 from core.samples import SAMPLES
 from core.training import TrainConfig
@@ -35,6 +38,11 @@ MAX_SENTENCE_CHARS = 300
 # Parameters that are not settings but are read elsewhere: Streamlit's own, Copy link's ``text``
 # (``ui.share_link.apply_link_text`` explains that one) and the Training page's ``run`` (ui.run_link).
 NOT_SETTINGS = ("embed", "embed_options", "text", "run")
+# The Long context page's config (ui.long_context_views): lc_ and its config.json name.
+LC_WHOLE = ("lc_head_dim", "lc_max_position_embeddings", "lc_original_max_position_embeddings")
+LC_NUMBER = ("lc_rope_theta", "lc_factor", "lc_low_freq_factor", "lc_high_freq_factor", "lc_beta_fast")
+LC_NUMBER += ("lc_beta_slow", "lc_mscale", "lc_mscale_all_dim", "lc_attention_factor")
+LC_NUMBER += ("lc_partial_rotary_factor",)
 
 
 def accepted() -> dict[str, str | tuple[str, ...]]:
@@ -48,6 +56,9 @@ def accepted() -> dict[str, str | tuple[str, ...]]:
         "present": ("true", "false", "1"),
         "space": ("true", "false"),
         "causal": ("true", "false"),
+        "lc_preset": ("custom", *LC_PRESETS),
+        "lc_rope_type": ROPE_TYPES,
+        "lc_truncate": ("true", "false"),
     }
     numbers = dict.fromkeys(
         ("vocab", "dim", "context", "batch", "stride", "seed", "train_context", "steps", "head"), WHOLE
@@ -56,7 +67,13 @@ def accepted() -> dict[str, str | tuple[str, ...]]:
         key: tuple(map(str, p.options)) if p.options else WHOLE if isinstance(p.default, int) else NUMBER
         for key, p in all_params().items()
     }
-    return {**numbers, **families, **options}
+    return {
+        **numbers,
+        **dict.fromkeys(LC_WHOLE, WHOLE),
+        **dict.fromkeys(LC_NUMBER, NUMBER),
+        **families,
+        **options,
+    }
 
 
 def defaults() -> dict[str, object]:
@@ -81,6 +98,21 @@ def defaults() -> dict[str, object]:
         "head": 1,
         "train_context": t.context_length,
         "steps": t.steps,
+        **_long_context_defaults(),
+    }
+
+
+def _long_context_defaults() -> dict[str, object]:
+    """The Long context page's settings at its default preset ("blank" for a value it leaves out)."""
+    cfg = LC_PRESETS[LC_DEFAULT].config
+    own = {"lc_preset": LC_DEFAULT, "lc_rope_type": cfg.rope_type, "lc_head_dim": cfg.head_dim}
+    own |= {"lc_rope_theta": cfg.base, "lc_max_position_embeddings": cfg.max_position_embeddings}
+    own |= {"lc_truncate": "true", "lc_partial_rotary_factor": 1.0, "lc_low_freq_factor": 1.0}
+    own["lc_high_freq_factor"] = 4.0
+    given = {f"lc_{k}": v for k, v in cfg.parameters().items()}
+    return {
+        k: given.get(k, own.get(k, "blank"))
+        for k in (*LC_WHOLE, *LC_NUMBER, "lc_preset", "lc_rope_type", "lc_truncate")
     }
 
 

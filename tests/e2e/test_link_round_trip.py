@@ -57,6 +57,28 @@ SETTINGS = [
     Setting("max_distance", "Families", "number", "T5 max distance", "64"),
     Setting("pairing", "Families", "select", "RoPE pairs"),
     Setting("extrapolate", "Families", "select", "Used length ×"),
+    Setting("lc_preset", "Long_context", "select", "Preset: a released model's config"),
+    Setting("lc_rope_type", "Long_context", "select", "rope_type"),
+    Setting("lc_head_dim", "Long_context", "number", "head_dim", "64"),
+    Setting("lc_rope_theta", "Long_context", "number", "rope_theta (base)", "10000.5"),
+    Setting("lc_max_position_embeddings", "Long_context", "number", "max_position_embeddings", "65536"),
+    Setting(
+        "lc_original_max_position_embeddings",
+        "Long_context",
+        "number",
+        "original_max_position_embeddings",
+        "4096",
+    ),
+    Setting("lc_factor", "Long_context", "number", "factor s", "4"),
+    Setting("lc_low_freq_factor", "Long_context", "number", "low_freq_factor", "2"),
+    Setting("lc_high_freq_factor", "Long_context", "number", "high_freq_factor", "8"),
+    Setting("lc_partial_rotary_factor", "Long_context", "number", "partial_rotary_factor", "0.5"),
+    Setting("lc_beta_fast", "Long_context?lc_rope_type=yarn", "number", "beta_fast", "16"),
+    Setting("lc_beta_slow", "Long_context?lc_rope_type=yarn", "number", "beta_slow", "2"),
+    Setting("lc_mscale", "Long_context?lc_rope_type=yarn", "number", "mscale", "0.707"),
+    Setting("lc_mscale_all_dim", "Long_context?lc_rope_type=yarn", "number", "mscale_all_dim", "1"),
+    Setting("lc_attention_factor", "Long_context?lc_rope_type=yarn", "number", "attention_factor", "1.5"),
+    Setting("lc_truncate", "Long_context?lc_rope_type=yarn", "switch", "truncate the ramp's ends"),
 ]
 
 # Every widget's value, as a person reads it: numbers, choices, switches, texts and radio choices.
@@ -88,6 +110,7 @@ def _served_once(server, browser):
 def test_every_url_bound_setting_is_covered_here():
     import ui.attention_views  # noqa: F401  (each module registers the keys it draws)
     import ui.families.controls  # noqa: F401
+    import ui.long_context_views  # noqa: F401
     import ui.sentences  # noqa: F401
     import ui.sidebar  # noqa: F401
     import ui.training_views  # noqa: F401
@@ -104,8 +127,20 @@ def _open(page, setting: Setting) -> None:
         settled(page)
 
 
+# Set before a change: whether the script has run since (a loaded machine starts the rerun late, and
+# ``settled`` alone may then read the page before it).
+_WATCH_RUN_JS = """() => {
+  window.__ran = false;
+  const app = document.querySelector('[data-testid=stApp]');
+  new MutationObserver((_, observer) => {
+    if (app.dataset.testScriptState === 'running') { window.__ran = true; observer.disconnect(); }
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+
+
 def _change(page, setting: Setting) -> None:
-    """Change ``setting`` through its widget, as a person would."""
+    """Change ``setting`` through its widget, as a person would, and wait for the rerun it starts."""
+    page.evaluate(_WATCH_RUN_JS)
     if setting.kind == "number":
         box = page.get_by_role("spinbutton", name=setting.label, exact=True)
         box.fill(setting.value)
@@ -132,6 +167,7 @@ def _change(page, setting: Setting) -> None:
     elif setting.kind == "radio":
         group = page.get_by_role("radiogroup", name=setting.label)
         group.locator("label").filter(has_not=page.locator("input:checked")).last.click()
+    page.wait_for_function("() => window.__ran", timeout=60_000)
     settled(page)
 
 

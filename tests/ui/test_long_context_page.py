@@ -108,6 +108,9 @@ def test_changing_the_type_keeps_the_values_it_shares(open_page):
 def test_the_values_survive_a_page_switch(open_page):
     at = pick(open_page(PAGE), "qwen2.5-7b")
     at = at.number_input(key="lc_factor").set_value(2.0).run()
+    at.query_params["lc_factor"] = (
+        "2.0"  # a browser writes a bound widget's value to the URL; AppTest does not
+    )
     at.switch_page("pages/Families.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
@@ -136,3 +139,33 @@ def test_the_page_is_in_the_navigation(open_page):
 
     assert ("pages/Long_context.py", "Long context: RoPE scaling") in [(p, t) for p, t, *_ in PAGES]
     assert not at.exception
+
+
+def test_a_link_reopens_its_config(open_page):
+    params = {"lc_preset": "custom", "lc_rope_type": "yarn", "lc_head_dim": "64", "lc_rope_theta": "10000.0"}
+    params |= {"lc_max_position_embeddings": "16384", "lc_original_max_position_embeddings": "4096"}
+    at = open_page(PAGE, **params)
+    assert not at.exception and not at.error and not at.warning
+    assert at.selectbox(key="lc_preset").value == "custom"
+    assert at.selectbox(key="lc_rope_type").value == "yarn"
+    assert at.number_input(key="lc_head_dim").value == 64
+    assert at.number_input(key="lc_factor").value is None  # left out of the link: blank, not Llama's 8
+    assert metrics(at)["Factor s"] == "4"  # 16,384 / 4,096
+    assert metrics(at)["Extended length L'"] == "16,384"
+
+
+def test_a_link_with_a_preset_name_opens_that_preset(open_page):
+    at = open_page(PAGE, lc_preset="phi3-mini-128k")
+    assert not at.exception and not at.error
+    assert at.selectbox(key="lc_rope_type").value == "longrope"
+    assert at.number_input(key="lc_head_dim").value == PRESETS["phi3-mini-128k"].config.head_dim
+    assert at.text_area(key="lc_short_factor").value  # the preset's lists, by its name
+
+
+def test_a_bad_link_value_is_explained_and_the_default_used(open_page):
+    at = open_page(PAGE, lc_head_dim="abc", lc_rope_type="nope")
+    assert not at.exception
+    text = " ".join(w.value for w in at.warning)
+    assert "URL parameter **lc\\_head\\_dim** = “abc” is not a whole number: using the default, 128." in text
+    assert "URL parameter **lc\\_rope\\_type** = “nope” is not one of" in text
+    assert at.selectbox(key="lc_rope_type").value == "llama3"

@@ -4,15 +4,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.ui.conftest import APP
+from ui.navigation import PAGES as NAVIGATION
 from ui.url_params import MAX_SENTENCE_CHARS, MAX_WHOLE, WHOLE, accepted, defaults, parse, problem, url_text
 
-PAGES = [
-    "pages/Pipeline.py",
-    "pages/Why_position.py",
-    "pages/Families.py",
-    "pages/Training.py",
-    "pages/Trained_positions.py",
-]
+PAGES = [path for path, *_ in NAVIGATION]  # every page (Attention and Long context were left out)
 
 
 def test_every_setting_has_a_default():
@@ -110,6 +105,8 @@ def test_every_url_bound_widget_travels_in_a_copied_link(open_page):
     for method in FAMILIES:  # the Families controls depend on the method
         open_page("pages/Families.py", method=method)
     open_page("pages/Pipeline.py", present="true")
+    for rope_type in ("yarn", "longrope"):  # the Long context fields depend on the rope_type
+        open_page("pages/Long_context.py", lc_rope_type=rope_type)
     assert BOUND_KEYS == set(url_keys())
     assert BOUND_KEYS - set(accepted()) == set(TEXT_KEYS)  # every other one is parsed; a sentence is text
 
@@ -172,7 +169,8 @@ def _widget_values(key: str) -> list[object]:
         return list(kind)
     if kind == WHOLE:
         return [int(default), int(default) + 7, -3]
-    return [float(default), 0.5, 1e-05, 1e16, 123456.789]
+    given = [float(default)] if isinstance(default, int | float) else []  # "blank": a number left out
+    return [*given, 0.5, 1e-05, 1e16, 123456.789]
 
 
 @pytest.mark.parametrize("key", sorted(accepted()))
