@@ -267,6 +267,7 @@ def train(
     cfg: TrainConfig,
     on_progress: Callable[[TrainResult, int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    on_done: Callable[[TinyGPT, torch.Tensor], None] | None = None,
 ) -> TrainResult:
     """Train a ``TinyGPT`` on the text's tokens; the last 10% are held out for validation.
 
@@ -274,6 +275,8 @@ def train(
         token_ids: GPT-2 IDs of the text.
         on_progress: called with the result so far and the step, ``RECORDS`` times per run.
         should_stop: polled every step; training ends early (``stopped``) when it returns True.
+        on_done: called with the trained model (in eval mode) and the held-out IDs (compact vocabulary),
+            for an evaluation the result does not keep (``core.extrapolation``).
     """
     cfg.validate(len(token_ids), len(set(token_ids)))
     start = time.perf_counter()
@@ -333,6 +336,8 @@ def train(
         result.val_loss_past_outside = float(past[T:].mean())
         result.loss_by_position = past.tolist()
     result.first_block, result.vocab = first_block_state(model), vocab
+    if on_done:
+        on_done(model, val_data)
     result.seconds = time.perf_counter() - start
     return result
 
