@@ -24,6 +24,7 @@ from core.training import EVAL_TOKENS, TrainConfig, TrainResult, per_position_lo
 
 SCALINGS = {"none": "default", "PI": "linear", "NTK": "dynamic", "YaRN": "yarn"}  # name -> rope_type
 TIMES = 4  # the evaluated length, in trained lengths
+SHIFTS = 16  # window offsets averaged over (see extrapolation)
 # The run this page trains itself: a tiny model with RoPE, T = 32 (a few seconds; core.budget.RUN_SECONDS).
 RUN = TrainConfig(method="rope", context_length=32, size="tiny", steps=200)
 
@@ -109,14 +110,23 @@ class Extrapolation:
         return sum(head) / len(head)
 
 
-def extrapolation(model: TinyGPT, data: torch.Tensor, times: int = TIMES) -> Extrapolation:
-    """Evaluate a RoPE model on windows of ``times``·T with each scaling of ``SCALINGS``."""
+def extrapolation(
+    model: TinyGPT, data: torch.Tensor, times: int = TIMES, shifts: int = SHIFTS
+) -> Extrapolation:
+    """Evaluate a RoPE model on windows of ``times``·T with each scaling of ``SCALINGS``.
+
+    A short held-out text makes few windows of k·T (the ship's log: 7 of 128), so each position's loss
+    is the mean over the windows starting at ``shifts`` evenly spaced offsets: every token is read at
+    ``shifts`` different positions, and the curve shows position, not which token sits there.
+    """
     T = model.cfg.context_length
-    losses = {
-        name: scaled_loss_by_position(model, data, times * T, rope_type).tolist()
-        for name, rope_type in SCALINGS.items()
-    }
-    return Extrapolation(T, times * T, losses)
+    length = times * T
+    offsets = sorted({o * length // shifts for o in range(shifts)})
+    losses = {}
+    for name, rope_type in SCALINGS.items():
+        curves = [scaled_loss_by_position(model, data[o:], length, rope_type) for o in offsets]
+        losses[name] = torch.stack(curves).mean(dim=0).tolist()  # [k·T]
+    return Extrapolation(T, length, losses)
 
 
 def measure(token_ids: list[int], cfg: TrainConfig = RUN, times: int = TIMES) -> Extrapolation:

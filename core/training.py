@@ -336,9 +336,9 @@ def train(
         result.val_loss_past_outside = float(past[T:].mean())
         result.loss_by_position = past.tolist()
     result.first_block, result.vocab = first_block_state(model), vocab
-    if on_done:
-        on_done(model, val_data)
     result.seconds = time.perf_counter() - start
+    if on_done:  # not counted in seconds: the training's time
+        on_done(model, val_data)
     return result
 
 

@@ -8,6 +8,7 @@ from ui.code_view import show_script
 from ui.long_context_views import (
     attention_section,
     config_controls,
+    extrapolation_section,
     label_of,
     overview,
     pairs_section,
@@ -42,6 +43,7 @@ if not presenting():
         "the pairs that meet unseen angles, the score at 1, L and L', and last one JSON line with them.",
     )
 titles = ["The config", "Which pairs are stretched", "What position alone adds", "The attention factor"]
+titles.append("Extrapolation, measured")
 slides = Slides("long_context", titles)
 if slides.shows(1):
     overview(preset, cfg, view)
@@ -57,3 +59,6 @@ if slides.shows(3):
 if slides.shows(4):
     st.subheader("3. The attention factor")
     attention_section(view)
+if slides.shows(5):
+    st.subheader("4. Extrapolation, measured: a tiny RoPE model past its trained length")
+    extrapolation_section()

@@ -10,9 +10,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import altair as alt
+import pandas as pd
 import streamlit as st
 import torch
 
+from core.extrapolation import RUN, SCALINGS, Extrapolation, findings, measure
 from core.positional.long_context import (
     DEFAULT_PRESET,
     LISTS,
@@ -37,6 +40,8 @@ from core.positional.rope_scaling_charts import (
     slowdown_chart,
     wavelength_chart,
 )
+from core.samples import SAMPLES
+from core.tokenizer import encode
 from ui.presenter import presenting, readable
 from ui.url_keys import register_url_keys, url_bound
 
@@ -317,3 +322,49 @@ def attention_section(view: LongContextView) -> None:
             f"(0.1·{p['mscale_all_dim']:g}·ln {cfg.factor:g} + 1)² = {m**2:.4f} (transformers' "
             "yarn_apply_mscale): that scale is not in the curves above."
         )
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _measured() -> Extrapolation:
+    """The page's own run (``core.extrapolation.RUN`` on the ship's log), trained once per server."""
+    return measure(encode(SAMPLES["log"]))
+
+
+def extrapolation_chart(e: Extrapolation, height: int = 300) -> alt.LayerChart:
+    """Loss per position for each scaling, the trained length marked by a rule."""
+    rows = [
+        {"position": p, "loss": loss, "scaling": name}
+        for name, losses in e.losses.items()
+        for p, loss in enumerate(losses)
+    ]
+    lines = (
+        alt.Chart(pd.DataFrame(rows))
+        .mark_line()
+        .encode(
+            x=alt.X("position:Q", title="position in the window"),
+            y=alt.Y("loss:Q", title="held-out loss (nats)", scale=alt.Scale(zero=False)),
+            color=alt.Color("scaling:N", sort=list(SCALINGS), legend=alt.Legend(orient="bottom")),
+            tooltip=["scaling", "position", alt.Tooltip("loss:Q", format=".3f")],
+        )
+    )
+    rule = (
+        alt.Chart(pd.DataFrame({"position": [e.trained], "label": [f"trained length T = {e.trained}"]}))
+        .mark_rule(strokeDash=[4, 4], color="gray")
+        .encode(x="position:Q", tooltip=["label"])
+    )
+    return (lines + rule).properties(height=height)
+
+
+def extrapolation_section() -> None:
+    """Extrapolation, measured: the page's tiny RoPE model past its trained length, per scaling."""
+    with st.spinner(f"Training a {RUN.size} RoPE model on {RUN.context_length} positions…"):
+        e = _measured()
+    run = e.run
+    st.markdown(
+        f"A {RUN.size} TinyGPT with RoPE trained for {run.config.steps} steps on windows of "
+        f"T = {e.trained} tokens of the ship's log ({run.seconds:.1f} s), then evaluated on its held-out "
+        f"text in windows of {e.length} = {e.length // e.trained}·T, its θᵢ replaced by each scaling's with "
+        f"s = {e.length // e.trained} and no fine-tuning."
+    )
+    st.altair_chart(readable(extrapolation_chart(e)), width="stretch")
+    st.markdown(" ".join(findings(e)))

@@ -56,10 +56,17 @@ def test_pi_at_factor_s_is_the_positions_divided_by_s():
 
 def test_at_the_trained_length_every_scaling_is_plain_rope():
     m, d = model(), data()
-    e = extrapolation(m, d, times=1)  # factor 1
+    e = extrapolation(m, d, times=1, shifts=1)  # factor 1
     plain = per_position_loss(m, d, 8).tolist()
     for name in SCALINGS:
         assert e.losses[name] == pytest.approx(plain, abs=1e-6), name
+
+
+def test_each_position_is_the_mean_over_shifted_windows():
+    m, d = model(), data()
+    e = extrapolation(m, d, times=2, shifts=4)  # offsets 0, 4, 8, 12
+    shifted = [per_position_loss(m, d[o:], 16) for o in (0, 4, 8, 12)]
+    assert e.losses["none"] == pytest.approx(torch.stack(shifted).mean(dim=0).tolist(), abs=1e-6)
 
 
 def test_past_the_trained_length_the_scalings_differ():

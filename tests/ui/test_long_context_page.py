@@ -10,6 +10,7 @@ SUBHEADERS = [
     "1. Which pairs are kept, interpolated or blended",
     "2. What position alone adds to a score, out to L' = {:,}",
     "3. The attention factor",
+    "4. Extrapolation, measured: a tiny RoPE model past its trained length",
 ]
 
 
@@ -36,8 +37,9 @@ def test_every_preset_draws_its_numbers(key, open_page):
         SUBHEADERS[0],
         SUBHEADERS[1].format(cfg.extended),
         SUBHEADERS[2],
+        SUBHEADERS[3],
     ]
-    assert len(charts(at)) == 4
+    assert len(charts(at)) == 5
     assert metrics(at) == {
         "Trained length L": f"{cfg.original:,}",
         "Extended length L'": f"{cfg.extended:,}",
@@ -61,7 +63,7 @@ def test_a_bad_factor_is_explained_and_the_preset_becomes_custom(open_page, erro
     assert at.selectbox(key="lc_preset").value == "custom"
     assert len(charts(at)) == 0
     at = at.number_input(key="lc_factor").set_value(16.0).run()  # back to a working config
-    assert not at.error and len(charts(at)) == 4
+    assert not at.error and len(charts(at)) == 5
     assert metrics(at)["Factor s"] == "16"
 
 
@@ -99,7 +101,7 @@ def test_changing_the_type_keeps_the_values_it_shares(open_page):
     assert at.number_input(key="lc_beta_fast").value is None  # blank: the paper's 32
     text = " ".join(m.value for m in at.markdown)
     assert "YaRN keeps pairs up to pair" in text
-    assert len(charts(at)) == 4
+    assert len(charts(at)) == 5
     assert "your config starts at 1.4591: its attention factor 1.2079, squared." in " ".join(
         c.value for c in at.caption
     )
