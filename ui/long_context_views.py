@@ -360,11 +360,12 @@ def extrapolation_section() -> None:
     with st.spinner(f"Training a {RUN.size} RoPE model on {RUN.context_length} positions…"):
         e = _measured()
     run = e.run
-    st.markdown(
-        f"A {RUN.size} TinyGPT with RoPE trained for {run.config.steps} steps on windows of "
-        f"T = {e.trained} tokens of the ship's log ({run.seconds:.1f} s), then evaluated on its held-out "
-        f"text in windows of {e.length} = {e.length // e.trained}·T, its θᵢ replaced by each scaling's with "
-        f"s = {e.length // e.trained} and no fine-tuning."
-    )
-    st.altair_chart(readable(extrapolation_chart(e)), width="stretch")
+    if not presenting():
+        st.markdown(
+            f"A {RUN.size} TinyGPT with RoPE trained for {run.config.steps} steps on windows of "
+            f"T = {e.trained} tokens of the ship's log ({run.seconds:.1f} s), then evaluated on its held-out "
+            f"text in windows of {e.length} = {e.length // e.trained}·T, its θᵢ replaced by each scaling's "
+            f"with s = {e.length // e.trained} and no fine-tuning."
+        )
+    st.altair_chart(readable(extrapolation_chart(e, 230 if presenting() else 300)), width="stretch")
     st.markdown(" ".join(findings(e)))

@@ -132,9 +132,8 @@ def _open(page, setting: Setting) -> None:
 _WATCH_RUN_JS = """() => {
   window.__ran = false;
   const app = document.querySelector('[data-testid=stApp]');
-  new MutationObserver((_, observer) => {
-    if (app.dataset.testScriptState === 'running') { window.__ran = true; observer.disconnect(); }
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  new MutationObserver((_, observer) => { window.__ran = true; observer.disconnect(); })
+    .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});  // it left notRunning
 }"""
 
 

@@ -1,4 +1,4 @@
-"""The Long context page in Chromium (issue 24): its four charts are drawn with a size at desktop and
+"""The Long context page in Chromium (issue 24): its five charts are drawn with a size at desktop and
 phone width, a preset switch redraws them, and in presenter mode each section fits a 1280 × 720 projector."""
 
 import pytest
@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
 
-CHARTS = 4  # wavelengths, slow-down, score against distance, attention factor
+CHARTS = 5  # wavelengths, slow-down, score against distance, attention factor, measured loss
 PROJECTOR = (1280, 720)
 SCROLL_HEIGHT_JS = """() => (document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
     || document.querySelector('[data-testid="stMain"]')).scrollHeight"""
@@ -64,8 +64,8 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(
     page.goto(f"{server}/Long_context?present=true")
     wait_for_app(page)
     heights = []
-    for section, charts in ((1, 0), (2, 1), (3, 1), (4, 1)):
-        expect(page.get_by_text(f"Section {section} of 4")).to_be_visible(timeout=30_000)
+    for section, charts in ((1, 0), (2, 1), (3, 1), (4, 1), (5, 1)):
+        expect(page.get_by_text(f"Section {section} of 5")).to_be_visible(timeout=30_000)
         wait_for_settled(page)  # the run has finished: no stale charts of the section before
         if section == 2:
             expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(0)  # the answer waits for a guess
@@ -78,8 +78,25 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(
         assert_drawn(page, charts, 200, 150)
         page.screenshot(path=str(shots / f"long_context_presenter_{section}.png"))
         heights.append(page.evaluate(SCROLL_HEIGHT_JS))
-        if section < 4:
+        if section < 5:
             page.get_by_role("button", name="Next ▶").click()
     assert max(heights) <= PROJECTOR[1], heights
     assert page.get_by_test_id("stException").count() == 0
     page.close()
+
+
+def test_the_measured_extrapolation_is_drawn_with_a_size(server, page, wait_for_app, wait_for_settled):
+    page.goto(f"{server}/Long_context")
+    wait_for_app(page)
+    wait_for_settled(page)
+    section = page.get_by_test_id("stVerticalBlock").filter(
+        has=page.get_by_role("heading", name="4. Extrapolation, measured")
+    )
+    chart = page.get_by_test_id("stVegaLiteChart").last
+    drawing = chart.locator("canvas, svg").first
+    drawing.scroll_into_view_if_needed()
+    width, height = drawn_size(drawing)
+    assert width >= MIN_CHART_WIDTH["desktop"] and height >= 250, (width, height)
+    expect(section.get_by_text("Trained on 32 positions, evaluated on 128").first).to_be_visible()
+    expect(section.get_by_text("Lowest past 32:").first).to_be_visible()
+    assert page.get_by_test_id("stException").count() == 0
