@@ -35,6 +35,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_resident_guard_in_the_test_process():
+    """The pytest process is no server: it holds thousands of AppTest sessions and caches, and its resident
+    size passes the server's 690 MB by itself, so the governor's resident guard would refuse every heavy
+    step. Its reservations against the budget still work (tests/ui/test_memory.py); the real servers that
+    the browser tests and benchmarks start keep their guard."""
+    from core.memory_governor import governor
+
+    gov = governor()
+    guard, gov.guard = gov.guard, 2**62
+    yield
+    gov.guard = guard
+
+
 @pytest.fixture(autouse=True)
 def _seed():
     torch.manual_seed(0)
