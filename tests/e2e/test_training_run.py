@@ -42,9 +42,10 @@ def test_a_finished_run_stays_when_steps_change_mid_run(server, page, wait_for_a
     expect(page.get_by_text("steps of a small model")).to_have_count(0)  # no "Press Train: 250 steps …"
     expect(number_input(page, "Steps")).to_have_value("250")  # the student's new setting is kept
     expect(page).to_have_url(re.compile("steps=250"))
-    # The finished curve is drawn, with a size: the loss chart, the similarity heatmap, the structure.
+    # The finished curve is drawn, with a size: the loss chart, the similarity heatmap, the structure and
+    # the loss per position out to 2T (issue 23).
     charts = page.get_by_test_id("stVegaLiteChart")
-    expect(charts).to_have_count(3)
+    expect(charts).to_have_count(4)
     wait_for_charts(page)
     width, height = drawn_size(charts.first.locator("canvas, svg").first)
     assert width > 400 and height > 150, (width, height)
