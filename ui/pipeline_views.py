@@ -3,11 +3,13 @@ and what it shows for a text too short for one window."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 import torch
 
 from core.config import FAMILIES, PipelineConfig
-from core.data import Batch, batch_sentence
+from core.data import Batch, batch_sentence, first_batch, tokens_needed
 from core.diagrams import (
     MAX_LOOKUP_ROWS,
     MAX_WINDOW_TOKENS,
@@ -83,7 +85,15 @@ def windows_step(
         show_table(grid_table(batch.targets[:show_b, :show_t]))
     if (show_b, show_t) != (B, T):
         st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
-    tensor_downloads("inputs", batch.inputs, ("b", "t"), "The whole first batch, int64.")
+    # The button keeps the tokens the batch is cut from (int32), not the batch: 8 MB at B 128, T 8192.
+    span = torch.tensor(ids[: tokens_needed(B, T, cfg.stride)], dtype=torch.int32)
+    inputs = partial(first_inputs, span, B, T, cfg.stride)
+    tensor_downloads("inputs", inputs, ("b", "t"), "The whole first batch, int64.")
+
+
+def first_inputs(span: torch.Tensor, batch_size: int, max_length: int, stride: int) -> torch.Tensor:
+    """The first batch's inputs [B, T] again, from the tokens it is cut from (for a download)."""
+    return first_batch(span.tolist(), batch_size, max_length, stride, drop_last=False).inputs
 
 
 def position_step(

@@ -4,6 +4,7 @@ heatmaps and download buttons. User text is always escaped before it is shown.""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from functools import partial
 
 import pandas as pd
@@ -170,16 +171,22 @@ def heatmap_view(
 
 def tensor_downloads(
     name: str,
-    tensor: torch.Tensor,
+    tensor: torch.Tensor | Callable[[], torch.Tensor],
     axes: tuple[str, ...],
     note: str = "",
     labels: tuple[list[int], list[int]] | None = None,
 ) -> None:
-    """Two buttons, CSV and .npy, for ``tensor`` saved as ``name`` (``labels``: a grid's real indices)."""
+    """Two buttons, CSV and .npy, for ``tensor`` saved as ``name`` (``labels``: a grid's real indices).
+
+    ``tensor`` may be a function that makes it: a button's file is built when clicked, and until then the
+    session keeps what the function needs, not the tensor (a first batch at B 128, T 8192 is 8 MB a
+    session; thirty sessions' would not fit the server's memory, issue 22).
+    """
+    make = tensor if callable(tensor) else partial(_same, tensor)
     c1, c2, c3 = st.columns([1, 1, 4])
     c1.download_button(
         "CSV",
-        partial(to_csv, tensor, axes, labels),  # built when clicked, not on every rerun
+        partial(_csv_of, make, axes, labels),  # built when clicked, not on every rerun
         f"{name}.csv",
         "text/csv",
         key=f"dl_{name}_csv",
@@ -189,7 +196,7 @@ def tensor_downloads(
     )
     c2.download_button(
         ".npy",
-        partial(to_npy, tensor),
+        partial(_npy_of, make),
         f"{name}.npy",
         "application/octet-stream",
         key=f"dl_{name}_npy",
@@ -199,3 +206,15 @@ def tensor_downloads(
     )
     if note:
         c3.caption(note)
+
+
+def _same(tensor: torch.Tensor) -> torch.Tensor:
+    return tensor
+
+
+def _csv_of(make: Callable[[], torch.Tensor], axes: tuple[str, ...], labels) -> bytes:
+    return to_csv(make(), axes, labels)
+
+
+def _npy_of(make: Callable[[], torch.Tensor]) -> bytes:
+    return to_npy(make())
