@@ -4,8 +4,9 @@ Streamlit Community Cloud's smallest tier gives the whole app 690 MB, shared by 
 class of thirty opens the same URL), and restarts it when it goes over. The limits that pages, caches,
 texts and the memory governor (``core.memory_governor``) enforce derive from here:
 
-    690 MB = warm server (440) + shared cache (50) + thirty sessions with their texts (60)
-             + heavy steps in flight, reserved from the governor (125) + what no model counts (15)
+    690 MB = warm server (440) + shared cache (30) + chart caches (20) + thirty sessions with their
+             texts (60) + heavy steps in flight, reserved from the governor (125) + what no model
+             counts (15)
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ SERVER_BYTES = 690 * 10**6  # the whole app: Community Cloud's smallest tier
 IDLE_BYTES = 440 * 10**6  # a warmed-up server with every page loaded once (measured, benchmarks/)
 HEADROOM_BYTES = SERVER_BYTES - IDLE_BYTES  # what requests, caches, sessions and a training run share
 TRAIN_BYTES = HEADROOM_BYTES * 2 // 5  # one training run's activations, logits and gradients at most
-CACHE_BYTES = HEADROOM_BYTES // 5  # all of one cache's entries together
+CACHE_BYTES = 30 * 10**6  # the shared cache's entries together (ui.cache.SHARED: token lists, batches, rows)
+# Streamlit's chart caches, which count entries: ui.families.compare keeps 5 similarity views (2.5 MB each)
+# and 56 logit panels (70 kB each), ui.vocab_view 8 vocab views (0.35 MB each), the trained table's a few.
+CHART_CACHE_BYTES = 20 * 10**6
 REQUEST_BYTES = HEADROOM_BYTES * 2 // 5  # the working set of one page run
 
 CLASS_SESSIONS = 30  # students on one server at the same time
@@ -23,7 +27,7 @@ SESSION_STATE_BYTES = 500_000  # of which its widgets and state besides the text
 TEXT_BYTES = SESSION_BYTES - SESSION_STATE_BYTES  # what one session's text may keep (1.5 MB)
 SLACK_BYTES = 15 * 10**6  # what no model counts: allocator pages, message and socket buffers
 GOVERNED_BYTES = (  # the memory governor's budget: heavy steps in flight, all sessions together
-    HEADROOM_BYTES - CACHE_BYTES - CLASS_SESSIONS * SESSION_BYTES - SLACK_BYTES
+    HEADROOM_BYTES - CACHE_BYTES - CHART_CACHE_BYTES - CLASS_SESSIONS * SESSION_BYTES - SLACK_BYTES
 )
 
 # What the server keeps of a text while a session uses it (Streamlit 1.67, measured with
@@ -38,6 +42,12 @@ MAX_TEXT_CHARS = TEXT_BYTES // WORST_HELD_PER_CHAR // 1000 * 1000  # what the te
 # Every text, pasted or uploaded: its UTF-8 bytes, which are its tokens at the smallest vocabulary
 # (V = 257, bytes only). 166,000 bytes: ASCII characters, or 55,000 CJK characters, or 41,500 emoji.
 MAX_TEXT_BYTES = TEXT_BYTES // WORST_HELD_PER_BYTE // 1000 * 1000
+
+# A heavy step starts only while the server's resident size plus its bytes stays below this: the last
+# 50 MB are for what concurrent page runs allocate beside their reserved steps (thirty sessions at once
+# at the Pipeline's heaviest peaked at 719 MB with a guard at 682 MB, at 678 MB with this one).
+RESIDENT_GUARD_BYTES = SERVER_BYTES - 50 * 10**6
+FULL_WAIT_SECONDS = 45  # with nothing reserved, a step waits this long for the resident size to drop
 
 RUN_SECONDS = 60  # the longest training run the shared queue accepts, on this kind of machine (1 core)
 MAX_WAIT_SECONDS = 90  # a heavy step waits this long for memory at most (a training run takes ≤ 60 s)

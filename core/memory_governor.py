@@ -13,9 +13,13 @@ margin):
 * it is refused, with a message that says why, when it could never fit or has waited
   ``MAX_WAIT_SECONDS``: nothing the student typed is lost, they can try again.
 
-A thread that already holds a reservation never waits for another (a step inside a step cannot
-deadlock); its extra bytes are counted all the same. After a big reservation ends, freed memory is
-given back to the operating system (``give_back_memory``), so an idle server returns to its baseline.
+A step that waits while nothing is reserved waits for the resident size alone (sessions' texts,
+caches, page runs in flight): it drops the caches and trims every ``ROOM_EVERY_SECONDS`` and is
+refused after ``FULL_WAIT_SECONDS``. A thread that already holds a reservation never waits for another
+(a step inside a step cannot deadlock); its extra bytes are counted all the same. After a big
+reservation ends, freed memory goes back to the operating system (``give_back_memory``), so an idle
+server returns to its baseline; so does one that nobody has used for ``IDLE_SECONDS``: it drops its
+caches (they are filled again on demand).
 """
 
 from __future__ import annotations
@@ -31,9 +35,16 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from core.budget import GOVERNED_BYTES, MAX_WAIT_SECONDS, SERVER_BYTES, SLACK_BYTES
+from core.budget import (
+    FULL_WAIT_SECONDS,
+    GOVERNED_BYTES,
+    MAX_WAIT_SECONDS,
+    RESIDENT_GUARD_BYTES,
+    SERVER_BYTES,
+)
 
-GUARD_BYTES = SERVER_BYTES - SLACK_BYTES // 2  # a step starts only if resident + its bytes stay below
+ROOM_EVERY_SECONDS = 2.0  # a step waiting on the resident size alone drops caches and trims this often
+IDLE_SECONDS = 60.0  # a server with no page run and nothing reserved this long drops its caches
 TRIM_AFTER_BYTES = 8 * 10**6  # a reservation at least this big gives memory back when it ends
 POLL_SECONDS = 0.25  # how often a waiting step looks again (and tells its page)
 LOG = logging.getLogger("memory_governor")
@@ -78,7 +89,7 @@ class Ticket:
 
     nbytes: int
     what: str
-    thread: int = field(default_factory=threading.get_ident)
+    thread: threading.Thread = field(default_factory=threading.current_thread)  # not its ident: reused
 
 
 @dataclass
@@ -101,6 +112,8 @@ class MemoryGovernor:
         free_memory: called when the resident size alone leaves no room (drop caches, trim); returns
             nothing. ``give_back_memory`` is always tried.
         max_wait: seconds a step waits at most before it is refused.
+        full_wait: seconds it waits at most while nothing is reserved and only the resident size (other
+            sessions' texts, caches, page runs in flight) leaves no room.
         poll: seconds between a waiting step's looks (and calls of its ``on_wait``).
         clock: monotonic seconds.
     """
@@ -108,17 +121,26 @@ class MemoryGovernor:
     def __init__(
         self,
         budget: int = GOVERNED_BYTES,
-        guard: int = GUARD_BYTES,
+        guard: int = RESIDENT_GUARD_BYTES,
         resident: Callable[[], int] = resident_bytes,
         free_memory: Callable[[], object] | None = None,
         max_wait: float = MAX_WAIT_SECONDS,
+        full_wait: float = FULL_WAIT_SECONDS,
         poll: float = POLL_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ):
-        self.budget, self.guard, self.max_wait, self.poll = budget, guard, max_wait, poll
+        self.budget, self.guard, self.max_wait, self.full_wait, self.poll = (
+            budget,
+            guard,
+            max_wait,
+            full_wait,
+            poll,
+        )
         self._resident, self._clock = resident, clock
         self._free_memory = [free_memory] if free_memory is not None else []
         self._cond = threading.Condition()
+        self._active = clock()  # when a page last ran (``note_activity``)
+        self._swept = True  # nothing to sweep until something ran
         self._queue: list[Ticket] = []  # waiting, first come first served
         self._held: list[Ticket] = []  # granted, not yet released
         self.counts = Counts()
@@ -136,8 +158,25 @@ class MemoryGovernor:
             return len(self._queue)
 
     def add_memory_freer(self, free: Callable[[], object]) -> None:
-        """Also call ``free`` (e.g. clear a cache) when the resident size alone leaves no room."""
-        self._free_memory.append(free)
+        """Also call ``free`` (e.g. clear a cache) when the resident size alone leaves no room, and when
+        the server is idle (``sweep_if_idle``); the same function is added once."""
+        if free not in self._free_memory:
+            self._free_memory.append(free)
+
+    def note_activity(self) -> None:
+        """A page ran: the caches are in use."""
+        with self._cond:
+            self._active, self._swept = self._clock(), False
+
+    def sweep_if_idle(self) -> bool:
+        """After ``IDLE_SECONDS`` with no page run and nothing reserved, drop the caches and give the
+        memory back, once: an idle server returns to its warm baseline. True when it swept."""
+        with self._cond:
+            if self._swept or self._held or self._queue or self._clock() - self._active < IDLE_SECONDS:
+                return False
+            self._swept = True
+        self._make_room()
+        return True
 
     @contextlib.contextmanager
     def reserve(
@@ -164,7 +203,7 @@ class MemoryGovernor:
         with self._cond:
             if ticket.nbytes > self.budget:
                 raise self._refuse(ticket, self._too_big(ticket))
-            if any(t.thread == ticket.thread for t in self._held):  # a step inside a step: no waiting
+            if any(t.thread is ticket.thread for t in self._held):  # a step inside a step: no waiting
                 return self._grant(ticket)
             self._queue.append(ticket)
             try:
@@ -185,26 +224,30 @@ class MemoryGovernor:
             give_back_memory()
 
     def _wait_for_turn(self, ticket: Ticket, on_wait: Callable[[int, int], None] | None) -> Ticket:
-        start, counted = self._clock(), False
+        start, counted, room_made = self._clock(), False, None
         while True:
             if self._queue[0] is ticket and self._fits(ticket):
                 self._queue.pop(0)
                 self._cond.notify_all()  # the next in line may fit too
                 return self._grant(ticket)
-            if not self._held and self._queue[0] is ticket:  # nothing runs: only a lower resident helps
-                self._cond.release()
-                try:
-                    self._make_room()
-                finally:
-                    self._cond.acquire()
-                if self._fits(ticket):
-                    continue
-                raise self._refuse(ticket, self._server_full(ticket))
+            now = self._clock()
+            if not self._held and self._queue[0] is ticket:  # nothing reserved: only a lower resident helps
+                if room_made is None or now - room_made >= ROOM_EVERY_SECONDS:
+                    room_made = now
+                    self._cond.release()
+                    try:
+                        self._make_room()
+                    finally:
+                        self._cond.acquire()
+                    if self._fits(ticket):
+                        continue
+                if now - start >= self.full_wait:
+                    raise self._refuse(ticket, self._server_full(ticket))
             if not counted:
                 counted = True
                 self.counts.waited += 1
                 LOG.warning("memory governor: wait %s for %s", megabytes(ticket.nbytes), ticket.what)
-            if self._clock() - start >= self.max_wait:
+            if now - start >= self.max_wait:
                 raise self._refuse(ticket, self._busy(ticket))
             if on_wait is not None:
                 ahead, running = self._queue.index(ticket), len(self._held)
@@ -258,6 +301,19 @@ class MemoryGovernor:
         )
 
 
+def sweep_when_idle(gov: MemoryGovernor, every: float = IDLE_SECONDS / 4) -> threading.Thread:
+    """A daemon thread that calls ``gov.sweep_if_idle()`` every ``every`` seconds."""
+
+    def loop() -> None:
+        while True:
+            time.sleep(every)
+            gov.sweep_if_idle()
+
+    thread = threading.Thread(target=loop, name="memory-sweeper", daemon=True)
+    thread.start()
+    return thread
+
+
 _GOVERNOR: MemoryGovernor | None = None
 _GOVERNOR_LOCK = threading.Lock()
 
@@ -268,4 +324,5 @@ def governor() -> MemoryGovernor:
     with _GOVERNOR_LOCK:
         if _GOVERNOR is None:
             _GOVERNOR = MemoryGovernor()
+            sweep_when_idle(_GOVERNOR)
         return _GOVERNOR

@@ -8,9 +8,17 @@ from core.families import drawn_span
 from core.scripts.families import families_script
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
-from ui.families.compare import logit_parts, logit_section, overview, similarity_parts, similarity_section
+from ui.families.compare import (
+    logit_panel,
+    logit_parts,
+    logit_section,
+    overview,
+    similarity_charts,
+    similarity_parts,
+    similarity_section,
+)
 from ui.families.controls import family_settings
-from ui.memory import reserve_for_run
+from ui.memory import forget_when_short, reserve_for_run
 from ui.navigation import settings
 from ui.presenter import Slides, presenting
 
@@ -35,8 +43,10 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 reserve_for_run(
-    families_view_bytes(cfg.context_length, cfg.output_dim, drawn_span(cfg.context_length, fam)), "the views"
+    families_view_bytes(cfg.context_length, cfg.output_dim, drawn_span(cfg.context_length, fam)),
+    "drawing these views",
 )
+forget_when_short(similarity_charts.clear, logit_panel.clear)  # the chart caches, when memory is short
 
 if not presenting():
     show_script(

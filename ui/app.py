@@ -5,7 +5,7 @@ from __future__ import annotations
 from streamlit.navigation.page import StreamlitPage
 
 from ui import cache, sentences, training_views  # noqa: F401  (they register their URL keys)
-from ui.memory import give_back_memory, release_run, use_mmap_for_large_blocks
+from ui.memory import give_back_memory, note_activity, release_run, use_mmap_for_large_blocks
 from ui.navigation import forget_settings
 from ui.presenter import presenter_style, presenting
 from ui.runtime import build_charts_without_validation, freeze_after_first_run, use_one_torch_thread
@@ -31,5 +31,6 @@ def end_run(page: StreamlitPage) -> None:
     the page's first run in the process, freeze what is alive (``ui.runtime``)."""
     forget_settings()
     release_run()
+    note_activity()  # an idle server drops its caches after a minute (core.memory_governor)
     give_back_memory()
     freeze_after_first_run(page.url_path)

@@ -14,7 +14,7 @@ import torch
 
 from core.budget import CACHE_BYTES
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
-from core.costs import longest_piece, sweep_bytes, table_rows_bytes, tokenize_bytes, why_bytes
+from core.costs import batch_bytes, longest_piece, sweep_bytes, table_rows_bytes, tokenize_bytes, why_bytes
 from core.data import Batch, first_batch
 from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
 from core.lru import ByteLRU
@@ -86,7 +86,9 @@ def batch_of(text: str, batch_size: int, max_length: int, stride: int, vocab_siz
 
     Raises ``ValueError`` with what to change (``TextTooShort``: no window); ≤ 8.4 MB at B 128, T 8192.
     """
-    return first_batch(token_ids(text, vocab_size), batch_size, max_length, stride, drop_last=False)
+    ids = token_ids(text, vocab_size)
+    with reserved(batch_bytes(batch_size, max_length, stride, len(ids)), "cutting your text into windows"):
+        return first_batch(ids, batch_size, max_length, stride, drop_last=False)
 
 
 CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per text (8 MB)
@@ -118,9 +120,14 @@ def unique_token_count(texts: tuple[str, ...], vocab_size: int) -> int:
 def token_rows(texts: tuple[str, ...], cfg: PipelineConfig, needed: torch.Tensor) -> TokenRows:
     """Token-table rows covering ``needed`` [N]: exact rows of all ``texts`` are cached when small."""
     V, d = cfg.vocab_size, cfg.output_dim
-    if is_exact(V, d) and unique_token_count(texts, V) * d <= CACHED_ROWS_MAX:
+    if _rows_cached(texts, V, d):
         return _exact_text_rows(texts, V, d, cfg.seed)
     return token_embedding_rows(needed, V, d, cfg.seed)  # row-seeded, or one uncached stream
+
+
+def _rows_cached(texts: tuple[str, ...], vocab_size: int, dim: int) -> bool:
+    """Whether ``token_rows`` takes the texts' cached exact rows (else it draws the rows it needs)."""
+    return is_exact(vocab_size, dim) and unique_token_count(texts, vocab_size) * dim <= CACHED_ROWS_MAX
 
 
 def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
@@ -148,9 +155,13 @@ def view(
     dims: torch.Tensor,
 ) -> EmbeddingView:
     """Real embedding values at the chosen batch rows and dimensions, positions in ``shown_positions``."""
-    tokens = token_rows((text,), cfg, batch.inputs[batch_rows][:, positions])
-    pos = _shown_position_rows(dataclasses.replace(cfg, batch_size=1, stride=1))
-    return embedding_view(batch, tokens, pos, batch_rows, positions, dims)
+    needed = batch.inputs[batch_rows][:, positions]  # [rows, positions]
+    V, d = cfg.vocab_size, cfg.output_dim
+    drawn = 0 if _rows_cached((text,), V, d) else table_rows_bytes(needed.numel(), d, is_exact(V, d))
+    with reserved(drawn, "drawing the token rows"):  # 13 MB at d 16,384 when the table is row-seeded
+        tokens = token_rows((text,), cfg, needed)
+        pos = _shown_position_rows(dataclasses.replace(cfg, batch_size=1, stride=1))
+        return embedding_view(batch, tokens, pos, batch_rows, positions, dims)
 
 
 def sentence_embeddings(

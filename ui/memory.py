@@ -16,7 +16,7 @@ import contextlib
 import ctypes
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import streamlit as st
 
@@ -119,6 +119,17 @@ def reserve_for_run(nbytes: int, what: str) -> None:
     timer = threading.Timer(RUN_TICKET_SECONDS, governor().release, args=(ticket,))
     timer.daemon = True
     timer.start()
+
+
+def forget_when_short(*clears: Callable[[], object]) -> None:
+    """Let the governor call ``clears`` (a cache's ``clear``) when memory is short or the server idle."""
+    for clear in clears:
+        governor().add_memory_freer(clear)
+
+
+def note_activity() -> None:
+    """A page ran: the server is not idle (it drops its caches after a minute without runs)."""
+    governor().note_activity()
 
 
 def release_run() -> None:

@@ -9,10 +9,11 @@ from core.charts import vocab_charts, vocab_frame
 from core.config import PipelineConfig
 from core.vocab import SweepPoint, tradeoff_sentence
 from ui import cache
+from ui.memory import forget_when_short
 from ui.presenter import readable
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)  # ~0.35 MB each: 256 were 90 MB (core.budget)
 def _charts(points: tuple[SweepPoint, ...], vocab_size: int, dim: int) -> tuple[alt.Chart, alt.Chart]:
     # Building Altair charts costs ~30 ms each; these depend only on the sweep, V and d (no text).
     return vocab_charts(vocab_frame(list(points), dim), vocab_size)
@@ -21,6 +22,7 @@ def _charts(points: tuple[SweepPoint, ...], vocab_size: int, dim: int) -> tuple[
 def vocab_tradeoff(text: str, cfg: PipelineConfig) -> None:
     """Two small charts over the same log V axis, the sidebar's V marked, and what they show in words."""
     V, d = cfg.vocab_size, cfg.output_dim
+    forget_when_short(_charts.clear)  # dropped when memory is short or the server idle
     points = cache.vocab_sweep_of(text)
     num_tokens, whole_text = cache.swept_token_count(text, V)
     for column, chart in zip(st.columns(2), _charts(tuple(points), V, d), strict=True):

@@ -19,6 +19,7 @@ import pytest
 from core import memory_governor
 from core.budget import (
     CACHE_BYTES,
+    CHART_CACHE_BYTES,
     CLASS_SESSIONS,
     GOVERNED_BYTES,
     IDLE_BYTES,
@@ -121,23 +122,50 @@ def test_a_step_that_waits_too_long_is_refused_and_leaves_the_line():
         pass
 
 
-def test_a_full_server_with_nothing_running_drops_its_caches_and_goes_or_is_refused():
-    resident = [650 * MB]
+def test_a_full_server_with_nothing_reserved_drops_its_caches_then_waits_for_room_or_is_refused():
+    resident, now, cache = [650 * MB], [0.0], [40 * MB]
     dropped = []
 
-    def drop_caches() -> None:
-        dropped.append(True)
-        resident[0] -= 40 * MB
+    def drop_caches() -> None:  # what the caches held goes back, once
+        dropped.append(now[0])
+        resident[0] -= cache[0]
+        cache[0] = 0
 
-    gov = MemoryGovernor(budget=100 * MB, guard=680 * MB, resident=lambda: resident[0], poll=0.01)
+    def time_passes(ahead: int, running: int) -> None:
+        now[0] += 5
+
+    gov = MemoryGovernor(
+        budget=100 * MB,
+        guard=680 * MB,
+        resident=lambda: resident[0],
+        poll=0.01,
+        clock=lambda: now[0],
+        full_wait=20,
+    )
     gov.add_memory_freer(drop_caches)
     with gov.reserve(50 * MB, "a step"):  # 650 + 50 > 680: caches dropped, 610 + 50 fits
         pass
-    assert dropped == [True]
-    resident[0] = 675 * MB
+    assert dropped == [0.0] and gov.counts.waited == 0
+    resident[0], cache[0] = 675 * MB, 0  # the sessions' texts: dropping caches does not make room
     with pytest.raises(MemoryRefused, match="memory is full right now.*try again in a minute"):
-        gov.acquire(50 * MB, "a step")  # 635 + 50 still > 680
-    assert dropped == [True, True] and gov.waiting == 0
+        gov.acquire(50 * MB, "a step", time_passes)
+    assert dropped[1:] == [0.0, 5.0, 10.0, 15.0, 20.0]  # tried again while it waited, up to full_wait
+    assert gov.waiting == 0 and gov.counts.refused == 1
+
+
+def test_a_step_waiting_for_the_resident_size_goes_when_page_runs_in_flight_have_freed_it():
+    resident, now = [660 * MB], [0.0]
+
+    def runs_finish(ahead: int, running: int) -> None:
+        now[0] += 1
+        resident[0] -= 10 * MB  # unreserved work of other page runs ends
+
+    gov = MemoryGovernor(
+        budget=100 * MB, guard=680 * MB, resident=lambda: resident[0], poll=0.01, clock=lambda: now[0]
+    )
+    with gov.reserve(50 * MB, "a step", runs_finish):
+        assert resident[0] + 50 * MB <= 680 * MB
+    assert gov.counts.waited == 1 and gov.counts.refused == 0
 
 
 def test_a_waiting_step_that_gives_up_leaves_the_line_and_the_next_one_goes():
@@ -176,6 +204,37 @@ def test_a_big_step_gives_memory_back_when_it_ends(monkeypatch):
     gov.release(ticket)
     gov.release(ticket)  # a second release does nothing
     assert trims == [True]
+
+
+def test_an_idle_server_drops_its_caches_once_a_minute_after_the_last_page_ran():
+    now, freed = [0.0], []
+    gov = small_governor(clock=lambda: now[0])
+    gov.add_memory_freer(lambda: freed.append(now[0]))
+    assert not gov.sweep_if_idle()  # nothing ran yet: nothing to drop
+    gov.note_activity()
+    now[0] = memory_governor.IDLE_SECONDS - 1
+    assert not gov.sweep_if_idle() and freed == []
+    ticket = held_elsewhere(gov, MB)
+    now[0] = memory_governor.IDLE_SECONDS + 1
+    assert not gov.sweep_if_idle()  # a step holds memory: its caches may be in use
+    gov.release(ticket)
+    assert gov.sweep_if_idle() and freed == [memory_governor.IDLE_SECONDS + 1]
+    now[0] += 600
+    assert not gov.sweep_if_idle() and len(freed) == 1  # once, until a page runs again
+
+
+def test_a_cache_registered_on_every_run_is_dropped_once():
+    gov, freed = small_governor(), []
+
+    class Cache:
+        def clear(self) -> None:
+            freed.append(True)
+
+    cache = Cache()
+    for _ in range(3):  # a page registers its caches on every run
+        gov.add_memory_freer(cache.clear)
+    gov._make_room()
+    assert freed == [True]
 
 
 def test_the_server_has_one_governor_with_the_budgets_bytes():
@@ -233,7 +292,8 @@ def test_a_training_run_trains_once_the_memory_is_free_and_releases_it():
 
 
 def test_the_budget_adds_up_to_the_servers_690_mb():
-    parts = IDLE_BYTES + CACHE_BYTES + CLASS_SESSIONS * SESSION_BYTES + SLACK_BYTES + GOVERNED_BYTES
+    held = CACHE_BYTES + CHART_CACHE_BYTES + CLASS_SESSIONS * SESSION_BYTES
+    parts = IDLE_BYTES + held + SLACK_BYTES + GOVERNED_BYTES
     assert parts == SERVER_BYTES == 690 * MB
     assert GOVERNED_BYTES > 0
 

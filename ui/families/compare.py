@@ -64,7 +64,7 @@ def chart_settings(cfg: PipelineConfig) -> PipelineConfig:
     return PipelineConfig(cfg.vocab_size, cfg.output_dim, cfg.context_length, seed=cfg.seed)
 
 
-@st.cache_resource(max_entries=1024, show_spinner=False)
+@st.cache_resource(max_entries=56, show_spinner=False)  # 8 settings × 7 families, ~4 MB (core.budget)
 def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.TopLevelMixin, str]:
     """Chart 1's panel of family ``name`` and its finding, for the family settings ``settings``
     (``FamilyConfig.items()``); kept, since it depends only on these settings."""
@@ -132,7 +132,7 @@ def position_vectors(
     return vectors
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
+@st.cache_resource(max_entries=5, show_spinner=False)  # 2.5 MB each: 256 were 630 MB (core.budget)
 def similarity_charts(
     cfg: PipelineConfig, settings: tuple
 ) -> tuple[list[alt.TopLevelMixin], alt.TopLevelMixin, list[str]]:
