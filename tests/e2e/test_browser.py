@@ -183,7 +183,7 @@ def test_download_the_batch(server, page, tmp_path, wait_for_app):
 
     page.goto(server + "/?context=6&batch=3")
     wait_for_app(page)
-    with page.expect_download() as info:
+    with page.expect_download(timeout=90_000) as info:  # built when clicked: slow on a loaded machine
         page.get_by_role("button", name=".npy", exact=True).first.click()  # the batch's (inputs) button
     path = tmp_path / "inputs.npy"
     info.value.save_as(path)

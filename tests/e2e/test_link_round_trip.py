@@ -17,6 +17,8 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import app_ready, settled
 from ui.url_keys import url_keys
 
+SETTLE_MS = 120_000  # a page's rerun after a change, on a loaded 2-core machine: a wait, not a bound
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -124,7 +126,7 @@ def _open(page, setting: Setting) -> None:
         expander = page.get_by_test_id("stExpander").filter(has_text=setting.expander)
         expander.locator("summary").click()
         expect(expander.locator("input").first).to_be_visible()  # drawn by the rerun the opening asks for
-        settled(page)
+        settled(page, SETTLE_MS)
 
 
 # Set before a change: whether the script has run since (a loaded machine starts the rerun late, and
@@ -166,8 +168,8 @@ def _change(page, setting: Setting) -> None:
     elif setting.kind == "radio":
         group = page.get_by_role("radiogroup", name=setting.label)
         group.locator("label").filter(has_not=page.locator("input:checked")).last.click()
-    page.wait_for_function("() => window.__ran", timeout=60_000)
-    settled(page)
+    page.wait_for_function("() => window.__ran", timeout=SETTLE_MS)
+    settled(page, SETTLE_MS)
 
 
 def _warnings(page) -> list[str]:
@@ -182,7 +184,7 @@ def test_a_setting_changed_in_its_widget_travels_in_the_copied_link(server, brow
     page = writer.new_page()
     page.goto(f"{server}/{setting.page}")
     app_ready(page)
-    settled(page)
+    settled(page, SETTLE_MS)
     _open(page, setting)
     before = page.evaluate(_VALUES_JS)
     _change(page, setting)
@@ -205,7 +207,7 @@ def test_a_setting_changed_in_its_widget_travels_in_the_copied_link(server, brow
     opened = reader.new_page()
     opened.goto(link)
     app_ready(opened)
-    settled(opened)
+    settled(opened, SETTLE_MS)
     _open(opened, setting)
     assert opened.evaluate(_VALUES_JS) == shown
     assert not [w for w in _warnings(opened) if w not in warned], "the link was not read as written"
