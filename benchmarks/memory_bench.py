@@ -1,11 +1,12 @@
 """The server's memory through the worst cases a class can send, against the 690 MB budget.
 
     .venv/bin/python benchmarks/memory_bench.py [--heavy 25] [--skip-sessions]
+    .venv/bin/python benchmarks/memory_bench.py --only texts --only sessions [--sessions 3 10 30]
 
 Starts one real server (loopback only) and drives it with headless Chromium, one case after the
 other, sampling the server's RSS every 50 ms; prints the peak of each case and of the whole run:
 
-1. a 1 MB uploaded .txt, Training on the sidebar's text, Train with the defaults (until done);
+1. an uploaded .txt at the cap (``MAX_TEXT_BYTES``), Training on the sidebar's text, Train (until done);
 2. Training at size medium, context 256 (until done or refused);
 3. Why position? at d 16384 with two sentences of 300 × U+13000 and of 300 emoji (the URLs from
    issue 14), and with sentences of exactly the tokens it allows (``max_sentence_tokens``) under
@@ -15,16 +16,34 @@ other, sampling the server's RSS every 50 ms; prints the peak of each case and o
 5. ``--heavy`` heavy views in a row (GPT-3 and LLaMA-3 presets, Families at context 8192 with
    different dims and methods): what the caches keep afterwards is the idle figure;
 6. thirty sessions at once (benchmarks/ws_load_test.py, its own server), unless --skip-sessions.
+
+Two groups drive the server over Streamlit's own websocket protocol instead (``benchmarks/ws_load_test``'s
+client: no browser, so the two cores go to the server), each on a fresh server of its own (issue 22):
+
+7. ``texts``: one session at a time pastes a text at the cap (``core.budget.MAX_TEXT_BYTES``) in each
+   script — ASCII, CJK, emoji, mixed — on the Pipeline, and trains on it; then the texts a text box
+   takes but the server refuses (78,000 emoji, CJK) and the issue's 1,000,000 emoji;
+8. ``sessions``: 3, 10 and 30 sessions at once (``--sessions``), each with a text at the cap in its
+   own script on its own page at its heaviest: the Pipeline at V, d, T, B's limits, Families at
+   T 8,192 × 8 and d 16,384, Why position? at d 16,384 with the longest sentences, Training on the
+   text (Train pressed), the others.
+
+Each row: the server's peak RSS during the case (its high-water mark, reset before), its idle RSS a
+few seconds after, the memory governor's waits and refusals (from the server's log), and what the
+sessions got (their page, or the message they were shown). The warm baseline is the idle server with
+every page loaded once.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
@@ -33,8 +52,9 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.budget import SERVER_BYTES  # noqa: E402
+from core.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS, SERVER_BYTES  # noqa: E402
 from core.config import FAMILIES, MAX_BATCH, MAX_CONTEXT, MAX_DIM, MAX_VOCAB  # noqa: E402
+from core.memory_governor import SWEEP_AFTER_SECONDS  # noqa: E402
 from core.order import max_sentence_tokens  # noqa: E402
 from core.positional.family import all_params  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server  # noqa: E402
@@ -72,18 +92,18 @@ def megabytes(n: int) -> str:
     return f"{n / 1e6:,.0f} MB"
 
 
-def one_megabyte_text() -> str:
+def text_file_at_the_cap() -> str:
     rng = random.Random(5)
     words = [
         "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
         for _ in range(30000)
     ]
     out, size = [], 0
-    while size < 1_000_000 - 20:
+    while size < MAX_TEXT_BYTES - 20:
         w = rng.choice(words)
         out.append(w)
         size += len(w) + 1
-    return " ".join(out)[: 1_000_000 - 10]
+    return " ".join(out)[: MAX_TEXT_BYTES - 10]
 
 
 def train_until_done(page, seconds: float) -> str:
@@ -99,17 +119,241 @@ def train_until_done(page, seconds: float) -> str:
     return f"still training after {seconds:.0f} s"
 
 
+# --- groups 7 and 8: texts at the cap and sessions at once, over the websocket protocol ---------------
+
+SCRIPTS = {  # a text of each script at the cap: its UTF-8 bytes ≤ MAX_TEXT_BYTES
+    "ASCII": "The cat sat on the mat; the mat was flat. ",
+    "CJK": "的一是不了人我在有他这为之大来以个中上们到说国和地也子时道出而要于就下得可你年生自会那后",
+    "emoji": "😀🎉🐍🚀💡🌍🎵📚🧠🔥",
+    "mixed": "Hello, 世界! 😀 Grüße — ок, χαίρετε. ",
+}
+PAGE_PATHS = ["", "Why_position", "Families", "Training", "Trained_positions", "Attention", "Long_context"]
+HEAVY = {  # each page at its heaviest settings
+    "": {"vocab": MAX_VOCAB, "dim": MAX_DIM, "context": MAX_CONTEXT, "batch": MAX_BATCH, "stride": 1},
+    "Families": {"context": MAX_CONTEXT, "dim": MAX_DIM, "extrapolate": 8},
+    "Training": {"corpus": "sidebar", "steps": 60},  # a run's peak does not grow with its steps
+}
+
+
+def text_at_cap(script: str, k: int = 0, limit: int = MAX_TEXT_BYTES) -> str:
+    """A text of ``script`` whose UTF-8 is at most ``limit`` bytes (and within 4 of it), rotated by k."""
+    unit = SCRIPTS[script][k % len(SCRIPTS[script]) :] + SCRIPTS[script][: k % len(SCRIPTS[script])]
+    text = unit * (limit // len(unit.encode()) + 1)
+    while len(text.encode()) > limit:
+        text = text[: -max(1, (len(text.encode()) - limit) // 4)]
+    return text
+
+
+def why_query(k: int) -> dict:
+    most = max_sentence_tokens(MAX_DIM)
+    a = "%20".join(["a"] * most)
+    return {"dim": MAX_DIM, "context": 1, "a": a, "b": "%20".join(["a"] * (most - 1) + ["b"]), "seed": k}
+
+
+class Server:
+    """A fresh server for a group: its peak since ``reset`` (VmHWM), its RSS, its governor's log."""
+
+    def __init__(self):
+        self.server = start_server()
+        self.pid, self.url = self.server.proc.pid, self.server.url
+
+    def status(self, key: str) -> int:
+        text = Path(f"/proc/{self.pid}/status").read_text()
+        return int(next(line for line in text.splitlines() if line.startswith(key)).split()[1]) * 1024
+
+    def reset(self) -> None:
+        Path(f"/proc/{self.pid}/clear_refs").write_text("5")  # the high-water mark starts again here
+
+    def governor_counts(self) -> tuple[int, int]:
+        log = "".join(self.server.output)
+        return log.count("memory governor: wait"), log.count("memory governor: refused")
+
+
+async def ws_session(srv: Server, page: str, query: dict, text: str | None, train: bool, limit: float):
+    """One student: open ``page`` with ``query``, paste ``text``, press Train if asked; what they got."""
+    from websockets.asyncio.client import connect
+
+    from benchmarks.ws_load_test import Client, finished_run, progress, shown_errors
+
+    async with connect(
+        srv.url.replace("http://", "ws://") + "/_stcore/stream", max_size=None, subprotocols=["streamlit"]
+    ) as ws:
+        client = Client(ws, srv.url, dict(query), page)
+        elements = await client.rerun()
+        waited = False
+        if text is not None:
+            client.set("Text", "Paste")
+            await client.rerun()
+            client.set("Paste text", text)
+            elements = await client.rerun()
+        if train and not shown_errors(elements) and "Train" in client.buttons:
+            client.press("Train")
+            elements = await client.rerun()
+            deadline = time.monotonic() + limit
+            while not finished_run(elements) and client.auto_rerun and time.monotonic() < deadline:
+                waited |= any(kind == "alert" and "Waiting for memory" in el.body for kind, el in elements)
+                await asyncio.sleep(client.auto_rerun[0])
+                elements = await client.rerun_fragment(client.auto_rerun[1])
+            if not finished_run(elements) and progress(elements) is None and not shown_errors(elements):
+                return "training did not finish in time"
+        texts = [el.body for kind, el in elements if kind == "alert"]
+        waited |= any("Waiting for memory" in t for t in texts)
+        errors = shown_errors(elements)
+        if errors:
+            return "message: " + errors[0][7:90]
+        return "page" + (" (waited for memory)" if waited else "")
+
+
+def run_case(srv: Server, name: str, sessions: list[tuple], rows: list, limit: float = 240) -> None:
+    """Run ``sessions`` (page, query, text, train) at once; add a row: peak, idle, governor, outcomes."""
+    waits0, refused0 = srv.governor_counts()
+    srv.reset()
+    start = time.perf_counter()
+
+    async def all_at_once():
+        return await asyncio.gather(
+            *(asyncio.wait_for(ws_session(srv, *s, limit), limit + 60) for s in sessions),
+            return_exceptions=True,
+        )
+
+    outcomes = asyncio.run(all_at_once())
+    peak, seconds = srv.status("VmHWM"), time.perf_counter() - start
+    time.sleep(3)  # the server settles: trims after the last run
+    waits, refused = srv.governor_counts()
+    kinds = Counter(o if isinstance(o, str) else f"error: {type(o).__name__}" for o in outcomes)
+    rows.append((name, peak, srv.status("VmRSS"), waits - waits0, refused - refused0, seconds, dict(kinds)))
+    print(
+        f"{name:<60} peak {megabytes(peak):>7}  idle after {megabytes(rows[-1][2]):>7}  "
+        f"waits {waits - waits0}  refused {refused - refused0}  {seconds:5.1f} s  {dict(kinds)}",
+        flush=True,
+    )
+
+
+def warm(srv: Server) -> int:
+    """Every page once (the fresh server's first run is the main page's); the warm baseline's RSS."""
+    for page in PAGE_PATHS:
+        asyncio.run(ws_session(srv, page, {}, None, False, 60))
+    time.sleep(3)
+    return srv.status("VmRSS")
+
+
+SESSION_TTL = 120  # s: Streamlit keeps a closed session this long (server.disconnectedSessionTTL)
+
+
+def idle_after_sessions_left(srv: Server) -> int:
+    """The server's RSS once the group's sessions are gone (their texts with them) and the idle server
+    has swept (``core.memory_governor.SWEEP_AFTER_SECONDS``: a minute, and after the sessions' TTL)."""
+    time.sleep(max(SESSION_TTL, SWEEP_AFTER_SECONDS[-1]) + 20)
+    return srv.status("VmRSS")
+
+
+def texts_group(rows: list) -> None:
+    srv = Server()
+    try:
+        baseline = warm(srv)
+        rows.append(("warm server, every page loaded once", baseline, baseline, 0, 0, 0.0, {}))
+        print(f"{'warm server, every page loaded once':<60} rss {megabytes(baseline)}", flush=True)
+        for script in SCRIPTS:
+            text = text_at_cap(script)
+            size = f"{len(text):,} chars, {len(text.encode()):,} bytes"
+            run_case(srv, f"{script} at the cap ({size}): Pipeline", [("", {}, text, False)], rows)
+            run_case(
+                srv,
+                f"{script} at the cap: Training on it (Train)",
+                [("Training", HEAVY["Training"], text, True)],
+                rows,
+            )
+        for script in ("emoji", "CJK"):
+            over = SCRIPTS[script] * (MAX_TEXT_CHARS // len(SCRIPTS[script]) + 1)  # the box's most characters
+            run_case(
+                srv,
+                f"{script}, the text box's {MAX_TEXT_CHARS:,} characters (over the cap)",
+                [("", {}, over[:MAX_TEXT_CHARS], False)],
+                rows,
+            )
+        issue = "😀" * 1_000_000  # the issue's paste; the server keeps the box's first MAX_TEXT_CHARS
+        run_case(srv, "1,000,000 emoji pasted (issue 22: was 742 MB)", [("", {}, issue, False)], rows)
+        idle = idle_after_sessions_left(srv)
+        rows.append(("idle after the texts group, its sessions gone", idle, idle, 0, 0, 0.0, {}))
+        name, over = "idle after the texts group, its sessions gone", megabytes(idle - baseline)
+        print(f"{name:<60} rss {megabytes(idle)} ({over} over the warm baseline)")
+    finally:
+        srv.server.stop()
+
+
+def sessions_group(counts: list[int], rows: list) -> None:
+    srv = Server()
+    try:
+        baseline = warm(srv)
+        rows.append(("warm server, every page loaded once", baseline, baseline, 0, 0, 0.0, {}))
+        print(f"{'warm server, every page loaded once':<60} rss {megabytes(baseline)}", flush=True)
+        scripts = list(SCRIPTS)
+        for n in counts:
+            for label, pages in (
+                ("Pipeline", [""]),
+                ("Training, Train pressed", ["Training"] if n <= 10 else []),  # runs train one at a time
+                ("every page", PAGE_PATHS),
+            ):
+                if not pages:
+                    continue
+                sessions = []
+                for k in range(n):
+                    page = pages[k % len(pages)]
+                    query = {
+                        **HEAVY.get(page, {}),
+                        **(why_query(k) if page == "Why_position" else {}),
+                        "seed": 100 * n + k,
+                    }
+                    sessions.append((page, query, text_at_cap(scripts[k % 4], k), page == "Training"))
+                run_case(
+                    srv,
+                    f"{n} sessions at once, texts at the cap, {label} at its heaviest",
+                    sessions,
+                    rows,
+                    limit=300,
+                )
+        idle = idle_after_sessions_left(srv)
+        rows.append(("idle after the sessions group, its sessions gone", idle, idle, 0, 0, 0.0, {}))
+        name, over = "idle after the sessions group, its sessions gone", megabytes(idle - baseline)
+        print(f"{name:<60} rss {megabytes(idle)} ({over} over the warm baseline)")
+    finally:
+        srv.server.stop()
+
+
+def print_table(rows: list) -> None:
+    """The rows as the README's Markdown table."""
+    print("\n| case | peak RSS | idle after | waits | refused | sessions got |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, peak, idle, waits, refused, _, kinds in rows:
+        got = ", ".join(f"{v} × {k}" for k, v in kinds.items())
+        print(f"| {name} | {megabytes(peak)} | {megabytes(idle)} | {waits} | {refused} | {got} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--heavy", type=int, default=25)
     parser.add_argument("--skip-sessions", action="store_true")
     parser.add_argument(
         "--only",
-        choices=("upload", "medium", "why", "limits", "heavy"),
+        choices=("upload", "medium", "why", "limits", "heavy", "texts", "sessions"),
         action="append",
         help="run only these cases",
     )
+    parser.add_argument("--sessions", type=int, nargs="+", default=[3, 10], help="sessions at once")
     args = parser.parse_args()
+    if args.only and set(args.only) <= {"texts", "sessions"}:
+        rows = []
+        if "texts" in args.only:
+            texts_group(rows)
+        if "sessions" in args.only:
+            sessions_group(args.sessions, rows)
+        print_table(rows)
+        worst = max(r[1] for r in rows)
+        print(
+            f"\nworst peak {megabytes(worst)} (budget {megabytes(SERVER_BYTES)}): "
+            + ("within the budget" if worst <= SERVER_BYTES else "OVER THE BUDGET")
+        )
+        return
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
@@ -141,16 +385,16 @@ def main() -> None:
                 wait_for_app(page)
             rows.append(("idle, every page loaded once", sampler.now(), sampler.now(), 0.0, ""))
             print(f"{'idle, every page loaded once':<58} rss {megabytes(sampler.now())}")
-            upload = ROOT / "test-results" / "one_megabyte.txt"
+            upload = ROOT / "test-results" / "at_the_cap.txt"
             upload.parent.mkdir(exist_ok=True)
-            upload.write_text(one_megabyte_text())
+            upload.write_text(text_file_at_the_cap())
 
             def upload_and_train():
                 page.goto(base)
                 wait_for_app(page)
                 page.get_by_test_id("stSidebar").get_by_text("Upload", exact=True).click()
                 page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(upload))
-                page.get_by_text("uploaded file one_megabyte.txt").wait_for(timeout=120_000)
+                page.get_by_text("uploaded file at_the_cap.txt").wait_for(timeout=120_000)
                 page.get_by_test_id("stSidebar").get_by_role(
                     "link", name="Watch positions being learned"
                 ).click()
@@ -160,7 +404,10 @@ def main() -> None:
                 return train_until_done(page, 180)
 
             if wanted("upload"):
-                case("1 MB upload, Train on the sidebar's text", upload_and_train)
+                case(
+                    f"upload at the cap ({MAX_TEXT_BYTES:,} bytes), Train on the sidebar's text",
+                    upload_and_train,
+                )
 
             def medium_256():
                 page.goto(f"{base}/Training?size=medium&train_context=256")

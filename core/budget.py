@@ -44,9 +44,10 @@ MAX_TEXT_CHARS = TEXT_BYTES // WORST_HELD_PER_CHAR // 1000 * 1000  # what the te
 MAX_TEXT_BYTES = TEXT_BYTES // WORST_HELD_PER_BYTE // 1000 * 1000
 
 # A heavy step starts only while the server's resident size plus its bytes stays below this: the last
-# 50 MB are for what concurrent page runs allocate beside their reserved steps (thirty sessions at once
-# at the Pipeline's heaviest peaked at 719 MB with a guard at 682 MB, at 678 MB with this one).
-RESIDENT_GUARD_BYTES = SERVER_BYTES - 50 * 10**6
+# 80 MB are for what concurrent page runs hold beside their reserved steps — the token lists and
+# batches a run keeps once its step is done (thirty sessions at once at the Pipeline's heaviest peaked
+# at 719 MB with a guard at 682 MB, at 664–692 MB with one at 640).
+RESIDENT_GUARD_BYTES = SERVER_BYTES - 80 * 10**6
 FULL_WAIT_SECONDS = 45  # with nothing reserved, a step waits this long for the resident size to drop
 
 RUN_SECONDS = 60  # the longest training run the shared queue accepts, on this kind of machine (1 core)

@@ -19,7 +19,7 @@ refused after ``FULL_WAIT_SECONDS``. A thread that already holds a reservation n
 (a step inside a step cannot deadlock); its extra bytes are counted all the same. After a big
 reservation ends, freed memory goes back to the operating system (``give_back_memory``), so an idle
 server returns to its baseline; so does one that nobody has used for ``IDLE_SECONDS``: it drops its
-caches (they are filled again on demand).
+caches (they are filled again on demand), and trims again once the closed sessions are gone.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ from core.budget import (
 
 ROOM_EVERY_SECONDS = 2.0  # a step waiting on the resident size alone drops caches and trims this often
 IDLE_SECONDS = 60.0  # a server with no page run and nothing reserved this long drops its caches
+# ... and again once Streamlit has dropped the closed sessions (server.disconnectedSessionTTL, 120 s).
+SWEEP_AFTER_SECONDS = (IDLE_SECONDS, 180.0)
 TRIM_AFTER_BYTES = 8 * 10**6  # a reservation at least this big gives memory back when it ends
 POLL_SECONDS = 0.25  # how often a waiting step looks again (and tells its page)
 LOG = logging.getLogger("memory_governor")
@@ -61,14 +63,16 @@ def resident_bytes() -> int:
         return 0
 
 
-def give_back_memory() -> int:
-    """Collect garbage and return the allocator's free pages to the OS; the bytes that went back.
+def give_back_memory(collect: bool = True) -> int:
+    """Collect garbage (``collect``) and return the allocator's free pages to the OS; the bytes that went
+    back.
 
     glibc keeps freed heap pages in its arenas (one per thread that allocated), so the resident size
     stays up after a heavy step unless ``malloc_trim`` hands them back (a few milliseconds).
     """
     before = resident_bytes()
-    gc.collect()
+    if collect:
+        gc.collect()
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
     return max(0, before - resident_bytes())
@@ -140,7 +144,7 @@ class MemoryGovernor:
         self._free_memory = [free_memory] if free_memory is not None else []
         self._cond = threading.Condition()
         self._active = clock()  # when a page last ran (``note_activity``)
-        self._swept = True  # nothing to sweep until something ran
+        self._swept = len(SWEEP_AFTER_SECONDS)  # sweeps done since the last page ran: none due yet
         self._queue: list[Ticket] = []  # waiting, first come first served
         self._held: list[Ticket] = []  # granted, not yet released
         self.counts = Counts()
@@ -166,15 +170,18 @@ class MemoryGovernor:
     def note_activity(self) -> None:
         """A page ran: the caches are in use."""
         with self._cond:
-            self._active, self._swept = self._clock(), False
+            self._active, self._swept = self._clock(), 0
 
     def sweep_if_idle(self) -> bool:
-        """After ``IDLE_SECONDS`` with no page run and nothing reserved, drop the caches and give the
-        memory back, once: an idle server returns to its warm baseline. True when it swept."""
+        """With no page run and nothing reserved for each of ``SWEEP_AFTER_SECONDS``, drop the caches and
+        give the memory back (once each): an idle server returns to its warm baseline. True when it swept.
+        """
         with self._cond:
-            if self._swept or self._held or self._queue or self._clock() - self._active < IDLE_SECONDS:
+            if self._swept >= len(SWEEP_AFTER_SECONDS) or self._held or self._queue:
                 return False
-            self._swept = True
+            if self._clock() - self._active < SWEEP_AFTER_SECONDS[self._swept]:
+                return False
+            self._swept += 1
         self._make_room()
         return True
 
