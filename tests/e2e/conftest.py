@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -186,6 +187,37 @@ def settled(page, timeout: float = 60_000) -> None:
     """Wait until the page has settled, as before a person's click (see _SETTLED_JS)."""
     page.wait_for_function(_SETTLED_JS, timeout=timeout)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+class ScriptRuns:
+    """The script runs that ended well for one page, read from its websocket (Streamlit's ForwardMsg).
+
+    A rerun counts once the server says it finished, whatever the page's DOM showed meanwhile: a fast
+    rerun may never show "running" (React renders both states at once when they arrive together), and
+    the address bar changes before the rerun ends. Make it before the page's ``goto``.
+    """
+
+    def __init__(self, page) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self._page, self._message, self.finished = page, ForwardMsg, 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, str):
+            return
+        message = self._message.FromString(payload)
+        done = (self._message.FINISHED_SUCCESSFULLY, self._message.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+        if message.WhichOneof("type") == "script_finished" and message.script_finished in done:
+            self.finished += 1
+
+    def wait_after(self, since: int, timeout: float = 60_000) -> None:
+        """Wait until a run has ended well after ``since`` runs had (read ``finished`` before the change)."""
+        deadline = time.monotonic() + timeout / 1000
+        while self.finished <= since:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no script run ended within {timeout / 1000:.0f} s")
+            self._page.wait_for_timeout(50)  # lets Playwright deliver the frames
 
 
 def click_page_link(page, link: str, title: str | re.Pattern) -> None:

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import app_ready, settled
+from tests.e2e.conftest import ScriptRuns, app_ready, settled
 from ui.url_keys import url_keys
 
 SETTLE_MS = 120_000  # a page's rerun after a change, on a loaded 2-core machine: a wait, not a bound
@@ -129,19 +129,9 @@ def _open(page, setting: Setting) -> None:
         settled(page, SETTLE_MS)
 
 
-# Set before a change: whether the script has run since (a loaded machine starts the rerun late, and
-# ``settled`` alone may then read the page before it).
-_WATCH_RUN_JS = """() => {
-  window.__ran = false;
-  const app = document.querySelector('[data-testid=stApp]');
-  new MutationObserver((_, observer) => { window.__ran = true; observer.disconnect(); })
-    .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});  // it left notRunning
-}"""
-
-
-def _change(page, setting: Setting) -> None:
+def _change(page, runs: ScriptRuns, setting: Setting) -> None:
     """Change ``setting`` through its widget, as a person would, and wait for the rerun it starts."""
-    page.evaluate(_WATCH_RUN_JS)
+    since = runs.finished
     if setting.kind == "number":
         box = page.get_by_role("spinbutton", name=setting.label, exact=True)
         box.fill(setting.value)
@@ -164,12 +154,13 @@ def _change(page, setting: Setting) -> None:
         names = [o.inner_text().strip() for o in options.all()]
         choice = next(n for n in reversed(names) if n != current)
         options.filter(has_text=choice).first.click()
-        expect(box).to_have_value(choice)
     elif setting.kind == "radio":
         group = page.get_by_role("radiogroup", name=setting.label)
         group.locator("label").filter(has_not=page.locator("input:checked")).last.click()
-    page.wait_for_function("() => window.__ran", timeout=SETTLE_MS)
+    runs.wait_after(since, SETTLE_MS)
     settled(page, SETTLE_MS)
+    if setting.kind == "select":  # read once the rerun is done: meanwhile a remounted box and its stale twin
+        expect(page.get_by_role("combobox", name=setting.label, exact=True)).to_have_value(choice)
 
 
 def _warnings(page) -> list[str]:
@@ -182,12 +173,13 @@ def test_a_setting_changed_in_its_widget_travels_in_the_copied_link(server, brow
         permissions=["clipboard-read", "clipboard-write"], viewport={"width": 1400, "height": 1600}
     )
     page = writer.new_page()
+    runs = ScriptRuns(page)
     page.goto(f"{server}/{setting.page}")
     app_ready(page)
     settled(page, SETTLE_MS)
     _open(page, setting)
     before = page.evaluate(_VALUES_JS)
-    _change(page, setting)
+    _change(page, runs, setting)
     shown = page.evaluate(_VALUES_JS)
     assert shown != before, f"changing {setting.label} changed no widget"
     warned = _warnings(page)  # a preset's own notes, say; the reader may see these, and nothing else
