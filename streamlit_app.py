@@ -2,7 +2,7 @@
 
 Every page shares one sidebar, drawn here before the page runs: its settings are the same widgets
 on every page, bound to the URL, so a link or a reload reproduces the view after any page switch.
-The pages (``pages/``) read them with ``ui.navigation.settings()``.
+The pages (``pages/``) read them with ``ui.app.settings()``.
 """
 
 from ui.app import end_run, start_run

@@ -11,6 +11,7 @@ from core.order import check_sentence_tokens, mid_sentence
 from core.scripts.attention import attention_script
 from core.tokenizer import token_strings
 from ui import cache
+from ui.app import settings
 from ui.attention_views import (
     attention_settings,
     check,
@@ -26,7 +27,6 @@ from ui.attention_views import (
     weights_switch,
 )
 from ui.code_view import show_script
-from ui.navigation import settings
 from ui.presenter import Slides, predict_token, presenting
 from ui.sentences import sentence_inputs
 

@@ -6,6 +6,7 @@ from core.config import FAMILIES
 from core.costs import families_view_bytes
 from core.families import drawn_span
 from core.scripts.families import families_script
+from ui.app import settings
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import (
@@ -19,7 +20,6 @@ from ui.families.compare import (
 )
 from ui.families.controls import family_settings
 from ui.memory import forget_when_short, reserve_for_run
-from ui.navigation import settings
 from ui.presenter import Slides, presenting
 
 cfg, _ = settings()

@@ -4,6 +4,7 @@ import streamlit as st
 
 from core.positional.long_context import PRESETS, long_context_view
 from core.scripts.long_context import long_context_script
+from ui.app import settings
 from ui.code_view import show_script
 from ui.long_context_views import (
     attention_section,
@@ -15,7 +16,6 @@ from ui.long_context_views import (
     rope_config,
     score_section,
 )
-from ui.navigation import settings
 from ui.presenter import Slides, predict_number, presenting
 
 settings()  # the shared sidebar; this page reads only its own config

@@ -22,8 +22,8 @@ from core.scripts.pipeline import pipeline_script
 from core.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_name
 from core.units import human_bytes
 from ui import cache
+from ui.app import settings
 from ui.code_view import show_script
-from ui.navigation import settings
 from ui.pipeline_views import broadcast_step, no_window, position_step, windows_step
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel

@@ -3,8 +3,8 @@
 import streamlit as st
 
 from core.scripts.trained_positions import trained_positions_script
+from ui.app import checked_settings
 from ui.code_view import show_script
-from ui.navigation import checked_settings
 from ui.presenter import Slides, predict_number, presenting
 from ui.pretrained_views import (
     pca_view,

@@ -11,8 +11,8 @@ from core.scripts.training import training_script
 from core.train_queue import settings_key, text_key
 from core.training import MAX_TRAIN_TOKENS, TrainConfig
 from ui import cache
+from ui.app import checked_settings
 from ui.code_view import show_script
-from ui.navigation import checked_settings
 from ui.presenter import Slides, presenting
 from ui.run_link import forget_run, lost_run_message, remember_run
 from ui.training_views import (

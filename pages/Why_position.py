@@ -21,9 +21,9 @@ from core.order import (
 from core.scripts.why_position import why_position_script
 from core.tokenizer import token_strings
 from ui import cache
+from ui.app import settings
 from ui.attention_views import attention_effect
 from ui.code_view import show_script
-from ui.navigation import settings
 from ui.presenter import Slides, ask, predict_number, presenting
 from ui.sentences import comparison_table, sentence_inputs, shared_table
 from ui.widgets import token_chips

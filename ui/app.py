@@ -1,15 +1,22 @@
-"""What every run does before its page: page config, the shared sidebar, the presenter's style."""
+"""What every run does before and after its page: page config, the shared sidebar, the presenter's style,
+and the hand-off of the sidebar's settings to the page (``settings()``)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+from core.config import PipelineConfig
 from ui import cache, sentences, training_views  # noqa: F401  (they register their URL keys)
 from ui.memory import give_back_memory, note_activity, release_run, use_mmap_for_large_blocks
-from ui.navigation import forget_settings
+from ui.navigation import SETTINGS, forget_settings, navigation
 from ui.presenter import presenter_style, presenting
 from ui.runtime import build_charts_without_validation, freeze_after_first_run, use_one_torch_thread
 from ui.sidebar import sidebar
+from ui.text_source import TextChoice
 from ui.widgets import page_setup
 
 ALLOCATOR_TUNED = use_mmap_for_large_blocks()  # once per server process, when this module is first imported
@@ -18,7 +25,7 @@ build_charts_without_validation()
 
 
 def start_run(page: StreamlitPage) -> None:
-    """Set up the page ``page`` and draw the sidebar; ``ui.navigation.settings()`` then reads it."""
+    """Set up the page ``page`` and draw the sidebar; ``settings()`` then reads it."""
     page_setup(page.title, page.icon, sidebar_collapsed=presenting())
     release_run()  # what a run that never reached end_run still held (a fresh server's first run)
     cache.warm_tokenizer()
@@ -34,3 +41,40 @@ def end_run(page: StreamlitPage) -> None:
     note_activity()  # an idle server drops its caches after a minute (core.memory_governor)
     give_back_memory()
     freeze_after_first_run(page.url_path)
+
+
+def settings() -> tuple[PipelineConfig, TextChoice]:
+    """The sidebar's settings and text for this run.
+
+    The entry point draws the sidebar before the page and forgets the settings when the run ends. A
+    page file that runs on its own (a fresh server's first run, see ``ui.navigation.PAGES``) starts the
+    run here.
+    """
+    if not _entry_point_is_running():
+        start_run(navigation())  # registers the app's pages: the next run starts at the entry point
+        return st.session_state.pop(SETTINGS)
+    return st.session_state[SETTINGS]
+
+
+ENTRY_POINT = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
+
+
+def _entry_point_is_running() -> bool:
+    """Whether this page was started by ``streamlit_app.py`` (its frame is below us on the stack)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == ENTRY_POINT:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def checked_settings() -> tuple[PipelineConfig, TextChoice]:
+    """``settings()``, after the same check every page makes (a message and a stop if it fails)."""
+    cfg, choice = settings()
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        st.error(str(exc))
+        st.stop()
+    return cfg, choice

@@ -1,19 +1,13 @@
-"""The app's pages and the hand-off of each run's settings from the sidebar to the page.
+"""The app's pages and the session key that hands each run's settings from the sidebar to the page.
 
 The entry point (``streamlit_app.py``) calls ``navigation()`` and draws the sidebar before the page;
-the page reads what the sidebar holds with ``settings()`` (or ``checked_settings()``).
+the page reads what the sidebar holds with ``ui.app.settings()`` (or ``checked_settings()``).
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
-
-from core.config import PipelineConfig
-from ui.text_source import TextChoice
 
 # (file, title, icon, URL path): the app's pages, in the order of the sidebar's links. The first is
 # the default, at "/". Each file is named exactly as its URL path, on purpose. With a ``pages/`` folder,
@@ -43,44 +37,6 @@ def navigation() -> StreamlitPage:
         for i, (path, title, icon, url) in enumerate(PAGES)
     ]
     return st.navigation(pages, position="hidden")
-
-
-def settings() -> tuple[PipelineConfig, TextChoice]:
-    """The sidebar's settings and text for this run.
-
-    The entry point draws the sidebar before the page and forgets the settings when the run ends. A
-    page file that runs on its own (a fresh server's first run, see ``PAGES``) starts the run here.
-    """
-    if not _entry_point_is_running():
-        from ui.app import start_run  # ui.app draws this sidebar: imported here, not at the top
-
-        start_run(navigation())  # registers the app's pages: the next run starts at the entry point
-        return st.session_state.pop(SETTINGS)
-    return st.session_state[SETTINGS]
-
-
-ENTRY_POINT = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
-
-
-def _entry_point_is_running() -> bool:
-    """Whether this page was started by ``streamlit_app.py`` (its frame is below us on the stack)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_filename == ENTRY_POINT:
-            return True
-        frame = frame.f_back
-    return False
-
-
-def checked_settings() -> tuple[PipelineConfig, TextChoice]:
-    """``settings()``, after the same check every page makes (a message and a stop if it fails)."""
-    cfg, choice = settings()
-    try:
-        cfg.validate()
-    except ValueError as exc:
-        st.error(str(exc))
-        st.stop()
-    return cfg, choice
 
 
 def forget_settings() -> None:

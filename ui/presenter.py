@@ -17,8 +17,7 @@ from core.charts import unvalidated
 from core.markup import escape_markdown
 from core.pipeline import Step
 from core.prediction import example_shape, number_problem, parse_number, parse_shape, shape_problem
-from core.units import shape_str
-from ui.widgets import step_header, step_metrics
+from core.units import human_bytes, human_count, shape_str
 
 PRESENT = "present"  # the switch's widget key and URL parameter
 SCREEN_HEIGHT = 720  # px: the projector a section must fit (1280 × 720)
@@ -252,6 +251,21 @@ def predict_token(key: str, question: str, answer: str) -> bool:
         shown = escape_markdown(repr(answer))
         (st.success if right else st.warning)(f"Right: {shown}." if right else f"The answer is {shown}.")
     return True
+
+
+def step_header(number: int, step: Step) -> None:
+    """A step's title, its line of code and its shape, parameters and bytes."""
+    st.subheader(f"{number}. {step.title}")
+    st.code(step.code, language="python", wrap_lines=True)
+    step_metrics(step)
+
+
+def step_metrics(step: Step) -> None:
+    """A step's shape, parameters and bytes."""
+    c1, c2, c3 = st.columns(3)
+    c1.metric(f"`{step.name}` shape", shape_str(step.shape), help=f"dtype {step.dtype}")
+    c2.metric("Parameters", human_count(step.params), help=f"{step.params:,} trainable values")
+    c3.metric("Memory", human_bytes(step.nbytes), help=step.memory_help or f"{step.nbytes:,} bytes")
 
 
 def step(number: int, info: Step, slides: Slides) -> bool:

@@ -14,8 +14,8 @@ import torch
 from core.charts import grid_frame, heatmap
 from core.colors import TENSOR_COLORS
 from core.export import to_csv, to_npy
-from core.pipeline import Step
-from core.units import every, human_bytes, human_count, shape_str
+from core.units import every
+from ui.presenter import presenting, readable
 
 _CSS = """
 <style>
@@ -79,34 +79,6 @@ def picture(svg: str) -> None:
     st.image(svg, alt=html.unescape(label), width="content")
 
 
-def step_header(number: int, step: Step) -> None:
-    """A step's title, its line of code and its shape, parameters and bytes."""
-    st.subheader(f"{number}. {step.title}")
-    st.code(step.code, language="python", wrap_lines=True)
-    step_metrics(step)
-
-
-def step_metrics(step: Step) -> None:
-    """A step's shape, parameters and bytes."""
-    c1, c2, c3 = st.columns(3)
-    c1.metric(f"`{step.name}` shape", shape_str(step.shape), help=f"dtype {step.dtype}")
-    c2.metric("Parameters", human_count(step.params), help=f"{step.params:,} trainable values")
-    c3.metric("Memory", human_bytes(step.nbytes), help=step.memory_help or f"{step.nbytes:,} bytes")
-
-
-# ui.presenter draws its slides with step_header above, so it is imported when a table is drawn.
-def _presenting() -> bool:
-    from ui.presenter import presenting
-
-    return presenting()
-
-
-def _readable(chart):
-    from ui.presenter import readable
-
-    return readable(chart)
-
-
 def grid_table(ids: torch.Tensor) -> pd.DataFrame:
     """A [B, T] block of token IDs with its axes named: rows b=…, columns t=…."""
     return pd.DataFrame(
@@ -118,7 +90,7 @@ def grid_table(ids: torch.Tensor) -> pd.DataFrame:
 
 def show_table(frame: pd.DataFrame) -> None:
     """A small table: a scrollable grid, or an HTML table in large type when presenting."""
-    if _presenting():
+    if presenting():
         st.table(frame)
     else:
         st.dataframe(frame, width="stretch")
@@ -134,7 +106,7 @@ def values_table(
     columns = [f"d{int(j)}" for j in dims]
     index = labels or [f"t={int(t)}" for t in positions]
     frame = pd.DataFrame(values.double().numpy(), index=index, columns=columns)
-    if _presenting():  # an HTML table grows with the presenter's type; the grid's canvas would not
+    if presenting():  # an HTML table grows with the presenter's type; the grid's canvas would not
         st.table(frame.style.format("{:.4f}"))
         return
     # Formatting in the browser (column_config) costs nothing here; a pandas Styler costs ~10 ms.
@@ -164,7 +136,7 @@ def heatmap_view(
     frame = grid_frame(values, positions, dims, "position t", "dimension j")
     color = TENSOR_COLORS.get(title.split("[")[0], (None, None))[1]
     st.altair_chart(
-        _readable(heatmap(frame, "dimension j", "position t", title, title_color=color)), width="stretch"
+        readable(heatmap(frame, "dimension j", "position t", title, title_color=color)), width="stretch"
     )
     st.caption(sampled_note(total[0], total[1], positions, dims))
 
