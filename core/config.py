@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from core.positional import FAMILIES, FamilyConfig
 from core.positional.family import MAX_USED_LENGTH
-from core.tokenizer import MIN_VOCAB_SIZE, check_vocab_size
+from core.text.tokenizer import MIN_VOCAB_SIZE, check_vocab_size
 
 __all__ = ["FAMILIES", "MAX_USED_LENGTH", "FamilyConfig", "PipelineConfig"]
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import torch
 
-from core.budget import REQUEST_BYTES
 from core.positional import FAMILIES, apply_rope
+from core.serving.budget import REQUEST_BYTES
 from core.similarity import cosine
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import torch
 
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
-from core.data import Batch
 from core.embeddings import TableRows
+from core.text.data import Batch
 
 FLOAT32_BYTES = 4
 INT64_BYTES = 8

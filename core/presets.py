@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.data import num_windows
+from core.text.data import num_windows
 
 GPT2_VOCAB = 50257
 

@@ -6,10 +6,10 @@ import streamlit as st
 
 from core.attention import change_sentences, top_key
 from core.config import FAMILIES
-from core.markup import escape_markdown
 from core.order import check_sentence_tokens, mid_sentence
 from core.scripts.attention import attention_script
-from core.tokenizer import token_strings
+from core.text.tokenizer import token_strings
+from core.views.markup import escape_markdown
 from ui import cache
 from ui.app import settings
 from ui.attention_views import (

@@ -6,10 +6,7 @@ import streamlit as st
 import torch
 
 from core.config import FAMILIES
-from core.data import TextTooShort, partial_batch_note
-from core.diagrams import MAX_LOOKUP_ROWS, lookup_svg, shown_piece
 from core.embeddings import is_exact
-from core.markup import escape_markdown
 from core.pipeline import (
     HEATMAP_DIMS,
     HEATMAP_POSITIONS,
@@ -19,8 +16,11 @@ from core.pipeline import (
     sample_indices,
 )
 from core.scripts.pipeline import pipeline_script
-from core.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_name
-from core.units import human_bytes
+from core.text.data import TextTooShort, partial_batch_note
+from core.text.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_name
+from core.views.diagrams import MAX_LOOKUP_ROWS, lookup_svg, shown_piece
+from core.views.markup import escape_markdown
+from core.views.units import human_bytes
 from ui import cache
 from ui.app import settings
 from ui.code_view import show_script

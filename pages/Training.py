@@ -5,11 +5,11 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from core.data import TextTooShort
-from core.model import trainable_methods
 from core.scripts.training import training_script
-from core.train_queue import settings_key, text_key
-from core.training import MAX_TRAIN_TOKENS, TrainConfig
+from core.text.data import TextTooShort
+from core.training.model import trainable_methods
+from core.training.train_queue import settings_key, text_key
+from core.training.training import MAX_TRAIN_TOKENS, TrainConfig
 from ui import cache
 from ui.app import checked_settings
 from ui.code_view import show_script

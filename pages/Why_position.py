@@ -7,7 +7,6 @@ import streamlit as st
 
 from core.config import FAMILIES
 from core.embeddings import same_prefix
-from core.markup import escape_markdown
 from core.order import (
     check_sentence_tokens,
     compare_orders,
@@ -19,7 +18,8 @@ from core.order import (
     shuffle_sentences,
 )
 from core.scripts.why_position import why_position_script
-from core.tokenizer import token_strings
+from core.text.tokenizer import token_strings
+from core.views.markup import escape_markdown
 from ui import cache
 from ui.app import settings
 from ui.attention_views import attention_effect

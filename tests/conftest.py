@@ -14,7 +14,7 @@ from pathlib import Path
 
 # One torch thread, here and in every process a test starts (scripts, servers): the models are tiny,
 # and on a shared 2-core machine two threads per process spin against each other's load (measured
-# under load: tests/core/test_training.py + test_adamw.py 13.8 s with 2 threads, 2.1 s with 1).
+# under load: tests/core/training/test_training.py + test_adamw.py 13.8 s with 2 threads, 2.1 s with 1).
 os.environ["OMP_NUM_THREADS"] = "1"
 
 import pytest  # noqa: E402
@@ -41,7 +41,7 @@ def _no_resident_guard_in_the_test_process():
     size passes the server's 690 MB by itself, so the governor's resident guard would refuse every heavy
     step. Its reservations against the budget still work (tests/ui/test_memory.py); the real servers that
     the browser tests and benchmarks start keep their guard."""
-    from core.memory_governor import governor
+    from core.serving.memory_governor import governor
 
     gov = governor()
     guard, gov.guard = gov.guard, 2**62
@@ -67,7 +67,7 @@ class JobWatch:
 
     def __init__(self):
         self.changed = threading.Condition()
-        self.jobs: list = []  # core.train_queue.Job
+        self.jobs: list = []  # core.training.train_queue.Job
 
     def notify(self) -> None:
         with self.changed:
@@ -87,16 +87,16 @@ class JobWatch:
 @pytest.fixture
 def job_watch(monkeypatch) -> JobWatch:
     """Jobs the training queue creates from now on report each change of their state to a ``JobWatch``."""
-    import core.train_queue
+    import core.training.train_queue
 
     watch = JobWatch()
 
-    class WatchedJob(core.train_queue.Job):
+    class WatchedJob(core.training.train_queue.Job):
         def __setattr__(self, name, value):
             super().__setattr__(name, value)
             if name == "key":  # the first field the dataclass's __init__ sets
                 watch.jobs.append(self)
             watch.notify()
 
-    monkeypatch.setattr(core.train_queue, "Job", WatchedJob)
+    monkeypatch.setattr(core.training.train_queue, "Job", WatchedJob)
     return watch

@@ -38,7 +38,7 @@ def end_run(page: StreamlitPage) -> None:
     the page's first run in the process, freeze what is alive (``ui.runtime``)."""
     forget_settings()
     release_run()
-    note_activity()  # an idle server drops its caches after a minute (core.memory_governor)
+    note_activity()  # an idle server drops its caches after a minute (core.serving.memory_governor)
     give_back_memory()
     freeze_after_first_run(page.url_path)
 

@@ -24,11 +24,11 @@ from core.attention.charts import attention_heatmap, symmetric_domain
 from core.attention.compare import KeyWeight, biggest_changes, change_sentences
 from core.attention.display import heatmap_frame, shown_note, shown_positions, token_labels
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
-from core.markup import escape_markdown
-from core.model import SIZES
 from core.positional.family import EXTRAPOLATE, Family, all_params
-from core.tokenizer import token_strings
-from core.training import TrainResult
+from core.text.tokenizer import token_strings
+from core.training.model import SIZES
+from core.training.training import TrainResult
+from core.views.markup import escape_markdown
 from ui import cache
 from ui.families.controls import setting
 from ui.presenter import presenting, readable

@@ -2,7 +2,7 @@
 
 Caches are keyed by their inputs, text included, so a session only ever gets back results for
 text it sent itself. Results that hold tensors or token lists share one cache bounded in bytes
-(``core.budget.CACHE_BYTES``); Streamlit's own caches count entries, not bytes.
+(``core.serving.budget.CACHE_BYTES``); Streamlit's own caches count entries, not bytes.
 """
 
 from __future__ import annotations
@@ -12,16 +12,29 @@ import dataclasses
 import streamlit as st
 import torch
 
-from core.budget import CACHE_BYTES
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
-from core.costs import batch_bytes, longest_piece, sweep_bytes, table_rows_bytes, tokenize_bytes, why_bytes
-from core.data import Batch, first_batch
 from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
-from core.lru import ByteLRU
-from core.memory_governor import governor
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
-from core.tokenizer import GPT2_VOCAB_SIZE, drop_cut_encodings, encode, gpt2_tokenizer, tokenizer_vocab_size
-from core.vocab import SWEEP_BYTES, SweepPoint, swept_part, vocab_sweep
+from core.serving.budget import CACHE_BYTES
+from core.serving.costs import (
+    batch_bytes,
+    longest_piece,
+    sweep_bytes,
+    table_rows_bytes,
+    tokenize_bytes,
+    why_bytes,
+)
+from core.serving.lru import ByteLRU
+from core.serving.memory_governor import governor
+from core.text.data import Batch, first_batch
+from core.text.tokenizer import (
+    GPT2_VOCAB_SIZE,
+    drop_cut_encodings,
+    encode,
+    gpt2_tokenizer,
+    tokenizer_vocab_size,
+)
+from core.text.vocab import SWEEP_BYTES, SweepPoint, swept_part, vocab_sweep
 from ui.memory import MIN_RESERVED_BYTES, reserve_for_run, reserved
 
 SHARED = ByteLRU(CACHE_BYTES)  # every session's tables, batches and token lists, least recently used out

@@ -15,7 +15,6 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.extrapolation import RUN, SCALINGS, Extrapolation, findings, measure
 from core.positional.long_context import (
     DEFAULT_PRESET,
     LISTS,
@@ -40,8 +39,9 @@ from core.positional.rope_scaling_charts import (
     slowdown_chart,
     wavelength_chart,
 )
-from core.samples import SAMPLES
-from core.tokenizer import encode
+from core.text.samples import SAMPLES
+from core.text.tokenizer import encode
+from core.training.extrapolation import RUN, SCALINGS, Extrapolation, findings, measure
 from ui.presenter import presenting, readable
 from ui.url_keys import register_url_keys, url_bound
 
@@ -326,7 +326,7 @@ def attention_section(view: LongContextView) -> None:
 
 @st.cache_resource(max_entries=1, show_spinner=False)
 def _measured() -> Extrapolation:
-    """The page's own run (``core.extrapolation.RUN`` on the ship's log), trained once per server."""
+    """The page's own run (``core.training.extrapolation.RUN`` on the ship's log), trained once per server."""
     return measure(encode(SAMPLES["log"]))
 
 

@@ -1,7 +1,7 @@
 """The server's memory on a page: heavy steps reserve it visibly, and freed memory goes back.
 
 Every heavy step reserves its predicted bytes from the process's one governor
-(``core.memory_governor``) before it allocates. Here that becomes what a student sees: a step that
+(``core.serving.memory_governor``) before it allocates. Here that becomes what a student sees: a step that
 has to wait shows "Waiting for memory: 2 requests ahead" where its result will appear (and updates
 it) instead of an endless spinner; a step that is refused shows why, with a Try again button, and
 stops the page — the sidebar, the text and every setting stay as they were.
@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterator
 
 import streamlit as st
 
-from core.budget import IDLE_BYTES
-from core.memory_governor import MemoryRefused, Ticket, governor, megabytes, resident_bytes
-from core.memory_governor import give_back_memory as _give_back
+from core.serving.budget import IDLE_BYTES
+from core.serving.memory_governor import MemoryRefused, Ticket, governor, megabytes, resident_bytes
+from core.serving.memory_governor import give_back_memory as _give_back
 
 TRIM_ABOVE_BYTES = IDLE_BYTES + 40 * 10**6
 MIN_RESERVED_BYTES = 4 * 10**6  # smaller steps are not governed: the budget's slack covers them

@@ -9,8 +9,11 @@ import streamlit as st
 import torch
 
 from core.config import FAMILIES, PipelineConfig
-from core.data import Batch, batch_sentence, first_batch, tokens_needed
-from core.diagrams import (
+from core.pipeline import EmbeddingView
+from core.text.data import Batch, batch_sentence, first_batch, tokens_needed
+from core.text.samples import SAMPLES
+from core.text.tokenizer import token_strings
+from core.views.diagrams import (
     MAX_LOOKUP_ROWS,
     MAX_WINDOW_TOKENS,
     broadcast_svg,
@@ -18,9 +21,6 @@ from core.diagrams import (
     windows_sentence,
     windows_svg,
 )
-from core.pipeline import EmbeddingView
-from core.samples import SAMPLES
-from core.tokenizer import token_strings
 from ui.presenter import presenting
 from ui.presets import to_custom
 from ui.text_source import LONG_SAMPLE, use_long_sample

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.position_loss import extrapolation_sentences, position_loss_chart, position_loss_frame
-from core.training import TrainResult
+from core.training.position_loss import extrapolation_sentences, position_loss_chart, position_loss_frame
+from core.training.training import TrainResult
 from ui.presenter import presenting, readable
 
 

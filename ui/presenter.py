@@ -13,11 +13,11 @@ from collections.abc import Callable
 import altair as alt
 import streamlit as st
 
-from core.charts import unvalidated
-from core.markup import escape_markdown
 from core.pipeline import Step
 from core.prediction import example_shape, number_problem, parse_number, parse_shape, shape_problem
-from core.units import human_bytes, human_count, shape_str
+from core.views.charts import unvalidated
+from core.views.markup import escape_markdown
+from core.views.units import human_bytes, human_count, shape_str
 
 PRESENT = "present"  # the switch's widget key and URL parameter
 SCREEN_HEIGHT = 720  # px: the projector a section must fit (1280 × 720)
@@ -67,7 +67,7 @@ def presenter_style() -> None:
 def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     """``chart`` with labels a back row can read when presenting, ready to draw (every chart passes here).
 
-    Drawing skips Altair's schema validation: ``core.charts.unvalidated``.
+    Drawing skips Altair's schema validation: ``core.views.charts.unvalidated``.
     """
     if presenting():
         chart = (

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.presets import GPT2_VOCAB, Preset
-from core.units import human_bytes, human_count
+from core.views.units import human_bytes, human_count
 
 
 def preset_panel(preset: Preset) -> None:

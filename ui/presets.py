@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.config import PipelineConfig
 from core.presets import PRESETS, Preset
-from core.samples import SAMPLE_TITLES, SAMPLES
+from core.text.samples import SAMPLE_TITLES, SAMPLES
 from ui import cache
 from ui.text_source import DEFAULT_SAMPLE, LONG_SAMPLE
 from ui.url_keys import register_url_keys, url_bound

@@ -7,11 +7,10 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import distance_chart, grid_frame, heatmap, path_chart, similarity_heatmap
 from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional import sinusoidal
-from core.pretrained import (
+from core.positional.pretrained import (
     distance_frame,
     load_minilm_positions,
     pca_2d,
@@ -20,7 +19,8 @@ from core.pretrained import (
     similarity_by_distance,
 )
 from core.similarity import cosine_matrix, fade, fade_sentence
-from core.units import every
+from core.views.charts import distance_chart, grid_frame, heatmap, path_chart, similarity_heatmap
+from core.views.units import every
 from ui.presenter import readable, slide_height
 
 SIMILARITY_POSITIONS = 64
@@ -45,7 +45,8 @@ def provenance() -> None:
 
 @st.cache_resource(show_spinner=False)
 def trained_figures() -> dict[str, float]:
-    """The trained table's quoted figures (``core.pretrained.quoted_figures``), computed once per server."""
+    """The trained table's quoted figures (``core.positional.pretrained.quoted_figures``), computed once
+    per server."""
     return quoted_figures(trained_table()[0])
 
 

@@ -5,7 +5,7 @@
   CPU on 2 threads against 70 ms on 1, issue 15). A training run then also leaves a core to the pages.
 * **No schema validation while building charts.** Altair validates every chart part against
   Vega-Lite's JSON schema as it is made (its "debug mode") and again on ``to_dict()``; the charts of
-  ``core/charts.py`` are validated by the tests, so the server builds and draws them without it.
+  ``core/views/charts.py`` are validated by the tests, so the server builds and draws them without it.
 * **Long-lived objects out of the collector's way.** Streamlit calls ``gc.collect(2)`` after every
   script run (``runner.postScriptGC``); with torch, pandas, Altair and every page's modules loaded, a
   full collection walks ~260,000 objects (~130 ms of CPU). After each page's first run in the process,

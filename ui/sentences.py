@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core.order import OrderComparison, SharedToken
-from core.tokenizer import token_strings
+from core.text.tokenizer import token_strings
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import MAX_SENTENCE_CHARS
 

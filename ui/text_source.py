@@ -6,13 +6,13 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from core.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS
-from core.markup import escape_markdown
-from core.samples import SAMPLE_TITLES, SAMPLES
-from core.textfile import MAX_UPLOAD_BYTES, decode_text_file, too_large_message
+from core.serving.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS
+from core.text.samples import SAMPLE_TITLES, SAMPLES
+from core.text.textfile import MAX_UPLOAD_BYTES, decode_text_file, too_large_message
+from core.views.markup import escape_markdown
 from ui.url_keys import register_url_keys, url_bound
 
-# Both caps derive from the server's memory budget (core.budget): what a class's texts keep together.
+# Both caps derive from the server's memory budget (core.serving.budget): what a class's texts keep together.
 PASTE_HELP = (
     f"At most {MAX_TEXT_CHARS:,} characters and {MAX_TEXT_BYTES:,} bytes of UTF-8 ({MAX_TEXT_BYTES:,} "
     "tokens at V = 257): the server's memory is shared by the whole class. Longer texts: upload a file."

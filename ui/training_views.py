@@ -9,12 +9,12 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
-from core.model import SIZES, trainable_methods
-from core.samples import SAMPLE_TITLES, SAMPLES
 from core.similarity import cosine_matrix
-from core.train_queue import Job, TrainingQueue, settings_key
-from core.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
+from core.text.samples import SAMPLE_TITLES, SAMPLES
+from core.training.model import SIZES, trainable_methods
+from core.training.train_queue import Job, TrainingQueue, settings_key
+from core.training.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
+from core.views.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
 from ui.memory import waiting_message
 from ui.position_loss_view import position_loss_view
 from ui.presenter import readable, slide_height
@@ -144,7 +144,7 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
 
 
 def losses(result: TrainResult) -> pd.DataFrame:
-    """The result's loss curves and unigram baseline as a ``core.charts.loss_frame``."""
+    """The result's loss curves and unigram baseline as a ``core.views.charts.loss_frame``."""
     return loss_frame(
         result.steps, result.train_loss, result.val_loss, result.unigram_val_loss, result.config.steps
     )

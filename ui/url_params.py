@@ -15,15 +15,15 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.config import FAMILIES, PipelineConfig
-from core.markup import escape_markdown
-from core.model import SIZES
 from core.positional.family import all_params
 from core.positional.long_context import DEFAULT_PRESET as LC_DEFAULT
 from core.positional.long_context import PRESETS as LC_PRESETS
 from core.positional.rope_scaling import ROPE_TYPES
 from core.presets import PRESETS
-from core.samples import SAMPLES
-from core.training import TrainConfig
+from core.text.samples import SAMPLES
+from core.training.model import SIZES
+from core.training.training import TrainConfig
+from core.views.markup import escape_markdown
 
 WHOLE, NUMBER = "a whole number", "a number"
 # ASCII only: Python's int() and float() also take "１２", "٤" and "1_000", which no link should carry.

@@ -5,15 +5,15 @@ from __future__ import annotations
 import altair as alt
 import streamlit as st
 
-from core.charts import vocab_charts, vocab_frame
 from core.config import PipelineConfig
-from core.vocab import SweepPoint, tradeoff_sentence
+from core.text.vocab import SweepPoint, tradeoff_sentence
+from core.views.charts import vocab_charts, vocab_frame
 from ui import cache
 from ui.memory import forget_when_short
 from ui.presenter import readable
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)  # ~0.35 MB each: 256 were 90 MB (core.budget)
+@st.cache_resource(max_entries=8, show_spinner=False)  # ~0.35 MB each: 256 were 90 MB (core.serving.budget)
 def _charts(points: tuple[SweepPoint, ...], vocab_size: int, dim: int) -> tuple[alt.Chart, alt.Chart]:
     # Building Altair charts costs ~30 ms each; these depend only on the sweep, V and d (no text).
     return vocab_charts(vocab_frame(list(points), dim), vocab_size)

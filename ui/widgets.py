@@ -11,10 +11,10 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, heatmap
-from core.colors import TENSOR_COLORS
-from core.export import to_csv, to_npy
-from core.units import every
+from core.views.charts import grid_frame, heatmap
+from core.views.colors import TENSOR_COLORS
+from core.views.export import to_csv, to_npy
+from core.views.units import every
 from ui.presenter import presenting, readable
 
 _CSS = """
@@ -27,7 +27,8 @@ _CSS = """
 .chip.c0 { background: #dbeafe; } .chip.c1 { background: #fef3c7; }
 .chip.c2 { background: #dcfce7; } .chip.c3 { background: #fce7f3; }
 .chip.special { background: #1f2937; color: #f9fafb; }
-/* The diagrams (core.diagrams, drawn with st.image) fill a phone's width; wider screens keep their size. */
+/* The diagrams (core.views.diagrams, drawn with st.image) fill a phone's width; wider screens keep
+   their size. */
 @media (max-width: 640px) { [data-testid="stImage"] img { width: 100% !important; height: auto !important; } }
 </style>
 """
@@ -74,7 +75,8 @@ def token_chips(
 
 
 def picture(svg: str) -> None:
-    """A diagram from ``core.diagrams``, drawn as an image; its accessible label becomes the alt text."""
+    """A diagram from ``core.views.diagrams``, drawn as an image; its accessible label becomes the alt
+    text."""
     label = svg.split('aria-label="', 1)[1].split('"', 1)[0]
     st.image(svg, alt=html.unescape(label), width="content")
 

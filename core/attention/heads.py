@@ -3,7 +3,7 @@
 A head maps each input vector [d] to a query and a key [dh] (dh = d / H). The page's default head
 draws ``W_q`` and ``W_k`` at random, N(0, 1/d) so that q and k have entries of about unit size for
 N(0, 1) token embeddings; no bias, no layer norm. A trained tiny GPT's head is its first block's:
-layer norm, then the fused ``qkv`` projection (``core.model.CausalSelfAttention``).
+layer norm, then the fused ``qkv`` projection (``core.training.model.CausalSelfAttention``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import torch
 from torch.nn import functional as F
 
-from core.model import SIZES, GPTConfig, TinyGPT
 from core.positional import FAMILIES
 from core.positional.family import seeded_normal
+from core.training.model import SIZES, GPTConfig, TinyGPT
 
 PROJECTION_STREAM = 100  # W_q of head h is stream 100 + 2h, W_k 101 + 2h (``seeded_normal``)
 EXACT_MAX_ELEMENTS = 2**22  # d·dh of a matrix drawn whole (16 MB of float32); past it, in blocks of rows
@@ -100,7 +100,7 @@ class TrainedHead:
     state: dict  # ``first_block_state`` of the trained model
     vocab: tuple[int, ...]  # the GPT-2 IDs it knows; its own ID of ``vocab[i]`` is i
     method: str  # its positional family
-    size: str  # a key of ``core.model.SIZES``
+    size: str  # a key of ``core.training.model.SIZES``
     context_length: int  # T, its trained length
     head: int  # h, 0-based
 

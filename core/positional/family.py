@@ -107,7 +107,7 @@ class Family:
     input_note: str = ""  # the Pipeline's sentence on its table
     # Position vectors whose cosine similarity chart 2 shows: (positions [P], d, fam) -> [P, k].
     vectors: Callable[[torch.Tensor, int, FamilyConfig], torch.Tensor] | None = None
-    # Hooks of the tiny GPT (core.model); a family without ``trainable`` cannot be trained there.
+    # Hooks of the tiny GPT (core.training.model); a family without ``trainable`` cannot be trained there.
     trainable: bool = False
     input_module: Callable[[int, int], nn.Module] | None = None  # (T, d) -> x [B, T, d] ↦ [B, T, d]
     rotate: Callable[[torch.Tensor, torch.Tensor, float], torch.Tensor] | None = None  # q/k, positions, base

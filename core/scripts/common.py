@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from core.embeddings import EXACT_MAX_ELEMENTS
-from core.tokenizer import ENCODER_JSON_SHA256, GPT2_PAT_STR, VOCAB_BPE_SHA256
+from core.text.tokenizer import ENCODER_JSON_SHA256, GPT2_PAT_STR, VOCAB_BPE_SHA256
 
 MAX_INLINE_CHARS = 2_000  # a longer text is a file offered beside the script
 TEXT_FILE = "text.txt"

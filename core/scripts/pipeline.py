@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from core.config import FAMILIES, PipelineConfig
-from core.data import num_windows
 from core.pipeline import TABLE_DIMS, TABLE_POSITIONS
 from core.scripts import Cell, Script
 from core.scripts.common import (
@@ -15,7 +14,8 @@ from core.scripts.common import (
     text_files,
     text_lines,
 )
-from core.tokenizer import encode
+from core.text.data import num_windows
+from core.text.tokenizer import encode
 
 DATASET = """class GPTDatasetV1(Dataset):
     def __init__(self, txt, tokenizer, max_length, stride):

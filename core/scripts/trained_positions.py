@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from core.pretrained import DATA, QUOTED_DISTANCES, STEM
+from core.positional.pretrained import DATA, QUOTED_DISTANCES, STEM
 from core.scripts import Cell, Script
 from core.scripts.common import import_block, reads
 from core.similarity import CLIMB, PEAK_GAP

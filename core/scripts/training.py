@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.model import SIZES
 from core.scripts import Cell, Script
 from core.scripts.common import TOKENIZER, TOKENIZER_IMPORTS, import_block, reads, text_files, text_lines
-from core.tokenizer import GPT2_VOCAB_SIZE
-from core.training import (
+from core.text.tokenizer import GPT2_VOCAB_SIZE
+from core.training.model import SIZES
+from core.training.training import (
     EVAL_TOKENS,
     MAX_TRAIN_TOKENS,
     RECORD_EVAL_TOKENS,

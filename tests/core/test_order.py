@@ -1,7 +1,6 @@
 import pytest
 import torch
 
-from core.budget import REQUEST_BYTES
 from core.config import MAX_DIM
 from core.order import (
     check_sentence_tokens,
@@ -11,7 +10,8 @@ from core.order import (
     permutation,
     shared_tokens,
 )
-from core.tokenizer import encode
+from core.serving.budget import REQUEST_BYTES
+from core.text.tokenizer import encode
 
 A, B = encode("The cat sat on the mat"), encode("On the mat the cat sat")
 

@@ -4,7 +4,6 @@ import pytest
 import torch
 
 from core.config import PipelineConfig
-from core.data import first_batch
 from core.embeddings import token_embedding_rows
 from core.pipeline import (
     embedding_view,
@@ -13,7 +12,8 @@ from core.pipeline import (
     sample_indices,
     shown_positions,
 )
-from core.tokenizer import encode
+from core.text.data import first_batch
+from core.text.tokenizer import encode
 
 TEXT = "The cat sat on the mat. On the mat the cat sat. " * 8
 

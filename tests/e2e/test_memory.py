@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from core.budget import MAX_TEXT_BYTES, SERVER_BYTES
+from core.serving.budget import MAX_TEXT_BYTES, SERVER_BYTES
 from tests.e2e.conftest import _free_port, start_server
 
 LONG = 180_000  # ms: three texts at the cap tokenized on a shared 2-core machine; not a performance bound

@@ -7,7 +7,7 @@ from core.attention import RandomHead, attention_map, top_key
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import token_embedding_rows
 from core.scripts.attention import attention_script
-from core.tokenizer import encode
+from core.text.tokenizer import encode
 
 PAGE = "pages/Attention.py"
 MAX_CHART_BYTES = 1_000_000

@@ -1,6 +1,6 @@
 """The Long context page's measured extrapolation (issue 24): a chart and sentences from the numbers."""
 
-from core.extrapolation import SCALINGS
+from core.training.extrapolation import SCALINGS
 
 PAGE = "pages/Long_context.py"
 

@@ -9,9 +9,9 @@ from functools import partial
 import pytest
 import torch
 
-from core.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS
-from core.data import first_batch
-from core.memory_governor import governor
+from core.serving.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS
+from core.serving.memory_governor import governor
+from core.text.data import first_batch
 from ui.pipeline_views import first_inputs
 from ui.run_link import PROCESS
 

@@ -3,10 +3,10 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.budget import REQUEST_BYTES
 from core.order import max_sentence_tokens
 from core.presets import PRESETS
-from core.samples import SAMPLES
+from core.serving.budget import REQUEST_BYTES
+from core.text.samples import SAMPLES
 from ui import navigation
 from ui.cache import token_ids
 

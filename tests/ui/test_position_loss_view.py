@@ -1,7 +1,7 @@
 """The Training page's extrapolation chart (issue 23): every method's loss at each position, to 2T."""
 
-from core.model import trainable_methods
 from core.positional import FAMILIES
+from core.training.model import trainable_methods
 
 
 def test_every_trained_method_is_drawn_to_twice_t_and_the_learned_table_stops_at_t(open_page, job_watch):

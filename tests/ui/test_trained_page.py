@@ -1,6 +1,6 @@
 """The Trained positions page: the quoted figures are the data's."""
 
-from core.pretrained import load_minilm_positions, similarity_by_distance
+from core.positional.pretrained import load_minilm_positions, similarity_by_distance
 
 PAGE = "pages/Trained_positions.py"
 

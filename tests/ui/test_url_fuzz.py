@@ -12,7 +12,7 @@ import random
 import pytest
 
 from core.config import FAMILIES
-from core.markup import escape_markdown
+from core.views.markup import escape_markdown
 from ui.navigation import PAGES
 from ui.url_params import MAX_SENTENCE_CHARS, NUMBER, WHOLE, accepted
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from core.tokenizer import encode
+from core.text.tokenizer import encode
 
 TEXT = "The cat sat on the mat, and the dog sat on the log; the cat saw the dog."
 

@@ -12,9 +12,9 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, heatmap, line_chart
 from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
+from core.views.charts import grid_frame, heatmap, line_chart
 from ui.cache import additive_rows
 from ui.presenter import readable
 from ui.widgets import sampled_note

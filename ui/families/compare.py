@@ -7,13 +7,13 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import grid_frame, heatmap, line_chart, method_panel
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import TableRows
 from core.families import CURVE_POINTS, drawn_span, logit_findings, position_logits, similarity_findings
 from core.pipeline import sample_indices
 from core.similarity import cosine_matrix, mean_by_distance
-from core.units import every
+from core.views.charts import grid_frame, heatmap, line_chart, method_panel
+from core.views.units import every
 from ui.cache import additive_rows
 from ui.presenter import readable, slide_height
 
@@ -64,7 +64,7 @@ def chart_settings(cfg: PipelineConfig) -> PipelineConfig:
     return PipelineConfig(cfg.vocab_size, cfg.output_dim, cfg.context_length, seed=cfg.seed)
 
 
-@st.cache_resource(max_entries=56, show_spinner=False)  # 8 settings × 7 families, ~4 MB (core.budget)
+@st.cache_resource(max_entries=56, show_spinner=False)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
 def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.TopLevelMixin, str]:
     """Chart 1's panel of family ``name`` and its finding, for the family settings ``settings``
     (``FamilyConfig.items()``); kept, since it depends only on these settings."""
@@ -132,7 +132,7 @@ def position_vectors(
     return vectors
 
 
-@st.cache_resource(max_entries=5, show_spinner=False)  # 2.5 MB each: 256 were 630 MB (core.budget)
+@st.cache_resource(max_entries=5, show_spinner=False)  # 2.5 MB each: 256 were 630 MB (core.serving.budget)
 def similarity_charts(
     cfg: PipelineConfig, settings: tuple
 ) -> tuple[list[alt.TopLevelMixin], alt.TopLevelMixin, list[str]]:

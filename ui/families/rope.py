@@ -8,11 +8,11 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.charts import line_chart, scatter_chart
 from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import sample_indices
 from core.positional import rope_inv_freq, rope_long_term_decay, rope_pairing_permutation
 from core.positional.rope import rope_shift_table
+from core.views.charts import line_chart, scatter_chart
 from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.charts import line_chart
 from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import sample_indices
 from core.positional import t5_relative_bucket
 from core.positional.t5 import t5_bias_table
+from core.views.charts import line_chart
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import readable
 

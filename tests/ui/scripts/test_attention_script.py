@@ -10,7 +10,7 @@ from core.positional import apply_rope, sinusoidal_at, t5_relative_bucket
 from core.positional.alibi import get_slopes
 from core.positional.shaw import shaw_key_vectors
 from core.scripts.attention import FAMILY_HEADING, attention_script
-from core.tokenizer import token_strings
+from core.text.tokenizer import token_strings
 
 PAGE = "pages/Attention.py"
 CAT = (" The cat sat on the mat", " On the mat the cat sat")  # the page's default, read mid-sentence

@@ -4,13 +4,13 @@ import pytest
 import torch
 
 from core.config import PipelineConfig
-from core.data import first_batch
 from core.embeddings import token_embedding_rows
 from core.pipeline import TABLE_DIMS, TABLE_POSITIONS, embedding_view, position_rows
-from core.samples import SAMPLES
 from core.scripts.common import TEXT_FILE
 from core.scripts.pipeline import pipeline_script
-from core.tokenizer import encode
+from core.text.data import first_batch
+from core.text.samples import SAMPLES
+from core.text.tokenizer import encode
 
 
 def app_corner(cfg: PipelineConfig, text: str) -> torch.Tensor:

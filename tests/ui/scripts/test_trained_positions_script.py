@@ -14,7 +14,7 @@ import torch
 
 from core.config import MAX_SEED, PipelineConfig
 from core.positional import sinusoidal
-from core.pretrained import (
+from core.positional.pretrained import (
     QUOTED_DISTANCES,
     load_minilm_positions,
     pca_2d,

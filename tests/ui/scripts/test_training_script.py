@@ -3,15 +3,15 @@
 import pytest
 import torch
 
-from core.model import SIZES, GPTConfig, TinyGPT, init_weights
 from core.positional.alibi import alibi_attention_bias, get_slopes
 from core.positional.rope import apply_rope
 from core.positional.sinusoidal import sinusoidal
-from core.samples import SAMPLES
 from core.scripts.common import TEXT_FILE, text_lines
 from core.scripts.training import FAMILIES_CELL, training_script
-from core.tokenizer import encode
-from core.training import MAX_TRAIN_TOKENS, RECORDS, TrainConfig, TrainResult, batch_size_for, train
+from core.text.samples import SAMPLES
+from core.text.tokenizer import encode
+from core.training.model import SIZES, GPTConfig, TinyGPT, init_weights
+from core.training.training import MAX_TRAIN_TOKENS, RECORDS, TrainConfig, TrainResult, batch_size_for, train
 
 PAGE = "pages/Training.py"
 TOL = 1e-6  # every loss; steps, vocabulary and parameter counts exactly

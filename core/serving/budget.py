@@ -1,0 +1,54 @@
+"""The server's budget, in one place: memory for the whole app and the time one training run may take.
+
+Streamlit Community Cloud's smallest tier gives the whole app 690 MB, shared by every session (a
+class of thirty opens the same URL), and restarts it when it goes over. The limits that pages, caches,
+texts and the memory governor (``core.serving.memory_governor``) enforce derive from here:
+
+    690 MB = warm server (440) + shared cache (30) + chart caches (20) + thirty sessions with their
+             texts (60) + heavy steps in flight, reserved from the governor (125) + what no model
+             counts (15)
+"""
+
+from __future__ import annotations
+
+SERVER_BYTES = 690 * 10**6  # the whole app: Community Cloud's smallest tier
+IDLE_BYTES = 440 * 10**6  # a warmed-up server with every page loaded once (measured, benchmarks/)
+HEADROOM_BYTES = SERVER_BYTES - IDLE_BYTES  # what requests, caches, sessions and a training run share
+TRAIN_BYTES = HEADROOM_BYTES * 2 // 5  # one training run's activations, logits and gradients at most
+CACHE_BYTES = 30 * 10**6  # the shared cache's entries together (ui.cache.SHARED: token lists, batches, rows)
+# Streamlit's chart caches, which count entries: ui.families.compare keeps 5 similarity views (2.5 MB each)
+# and 56 logit panels (70 kB each), ui.vocab_view 8 vocab views (0.35 MB each), the trained table's a few.
+CHART_CACHE_BYTES = 20 * 10**6
+REQUEST_BYTES = HEADROOM_BYTES * 2 // 5  # the working set of one page run
+
+CLASS_SESSIONS = 30  # students on one server at the same time
+SESSION_BYTES = 2 * 10**6  # what one session keeps between its runs: its widgets and its texts
+SESSION_STATE_BYTES = 500_000  # of which its widgets and state besides the text (measured: < 0.5 MB)
+TEXT_BYTES = SESSION_BYTES - SESSION_STATE_BYTES  # what one session's text may keep (1.5 MB)
+SLACK_BYTES = 15 * 10**6  # what no model counts: allocator pages, message and socket buffers
+GOVERNED_BYTES = (  # the memory governor's budget: heavy steps in flight, all sessions together
+    HEADROOM_BYTES - CACHE_BYTES - CHART_CACHE_BYTES - CLASS_SESSIONS * SESSION_BYTES - SLACK_BYTES
+)
+
+# What the server keeps of a text while a session uses it (Streamlit 1.67, measured with
+# benchmarks/memory_bench.py): a pasted text's UTF-8 four times in protocol buffers (the browser's
+# message, the rerun's widget states, the session's client state, the widget's serialized value),
+# plus the Python string: 1, 2 or 4 bytes a character (4 for all of it once one emoji is in) and its
+# UTF-8 again once it has been encoded. An uploaded file's bytes are kept once instead of the copies.
+PASTE_COPIES = 4
+WORST_HELD_PER_CHAR = PASTE_COPIES * 3 + 4 + 3  # a CJK character beside an emoji (19 bytes)
+WORST_HELD_PER_BYTE = PASTE_COPIES + 4 + 1  # an ASCII character beside an emoji (9 bytes a UTF-8 byte)
+MAX_TEXT_CHARS = TEXT_BYTES // WORST_HELD_PER_CHAR // 1000 * 1000  # what the text box takes (78,000)
+# Every text, pasted or uploaded: its UTF-8 bytes, which are its tokens at the smallest vocabulary
+# (V = 257, bytes only). 166,000 bytes: ASCII characters, or 55,000 CJK characters, or 41,500 emoji.
+MAX_TEXT_BYTES = TEXT_BYTES // WORST_HELD_PER_BYTE // 1000 * 1000
+
+# A heavy step starts only while the server's resident size plus its bytes stays below this: the last
+# 80 MB are for what concurrent page runs hold beside their reserved steps — the token lists and
+# batches a run keeps once its step is done (thirty sessions at once at the Pipeline's heaviest peaked
+# at 719 MB with a guard at 682 MB, at 664–692 MB with one at 640).
+RESIDENT_GUARD_BYTES = SERVER_BYTES - 80 * 10**6
+FULL_WAIT_SECONDS = 45  # with nothing reserved, a step waits this long for the resident size to drop
+
+RUN_SECONDS = 60  # the longest training run the shared queue accepts, on this kind of machine (1 core)
+MAX_WAIT_SECONDS = 90  # a heavy step waits this long for memory at most (a training run takes ≤ 60 s)

@@ -1,0 +1,146 @@
+"""What a text and a step cost in memory: the cost models the memory governor reserves by.
+
+Each model predicts the rise of the server's resident size (RSS) that a step causes from a warm,
+trimmed server, fitted on this machine (glibc, mmap threshold 128 KiB, ``core.serving.memory_governor``) and
+checked against measured peaks by ``tests/core/serving/test_memory_governor.py`` and
+``benchmarks/memory_bench.py``. A text is bounded by what it costs (``core.serving.budget``): its UTF-8 bytes,
+which are its tokens at the smallest vocabulary (V = 257, one token per byte), and what the server keeps
+of it while a session uses it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from core.serving.budget import PASTE_COPIES
+from core.text.tokenizer import GPT2_PAT_STR, MIN_VOCAB_SIZE
+from core.training.model import SIZES
+from core.training.training import EVAL_TOKENS, LOGIT_ELEMENTS, VAL_FRACTION, TrainConfig, batch_size_for
+
+MB = 10**6
+
+
+@dataclass(frozen=True)
+class TextCost:
+    """What one text costs: its size, its tokens at V = 257, and what the server keeps of it."""
+
+    chars: int  # characters (code points)
+    utf8_bytes: int  # its UTF-8 bytes = its tokens at V = 257 (bytes only), "<|endoftext|>" aside
+    held_bytes: int  # what the server keeps while a session uses it (see ``held_bytes``)
+
+    @property
+    def byte_tokens(self) -> int:
+        """Tokens at V = 257: one per UTF-8 byte."""
+        return self.utf8_bytes
+
+
+def string_bytes(text: str) -> int:
+    """Bytes of a Python ``str`` of ``text``: 1, 2 or 4 a character (the widest one decides), plus its
+    UTF-8 kept beside it once it has been encoded (never for ASCII, whose UTF-8 is the string)."""
+    if text.isascii():
+        return len(text)
+    widest = max(text)
+    kind = 1 if widest <= "\xff" else 2 if widest <= "\uffff" else 4
+    return kind * len(text) + len(text.encode("utf-8"))
+
+
+def text_cost(text: str, pasted: bool = True) -> TextCost:
+    """The cost of ``text``: pasted texts are kept ``PASTE_COPIES`` times as UTF-8 in Streamlit's
+    protocol buffers, an uploaded file's bytes once; both keep the string itself."""
+    utf8 = len(text.encode("utf-8"))
+    kept = (PASTE_COPIES if pasted else 1) * utf8 + string_bytes(text)
+    return TextCost(len(text), utf8, kept)
+
+
+@functools.cache
+def _pieces():
+    import regex  # tiktoken's own dependency; only needed to predict a long text's cost
+
+    return regex.compile(GPT2_PAT_STR)
+
+
+def longest_piece(text: str) -> int:
+    """UTF-8 bytes of the longest piece GPT-2's split pattern cuts ``text`` into (BPE runs per piece)."""
+    return max((len(m.group().encode("utf-8")) for m in _pieces().finditer(text)), default=0)
+
+
+def tokenize_bytes(utf8_bytes: int, longest: int, vocab_size: int) -> int:
+    """Peak bytes of tokenizing a text of ``utf8_bytes`` (longest piece ``longest`` bytes) at V.
+
+    At V = 257 the tokens are the bytes: a list of n small ints (8 bytes each, no int objects) and
+    tiktoken's own buffers, ~10 bytes a token, plus ~23 bytes a byte of its longest piece (BPE's
+    working list) and ~1 MB of allocator pages. Above, a token is one to n bytes and an ID ≥ 257 is an
+    int object of its own (28 bytes): the model takes the bound n = bytes, so it never predicts less
+    than it takes (a text at the cap: 7 MB predicted, 1–8 MB measured).
+    """
+    if vocab_size <= MIN_VOCAB_SIZE:
+        return int(MB + 10 * utf8_bytes + 23 * longest)
+    return int(MB + (10 + 28) * utf8_bytes + 32 * longest)
+
+
+SWEEP_ENCODING_BYTES = 20 * MB  # the cut encodings the vocab sweep builds one after another (≤ V 40,000)
+
+
+def sweep_bytes(utf8_bytes: int, longest: int) -> int:
+    """Peak bytes of ``core.text.vocab.vocab_sweep`` on a text: its cut encodings, and its tokens at each size
+    (~10 bytes a byte, and ~10 more a byte of its longest piece): 21–23 MB for a text at the cap."""
+    return SWEEP_ENCODING_BYTES + 10 * utf8_bytes + 10 * longest
+
+
+def batch_bytes(batch_size: int, max_length: int, stride: int, num_tokens: int) -> int:
+    """Peak bytes of ``core.text.data.first_batch`` on ``num_tokens`` tokens: the tokens it is cut from, its
+    [B, T+1] index and windows (int64), 16.8 MB at B 128, T 8,192 (measured 16.7)."""
+    span = min(num_tokens, (batch_size - 1) * stride + max_length + 1)
+    return 8 * span + 2 * 8 * batch_size * (max_length + 1)
+
+
+def table_rows_bytes(rows: int, dim: int, streamed: bool) -> int:
+    """Peak bytes of drawing ``rows`` rows of d values (``core.embeddings``), a bound: the rows and a
+    float64 copy, and a streamed table's 4 MB buffer twice (measured: 4–8 bytes a value, +4 MB)."""
+    return rows * dim * 12 + (8 * 2**20 if streamed else 0)
+
+
+def _eval_logit_elements(cfg: TrainConfig, vocab_size: int, num_tokens: int, learned: bool) -> int:
+    """The most logit elements one evaluation chunk holds (``core.training.training.per_position_loss``)."""
+    held_out = num_tokens - int(num_tokens * (1 - VAL_FRACTION))
+    most = 0
+    for length in [cfg.context_length] if learned else [cfg.context_length, 2 * cfg.context_length]:
+        windows = (min(held_out, EVAL_TOKENS + 1) - 1) // length
+        chunk = max(1, LOGIT_ELEMENTS // (length * vocab_size))
+        most = max(most, min(windows, chunk) * length * vocab_size)
+    return most
+
+
+def training_bytes(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> int:
+    """Peak bytes of one training run (``core.training.training.train``) on ``num_tokens`` tokens of
+    ``vocab_size`` distinct IDs.
+
+    Fitted on 168 runs (3 sizes × T 8–256 × learned/RoPE/ALiBi × V 115–3,972): mean error 6 %, within
+    20 % for all runs above 25 MB. The model's parameters with their gradients and AdamW's two moments
+    (16 bytes each), plus the larger of a step's working set (a step of B windows, or the first loss of
+    8 windows: activations, logits, ALiBi's biased scores) and an evaluation chunk's logits.
+    """
+    d, heads, layers = SIZES[cfg.size]
+    T, V = cfg.context_length, vocab_size
+    params = 12 * layers * d * d + V * d + T * d
+    windows = max(batch_size_for(T), 8)
+    alibi = cfg.method == "alibi"
+    step = 2.2 * MB + 72 * windows * T * d * layers + 8.4 * windows * T * V
+    step += 2.8 * windows * heads * T * T * layers * alibi
+    evaluation = 2.3 * MB + 12.5 * _eval_logit_elements(cfg, V, num_tokens, cfg.method == "learned")
+    return int(16 * params + max(step, evaluation))
+
+
+def why_bytes(num_tokens: int, dim: int) -> int:
+    """Peak bytes of Why position?'s comparisons for sentences of up to ``num_tokens`` tokens at d:
+    ~66 bytes per token and dimension (its float64 [N, d] copies; measured 51 MB at N 47, d 16,384)."""
+    return 66 * num_tokens * dim
+
+
+def families_view_bytes(context_length: int, dim: int, span: int) -> int:
+    """Peak bytes of the Families page's views drawn anew at context T, d and chart 1's distance span:
+    per dimension ~2,300 bytes, and ~1,100 more for the learned table's rows below T (measured 40–60 MB
+    at d 16,384)."""
+    below = min(1.0, context_length / max(span, 1))  # the share of chart 1's distances a learned table has
+    return int(4 * MB + dim * (2_300 + 1_100 * below))

@@ -1,0 +1,72 @@
+"""Loss at each position, inside and past the trained length: how each trained method extrapolates.
+
+Every finished run keeps its validation loss position by position (``TrainResult.loss_by_position``):
+in windows of 2T, or of T for a learned table, which has no row for position T or later. One chart
+puts the methods side by side, with the trained length marked.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from core.positional import FAMILIES
+from core.training.training import TrainResult
+
+
+def position_loss_frame(results: dict[str, TrainResult | None]) -> pd.DataFrame:
+    """One row per method and position of each finished run: columns method, position, loss."""
+    rows = [
+        {"method": method, "position": k, "loss": loss}
+        for method, result in results.items()
+        if result is not None
+        for k, loss in enumerate(result.loss_by_position)
+    ]
+    return pd.DataFrame(rows, columns=["method", "position", "loss"])
+
+
+def position_loss_chart(frame: pd.DataFrame, context_length: int, height: int = 300) -> alt.LayerChart:
+    """Each method's loss against position, in its family's colour, with a dashed rule at T."""
+    methods = list(dict.fromkeys(frame["method"]))
+    color = alt.Color(
+        "method:N",
+        title="method",
+        scale=alt.Scale(domain=methods, range=[FAMILIES[m].color for m in methods]),
+    )
+    lines = (
+        alt.Chart(frame, title="Validation loss at each position, to 2 × the trained length", height=height)
+        .mark_line(strokeWidth=2)
+        .encode(
+            x=alt.X("position:Q", title="position in the window"),
+            y=alt.Y("loss:Q", title="loss (nats)", scale=alt.Scale(zero=False)),
+            color=color,
+            tooltip=["method:N", "position:Q", alt.Tooltip("loss:Q", format=".3f")],
+        )
+    )
+    rule = (
+        alt.Chart(pd.DataFrame({"position": [context_length - 0.5]}))
+        .mark_rule(strokeDash=[6, 4], color="#6b7280")
+        .encode(x="position:Q")
+    )
+    return alt.layer(lines, rule)
+
+
+def extrapolation_sentences(results: dict[str, TrainResult | None], context_length: int) -> list[str]:
+    """One sentence per finished method on its loss past T, from its numbers."""
+    T, out = context_length, []
+    for method, result in results.items():
+        if result is None or not result.loss_by_position:
+            continue
+        loss = result.loss_by_position
+        label = FAMILIES[method].label
+        inside = sum(loss[:T]) / len(loss[:T])
+        if len(loss) <= T:
+            out.append(
+                f"{label} stops at position {T - 1}: its table has no row for {T}, so it cannot read "
+                f"further (mean {inside:.3f} inside)."
+            )
+            continue
+        past = sum(loss[T:]) / len(loss[T:])
+        trend = "rises" if past > inside else "does not rise"
+        out.append(f"{label}: mean {inside:.3f} at positions 0 … {T - 1}, {past:.3f} past them: it {trend}.")
+    return out

@@ -1,0 +1,309 @@
+"""Charts as pure functions: data in, ``alt.Chart`` out (no Streamlit).
+
+Every chart takes data that has already been downsampled (see ``core.pipeline.sample_indices``):
+a view stays far below 1 MB of chart data at any context length.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import torch
+
+from core.text.vocab import SweepPoint, table_parameters
+
+
+def grid_frame(
+    values: torch.Tensor, rows: torch.Tensor, cols: torch.Tensor, row_name: str, col_name: str
+) -> pd.DataFrame:
+    """Long-form frame of a [R, C] grid: one row per cell with its row, column and value."""
+    r, c = torch.meshgrid(rows, cols, indexing="ij")  # [R, C] each
+    return pd.DataFrame(
+        {
+            row_name: r.flatten().numpy(),
+            col_name: c.flatten().numpy(),
+            "value": values.flatten().double().numpy(),
+        }
+    )
+
+
+def heatmap(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    height: int = 220,
+    scheme: str = "redblue",
+    domain: tuple[float, float] | None = None,
+    title_color: str | None = None,
+) -> alt.Chart:
+    """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0.
+
+    ``title_color``: the tensor's colour (``core.views.colors.TENSOR_COLORS``), as in the diagrams.
+    """
+    if domain is None:
+        limit = float(frame["value"].abs().max()) or 1.0
+        domain = (-limit, limit)
+    diverging = scheme == "redblue"
+    return (
+        alt.Chart(frame, title=alt.Title(title, color=title_color) if title_color else title, height=height)
+        .mark_rect()
+        .encode(
+            x=alt.X(f"{x}:O", title=x, axis=alt.Axis(labelOverlap=True, labelAngle=0)),
+            y=alt.Y(f"{y}:O", title=y, axis=alt.Axis(labelOverlap=True)),
+            color=alt.Color(
+                "value:Q",
+                title="value",
+                scale=alt.Scale(scheme=scheme, reverse=diverging, domain=list(domain)),
+            ),
+            tooltip=[alt.Tooltip(f"{y}:O"), alt.Tooltip(f"{x}:O"), alt.Tooltip("value:Q", format=".4f")],
+        )
+    )
+
+
+def similarity_heatmap(frame: pd.DataFrame, title: str, height: int = 300, title_color: str | None = None):
+    """A position × position cosine-similarity matrix (columns position i, position j, value), −1 … 1."""
+    return heatmap(
+        frame, "position j", "position i", title, height, domain=(-1.0, 1.0), title_color=title_color
+    )
+
+
+def log_domain(values: pd.Series, also: float | None = None) -> list[float]:
+    """A log axis from the smallest to the largest value and ``also`` (Vega's "nice" pads to powers of 10)."""
+    ends = [float(values.min()), float(values.max())] + ([float(also)] if also is not None else [])
+    return [min(ends), max(ends)]
+
+
+def line_chart(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    color: str | None = None,
+    symlog: bool = False,
+    rule_at: float | None = None,
+    rule_label: str = "",
+    height: int = 300,
+    log_y: bool = False,
+    colors: dict[str, str] | None = None,
+    log_x: bool = False,
+    y_format: str = ".4f",
+) -> alt.Chart:
+    """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule.
+
+    ``colors``: a colour per ``color`` value (e.g. each ``Family.color`` by label); the
+    legend sits below the plot, so the plot keeps the width on a phone.
+    """
+    scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
+    encoding = {
+        # every x here counts something
+        "x": alt.X(
+            f"{x}:Q",
+            title=x,
+            axis=alt.Axis(tickMinStep=1),
+            scale=alt.Scale(type="log", nice=False, domain=log_domain(frame[x], rule_at))
+            if log_x
+            else alt.Undefined,
+        ),
+        "y": alt.Y(f"{y}:Q", title=y, scale=scale),
+        "tooltip": [alt.Tooltip(f"{x}:Q", format=","), alt.Tooltip(f"{y}:Q", format=y_format)],
+    }
+    if color:
+        scale = alt.Scale(domain=list(colors), range=list(colors.values())) if colors else alt.Undefined
+        legend = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260)
+        encoding["color"] = alt.Color(f"{color}:N", title=color, sort=None, legend=legend, scale=scale)
+        encoding["tooltip"].insert(0, alt.Tooltip(f"{color}:N"))
+    rows = -(-frame[color].nunique() // 2) if color else 0  # the legend below takes rows of two
+    chart = (
+        alt.Chart(frame, title=title, height=height + 22 * rows + (28 if rows else 0))
+        .mark_line(point=len(frame) <= 64)
+        .encode(**encoding)
+    )
+    if rule_at is None:
+        return chart
+    rule = pd.DataFrame({x: [rule_at], "label": [rule_label]})
+    base = alt.Chart(rule).encode(x=f"{x}:Q")
+    marks = base.mark_rule(strokeDash=[6, 4], color="#6b7280") + base.mark_text(
+        align="left", dx=4, dy=-6, color="#374151"
+    ).encode(text="label:N", y=alt.value(10))
+    return chart + marks
+
+
+def bar_chart(frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220) -> alt.Chart:
+    """Bars of ``y`` for each ``x`` (ordinal)."""
+    return (
+        alt.Chart(frame, title=title, height=height)
+        .mark_bar()
+        .encode(
+            x=alt.X(f"{x}:O", title=x, axis=alt.Axis(labelOverlap=True, labelAngle=0)),
+            y=alt.Y(f"{y}:Q", title=y),
+            tooltip=[alt.Tooltip(f"{x}:O"), alt.Tooltip(f"{y}:Q", format=".4g")],
+        )
+    )
+
+
+def scatter_chart(frame: pd.DataFrame, x: str, y: str, color: str, title: str, facet: str) -> alt.Chart:
+    """Points coloured by a quantitative ``color`` field, one small panel per ``facet`` value."""
+    panels = list(dict.fromkeys(frame[facet]))  # in the frame's order
+    return (
+        alt.Chart(frame, width=200, height=200)
+        .mark_circle(size=45)
+        .encode(
+            x=alt.X(f"{x}:Q", scale=alt.Scale(domain=[-1.05, 1.05])),
+            y=alt.Y(f"{y}:Q", scale=alt.Scale(domain=[-1.05, 1.05])),
+            color=alt.Color(f"{color}:Q", scale=alt.Scale(scheme="viridis")),
+            tooltip=[alt.Tooltip(f"{facet}:N"), alt.Tooltip(f"{color}:Q")],
+        )
+        .facet(column=alt.Column(f"{facet}:N", title=None, sort=panels))
+        .properties(title=title)
+    )
+
+
+def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, height: int = 360) -> alt.Chart:
+    """Points joined in ``order`` (a path through the plane), coloured by ``order``."""
+    base = alt.Chart(frame, title=title, height=height).encode(
+        x=alt.X(f"{x}:Q", title=x),
+        y=alt.Y(f"{y}:Q", title=y),
+        order=alt.Order(f"{order}:Q"),
+    )
+    line = base.mark_line(color="#9ca3af", strokeWidth=1)
+    points = base.mark_circle(size=28).encode(
+        color=alt.Color(f"{order}:Q", title=order, scale=alt.Scale(scheme="viridis")),
+        tooltip=[
+            alt.Tooltip(f"{order}:Q"),
+            alt.Tooltip(f"{x}:Q", format=".3f"),
+            alt.Tooltip(f"{y}:Q", format=".3f"),
+        ],
+    )
+    return line + points
+
+
+def method_panel(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    color: str,
+    rule_at: float | None = None,
+    height: int = 170,
+    x_domain: tuple[float, float] | None = None,
+    note: str | None = None,
+) -> alt.Chart:
+    """One method's curve on its own linear axis, in its colour (small multiples, one per method).
+
+    ``x_domain``: the x axis's ends (default: the data's, made nice); ``note``: a line under the title
+    (e.g. why this panel's axis is shorter than its neighbours').
+    """
+    heading = alt.Title(title, color=color, anchor="start", fontSize=14)
+    if note:
+        heading = alt.Title(
+            title, color=color, anchor="start", fontSize=14, subtitle=note, subtitleColor=color
+        )
+    scale = alt.Scale(domain=list(x_domain), nice=False) if x_domain is not None else alt.Undefined
+    chart = (
+        alt.Chart(frame, title=heading, height=height)
+        .mark_line(color=color, strokeWidth=2.5, point=len(frame) <= 64)
+        .encode(
+            x=alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1), scale=scale),
+            y=alt.Y(f"{y}:Q", title=y, scale=alt.Scale(zero=False, nice=True)),
+            tooltip=[alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
+        )
+    )
+    if rule_at is None:
+        return chart
+    rule = (
+        alt.Chart(pd.DataFrame({x: [rule_at]}))
+        .mark_rule(strokeDash=[6, 4], color="#6b7280")
+        .encode(x=f"{x}:Q")
+    )
+    return chart + rule
+
+
+def loss_frame(
+    steps: list[int],
+    train_loss: list[float],
+    val_loss: list[float],
+    unigram_val_loss: float,
+    total_steps: int,
+) -> pd.DataFrame:
+    """Long-form loss curves: the training batch's and the validation loss at ``steps``, and the unigram
+    baseline (a flat line from step 0 to ``total_steps``); columns step, loss (nats), curve."""
+    return pd.concat(
+        [
+            pd.DataFrame({"step": steps, "loss (nats)": train_loss, "curve": "training batch"}),
+            pd.DataFrame({"step": steps, "loss (nats)": val_loss, "curve": "validation"}),
+            pd.DataFrame(
+                {
+                    "step": [0, total_steps],
+                    "loss (nats)": [unigram_val_loss] * 2,
+                    "curve": "unigram baseline (validation)",
+                }
+            ),
+        ]
+    )
+
+
+def loss_chart(frame: pd.DataFrame) -> alt.Chart:
+    """Training and validation loss against step, with the unigram baseline (a ``loss_frame``)."""
+    return line_chart(frame, "step", "loss (nats)", "Loss", color="curve", height=260)
+
+
+def structure_chart(frame: pd.DataFrame, shown_step: int) -> alt.Chart:
+    """The learned table's structure score (columns step, structure), the step shown marked."""
+    return line_chart(
+        frame, "step", "structure", "Learned structure", height=300, rule_at=shown_step, rule_label="shown"
+    )
+
+
+def distance_chart(frame: pd.DataFrame) -> alt.Chart:
+    """Mean cosine similarity against distance, one line per table (columns distance, mean cosine, table)."""
+    return line_chart(frame, "distance", "mean cosine", "Similarity against distance", color="table")
+
+
+V_AXIS = "vocab size V (log)"
+
+
+def vocab_frame(points: list[SweepPoint], dim: int) -> pd.DataFrame:
+    """A vocab sweep as a frame: per V, the text's tokens and the token table's parameters V × d."""
+    return pd.DataFrame(
+        {
+            V_AXIS: [p.vocab_size for p in points],
+            "tokens in the text": [p.num_tokens for p in points],
+            "parameters V × d": [table_parameters(p.vocab_size, dim) for p in points],
+        }
+    )
+
+
+def vocab_charts(frame: pd.DataFrame, vocab_size: int) -> tuple[alt.Chart, alt.Chart]:
+    """Sequence length and token-table size against V on a log axis, ``vocab_size`` marked.
+
+    ``frame``: columns ``V_AXIS``, tokens in the text, parameters V × d (a ``vocab_frame``).
+    """
+    mark = {"rule_at": vocab_size, "rule_label": f"V = {vocab_size:,}", "log_x": True, "y_format": ","}
+    return (
+        line_chart(frame, V_AXIS, "tokens in the text", "Vocabulary size against sequence length", **mark),
+        line_chart(frame, V_AXIS, "parameters V × d", "…and the token table's size", log_y=True, **mark),
+    )
+
+
+_UNVALIDATED: dict[type, type] = {}
+
+
+def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """``chart``, converted to its spec without Altair's JSON-schema validation (~20 ms a chart).
+
+    Streamlit calls ``chart.to_dict()`` on every rerun, and validating the spec against Vega-Lite's
+    schema is most of that cost (issue 15: 44% of a Families rerun). The charts built here are
+    validated by the tests (``tests/core/views/test_charts.py``, through ``to_dict()``), so drawing skips it.
+    """
+    cls = type(chart)
+    if cls in _UNVALIDATED.values():
+        return chart
+    if cls not in _UNVALIDATED:
+
+        def to_dict(self, *args, validate: bool = False, **kwargs):
+            return cls.to_dict(self, *args, validate=validate, **kwargs)
+
+        _UNVALIDATED[cls] = type(cls.__name__, (cls,), {"to_dict": to_dict})
+    object.__setattr__(chart, "__class__", _UNVALIDATED[cls])  # Altair's __setattr__ would store a field
+    return chart

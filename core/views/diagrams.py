@@ -1,0 +1,265 @@
+"""The lesson's pictures as SVG: sliding windows, table lookups and the broadcasting add.
+
+Pure functions from numbers and token strings to an SVG document (drawn by the page with
+``st.image``, which serves it as an ``<img>``: nothing in it can run). Every piece of text is
+XML-escaped. Each picture is a fixed-size drawing that the browser scales down on narrow screens,
+so its fonts are large for its size.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from core.views.colors import TENSOR_COLORS
+from core.views.units import shape_str
+
+INK, MUTED = "#111827", "#6b7280"
+MAX_SLABS = 8  # slabs drawn per stack in the broadcasting picture; "… ×B" beyond
+MAX_LOOKUP_ROWS = 8  # rows drawn in a lookup picture
+MAX_WINDOW_TOKENS = 48  # tokens drawn under the windows
+TOKENS_PER_ROW = 8
+MAX_PIECE_CHARS = 6
+
+
+def _svg(width: int, height: int, label: str, body: list[str]) -> str:
+    """An SVG document of ``width`` × ``height`` units with an accessible label (also its <title>)."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="img" aria-label="{escape(label)}" font-family="sans-serif">'
+        f"<title>{escape(label)}</title>{''.join(body)}</svg>"
+    )
+
+
+def _text(
+    x: float, y: float, s: str, size: int = 16, anchor: str = "middle", fill: str = INK, **attrs
+) -> str:
+    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"{extra}>'
+        f"{escape(s)}</text>"
+    )
+
+
+def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str, **attrs) -> str:
+    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="{fill}" '
+        f'stroke="{stroke}"{extra}/>'
+    )
+
+
+def _line(x1: float, y1: float, x2: float, y2: float, stroke: str, width: float = 1.5) -> str:
+    return (
+        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" '
+        f'stroke-width="{width}"/>'
+    )
+
+
+def shown_piece(piece: str) -> str:
+    """A token as a chip shows it: · for a space, ↵ for a newline, cut to a few characters."""
+    shown = piece.replace("\n", "↵").replace(" ", "·")
+    return shown if len(shown) <= MAX_PIECE_CHARS else shown[: MAX_PIECE_CHARS - 1] + "…"
+
+
+# --- 1. Sliding windows -------------------------------------------------------------------------
+
+
+def windows_svg(
+    pieces: list[str], starts: list[int], context_length: int, per_row: int = TOKENS_PER_ROW
+) -> str:
+    """The first batch's windows over the text's first tokens.
+
+    Args:
+        pieces: the text's first tokens as strings (at most ``MAX_WINDOW_TOKENS`` are drawn).
+        starts: the first token of each window of the batch (``b * stride``), one lane each.
+        context_length: T, the tokens per window; each target window is its input shifted by one.
+        per_row: tokens per row of the drawing (70 px each): more make it wider and shorter.
+    """
+    T, total = context_length, len(starts)
+    starts = starts[:MAX_SLABS]  # the first windows, one lane each
+    n = min(len(pieces), MAX_WINDOW_TOKENS, starts[-1] + T + 1)  # up to the last drawn target
+    cell_w, cell_h, lane_h, left, top = 70, 40, 20, 50, 34
+    width = left + per_row * cell_w + 10
+    fill, ink = TENSOR_COLORS["token_embeddings"]
+    covered = {t for s in starts for t in range(s, s + T)}
+    body = [
+        _rect(left, 8, 26, 12, ink, ink),
+        _text(left + 32, 19, f"inputs[b]: {T:,} tokens", 15, "start"),
+        _rect(left + 250, 8, 26, 12, "none", ink, stroke_dasharray="5 3", stroke_width=2),
+        _text(left + 282, 19, "targets[b]: shifted by one", 15, "start"),
+    ]
+    y0 = top
+    for first in range(0, n, per_row):
+        last = min(n, first + per_row)  # this row holds tokens [first, last)
+        for t in range(first, last):
+            x, used = left + (t - first) * cell_w, t in covered
+            body.append(_rect(x + 2, y0, cell_w - 4, cell_h, fill if used else "#f3f4f6", "#9ca3af", rx=5))
+            body.append(
+                _text(x + cell_w / 2, y0 + 20, shown_piece(pieces[t]), 18, fill=INK if used else MUTED)
+            )
+            body.append(_text(x + cell_w / 2, y0 + 35, str(t), 11, fill=MUTED))
+        y = y0 + cell_h + 6
+        for b, start in enumerate(starts):  # one lane per window that reaches into this row
+            if start + T + 1 <= first or start >= last:
+                continue
+            body.append(_text(left - 8, y + 13, f"b={b}", 13, "end", MUTED))
+            for lo, hi, dashed in ((start, start + T, False), (start + 1, start + T + 1, True)):
+                a, z = max(lo, first), min(hi, last)  # the part of this window in this row of tokens
+                if a < z:
+                    style = {"stroke_dasharray": "5 3", "stroke_width": 2} if dashed else {}
+                    x, w = left + (a - first) * cell_w + 4, (z - a) * cell_w - 8
+                    body.append(
+                        _rect(
+                            x, y + (9 if dashed else 1), w, 7, "none" if dashed else ink, ink, rx=3, **style
+                        )
+                    )
+            y += lane_h
+        y0 = y + 12
+    more = [f"{total - len(starts):,} more windows"] if total > len(starts) else []
+    if starts[-1] + T + 1 > n:
+        more.insert(0, f"these windows go on to token {starts[-1] + T:,}")
+    if more:
+        body.append(_text(left, y0 + 6, "… " + "; ".join(more), 14, "start", MUTED))
+        y0 += 20
+    label = f"Sliding windows: {total} window{'s' * (total != 1)} of {T:,} tokens"
+    if len(starts) > 1:
+        label += f", one starting every {starts[1] - starts[0]:,} tokens"
+    return _svg(width, y0, label, body)
+
+
+def windows_sentence(context_length: int, stride: int) -> str:
+    """What the windows picture shows about stride against context length."""
+    T, s = context_length, stride
+    if s == T:
+        return (
+            f"Stride {s:,} = context {T:,}: each window starts where the last one ended; no token is shared."
+        )
+    if s < T:
+        k = T - s
+        return f"Stride {s:,} < context {T:,}: neighbouring windows overlap by {k:,} token{'s' * (k != 1)}."
+    k = s - T
+    return (
+        f"Stride {s:,} > context {T:,}: {k:,} token{'s' * (k != 1)} between two windows (grey) "
+        f"{'are' if k != 1 else 'is'} never an input; only the first is seen, as a window's last target."
+    )
+
+
+# --- 2. Table lookup ------------------------------------------------------------------------------
+
+
+def lookup_svg(
+    labels: list[str], rows: list[int], num_rows: int, dim: int, table: str, out: str, color: str
+) -> str:
+    """Row ``rows[t]`` of a tall ``num_rows`` × ``dim`` table becomes row t of the output slice.
+
+    Args:
+        labels: what picks each row (a token and its ID, or a position), one per output row.
+        rows: the table row each label picks, in ``range(num_rows)``.
+        num_rows, dim: the table's shape (V × d, or context_length × d).
+        table, out: names of the table and of the slice it fills.
+        color: the key of the output tensor in ``TENSOR_COLORS``.
+    """
+    fill, ink = TENSOR_COLORS[color]
+    n = min(len(rows), MAX_LOOKUP_ROWS)
+    width, row_h, top = 500, 34, 62
+    height = top + max(n * row_h, 200) + (44 if len(rows) > n else 24)
+    table_x, table_w, table_top, table_bottom = 200, 56, top, height - 24 - (20 if len(rows) > n else 0)
+    slice_x, slice_w = 340, 150
+    body = [
+        _text(table_x + table_w / 2, 22, table, 15, fill=ink, font_weight="bold"),
+        _text(table_x + table_w / 2, 42, f"{num_rows:,} × {dim:,}", 15),
+        _text(slice_x + slice_w / 2, 22, out, 15, fill=ink, font_weight="bold"),
+        _text(slice_x + slice_w / 2, 42, f"{len(rows):,} × {dim:,}", 15),
+        _rect(table_x, table_top, table_w, table_bottom - table_top, "#f9fafb", "#6b7280"),
+        _text(table_x - 6, table_top + 12, "0", 12, "end", MUTED),
+        _text(table_x - 6, table_bottom, f"{num_rows - 1:,}", 12, "end", MUTED),
+    ]
+    span = table_bottom - table_top
+    for t in range(n):
+        y = top + t * row_h + row_h / 2
+        ry = table_top + span * (rows[t] + 0.5) / num_rows  # the row's place in the tall table
+        body += [
+            _text(table_x - 42, y + 6, labels[t], 17, "end"),
+            _line(table_x - 38, y, table_x, ry, ink),
+            _rect(table_x, ry - 1.5, table_w, 3, ink, ink),
+            _line(table_x + table_w, ry, slice_x, y, ink),
+            _rect(slice_x, y - row_h / 2 + 2, slice_w, row_h - 4, fill, ink, rx=3),
+            _text(slice_x + slice_w / 2, y + 6, f"row {rows[t]:,}", 16),
+        ]
+    if len(rows) > n:
+        body.append(
+            _text(slice_x + slice_w / 2, height - 14, f"… {len(rows) - n:,} more rows", 14, fill=MUTED)
+        )
+    return _svg(width, height, f"Lookup: {out} takes {len(rows):,} rows of {table}", body)
+
+
+# --- 3. Broadcasting ------------------------------------------------------------------------------
+
+_SLAB_W, _SLAB_H, _STEP = 108, 72, 7  # one [T, d] slab and the offset between stacked slabs
+_LABEL_W = 170  # width of a tensor's name in bold 18 px ("input_embeddings"), centred under its stack
+
+
+def _stack(x: float, y: float, count: int, color: str, ghosts: bool = False) -> list[str]:
+    """``count`` slabs (at most ``MAX_SLABS``) drawn back to front, the front one at (x, y).
+
+    ``ghosts``: only the front slab is real; the ones behind it are dashed outlines (a stride-0 view).
+    """
+    fill, ink = TENSOR_COLORS[color]
+    parts = []
+    for k in reversed(range(min(count, MAX_SLABS))):
+        style = {"stroke_dasharray": "6 4", "fill_opacity": "0.15"} if ghosts and k else {}
+        parts.append(
+            _rect(x + k * _STEP, y - k * _STEP, _SLAB_W, _SLAB_H, fill, ink, rx=4, stroke_width=1.5, **style)
+        )
+    return parts
+
+
+def broadcast_svg(batch_size: int, context_length: int, dim: int) -> str:
+    """``token_embeddings [B, T, d] + pos_embeddings [T, d] → input_embeddings [B, T, d]``, drawn.
+
+    The position table is one slab; its ghost copies behind it are the stride-0 view over B.
+    """
+    B, T, d = int(batch_size), int(context_length), int(dim)
+    drawn = min(B, MAX_SLABS)
+    depth = (drawn - 1) * _STEP
+    col_w = _SLAB_W + depth
+    margin = max(0.0, (_LABEL_W - col_w) / 2)  # a name under a thin stack (small B) overhangs it
+    gap = max(54.0, 2 * margin + 10)
+    cols = [30 + margin, 30 + margin + col_w + gap, 30 + margin + 2 * (col_w + gap)]
+    top = 16 + depth
+    width, label_y = round(cols[2] + col_w + margin + 16), top + _SLAB_H + 34
+    body = []
+    for x, name in zip(cols, ("token_embeddings", "pos_embeddings", "input_embeddings"), strict=True):
+        body += _stack(
+            x, top, 1 if name == "pos_embeddings" and B == 1 else B, name, name == "pos_embeddings"
+        )
+        ink = TENSOR_COLORS[name][1]
+        cy = top + _SLAB_H / 2
+        body.append(_text(x - 8, cy, f"T = {T:,}", 14, fill=MUTED, transform=f"rotate(-90 {x - 8} {cy})"))
+        body.append(_text(x + _SLAB_W / 2, top + _SLAB_H + 18, f"d = {d:,}", 14, fill=MUTED))
+        body.append(_text(x + col_w / 2, label_y + 8, name, 18, fill=ink, font_weight="bold"))
+        shape = (T, d) if name == "pos_embeddings" else (B, T, d)
+        body.append(_text(x + col_w / 2, label_y + 32, shape_str(shape), 20))
+        if B > 1:
+            more = f" … ×{B:,}" if B > MAX_SLABS else ""
+            note = f"seen ×{B:,}, stride 0" if name == "pos_embeddings" else f"B = {B:,}{more}"
+            body.append(_text(x + _SLAB_W + depth, 12, note, 14, "end", MUTED))
+    body.append(_text(cols[0] + _SLAB_W / 2, top + _SLAB_H / 2 + 6, "b = 0", 17))
+    body.append(_text(cols[1] + _SLAB_W / 2, top + _SLAB_H / 2 + 6, "one table", 17))
+    body.append(_text(cols[2] + _SLAB_W / 2, top + _SLAB_H / 2 + 6, "b = 0", 17))
+    for x, sign in ((cols[1] - gap / 2, "+"), (cols[2] - gap / 2, "=")):
+        body.append(_text(x, top + _SLAB_H / 2 + 12, sign, 36))
+    body.append(
+        _text(
+            width / 2,
+            label_y + 66,
+            f"[{B}, {T}, {d}] + [{T}, {d}] → [{B}, {T}, {d}]",
+            20,
+            fill=MUTED,
+        )
+    )
+    label = (
+        f"Broadcasting: token_embeddings {shape_str((B, T, d))} + pos_embeddings {shape_str((T, d))} "
+        f"(repeated over B = {B:,} without copying) = input_embeddings {shape_str((B, T, d))}"
+    )
+    return _svg(width, label_y + 78, label, body)

@@ -1,0 +1,37 @@
+from core.text.tokenizer import encode
+from core.text.vocab import (
+    SWEEP_BYTES,
+    SWEEP_SIZES,
+    swept_part,
+    table_parameters,
+    tradeoff_sentence,
+    vocab_sweep,
+)
+
+TEXT = "I HAD always thought Jack Gisburn rather a cheap genius--though a good fellow enough. " * 20
+
+
+def test_the_sweep_counts_the_tokens_each_cut_bpe_makes():
+    points = vocab_sweep(TEXT)
+    assert [p.vocab_size for p in points] == list(SWEEP_SIZES)
+    for p in points:
+        assert p.num_tokens == len(encode(TEXT, p.vocab_size))
+    assert points[0].num_tokens == len(TEXT.encode("utf-8"))  # 257: one token per byte
+    counts = [p.num_tokens for p in points]
+    assert counts == sorted(counts, reverse=True) and counts[0] > 3 * counts[-1]
+
+
+def test_the_sweep_reads_at_most_200_kb():
+    long_text = "é" * (SWEEP_BYTES // 2 + 10)  # two bytes each
+    assert len(swept_part(long_text).encode("utf-8")) == SWEEP_BYTES
+    assert swept_part("tea") == "tea"
+    odd = "a" + "é" * (SWEEP_BYTES // 2)  # the cut falls inside an é: it is dropped
+    assert len(swept_part(odd).encode("utf-8")) == SWEEP_BYTES - 1
+
+
+def test_the_sentence_states_the_sweeps_numbers():
+    points = vocab_sweep(TEXT)
+    sentence = tradeoff_sentence(points, 1000, len(encode(TEXT, 1000)), 256)
+    assert f"{points[0].num_tokens:,} to {points[-1].num_tokens:,} tokens" in sentence
+    assert f"{table_parameters(50257, 256):,} parameters at d = 256" in sentence
+    assert f"V = 1,000: {len(encode(TEXT, 1000)):,} tokens and 256,000 parameters" in sentence

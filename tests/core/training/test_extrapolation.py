@@ -1,0 +1,104 @@
+"""Extrapolation, measured (issue 24): a RoPE TinyGPT evaluated past T with none, PI, NTK and YaRN."""
+
+import pytest
+import torch
+
+from core.positional.rope import apply_rope
+from core.text.samples import SAMPLES
+from core.text.tokenizer import encode
+from core.training.extrapolation import (
+    SCALINGS,
+    Extrapolation,
+    extrapolation,
+    findings,
+    measure,
+    plain_inv_freq,
+    rotate_with,
+    rotating_with,
+    scaled_loss_by_position,
+    scaling_frequencies,
+)
+from core.training.model import GPTConfig, TinyGPT, init_weights
+from core.training.training import TrainConfig, per_position_loss
+
+
+def model(method: str = "rope", T: int = 8) -> TinyGPT:
+    m = TinyGPT(GPTConfig(50, T, 16, 2, 1, method))
+    init_weights(m, torch.Generator().manual_seed(0))
+    return m.eval()
+
+
+def data(n: int = 400) -> torch.Tensor:
+    return torch.randint(0, 50, (n,), generator=torch.Generator().manual_seed(1))
+
+
+def test_the_hook_with_plain_frequencies_is_the_models_own_rotation():
+    x = torch.randn(2, 3, 10, 8, generator=torch.Generator().manual_seed(2))
+    positions = torch.arange(10)
+    assert torch.equal(rotate_with(plain_inv_freq(model()))(x, positions, 10000.0), apply_rope(x, positions))
+
+
+def test_none_is_the_plain_models_evaluation():
+    m, d = model(), data()
+    assert torch.equal(scaled_loss_by_position(m, d, 32, "default"), per_position_loss(m, d, 32))
+
+
+def test_pi_at_factor_s_is_the_positions_divided_by_s():
+    m, s = model(), 4
+    inv_freq, factor = scaling_frequencies("linear", 8, 10000.0, 8, s * 8)
+    assert factor == 1.0
+    torch.testing.assert_close(inv_freq, plain_inv_freq(m) / s)
+    x, positions = torch.randn(1, 2, 32, 8), torch.arange(32)
+    scaled = rotate_with(inv_freq)(x, positions, 10000.0)
+    divided = rotate_with(plain_inv_freq(m))(x, positions / s, 10000.0)
+    torch.testing.assert_close(scaled, divided)
+
+
+def test_at_the_trained_length_every_scaling_is_plain_rope():
+    m, d = model(), data()
+    e = extrapolation(m, d, times=1, shifts=1)  # factor 1
+    plain = per_position_loss(m, d, 8).tolist()
+    for name in SCALINGS:
+        assert e.losses[name] == pytest.approx(plain, abs=1e-6), name
+
+
+def test_each_position_is_the_mean_over_shifted_windows():
+    m, d = model(), data()
+    e = extrapolation(m, d, times=2, shifts=4)  # offsets 0, 4, 8, 12
+    shifted = [per_position_loss(m, d[o:], 16) for o in (0, 4, 8, 12)]
+    assert e.losses["none"] == pytest.approx(torch.stack(shifted).mean(dim=0).tolist(), abs=1e-6)
+
+
+def test_past_the_trained_length_the_scalings_differ():
+    e = extrapolation(model(), data(), times=4)
+    assert {name: len(v) for name, v in e.losses.items()} == dict.fromkeys(SCALINGS, 32)
+    assert e.losses["PI"] != e.losses["none"] and e.losses["NTK"] != e.losses["YaRN"]
+
+
+def test_the_hook_is_restored_and_a_model_without_rope_is_refused():
+    m = model()
+    own = m.blocks[0].attn.family
+    with rotating_with(m, rotate_with(plain_inv_freq(m))):
+        assert m.blocks[0].attn.family is not own
+    assert m.blocks[0].attn.family is own
+    with pytest.raises(ValueError, match="not RoPE"), rotating_with(model("learned"), lambda *a: a[0]):
+        pass
+
+
+def test_findings_are_the_numbers():
+    losses = {"none": [1.0, 1.0, 3.0, 3.0], "PI": [2.0, 2.0, 2.0, 2.0]}
+    losses |= {"NTK": [1.0, 1.0, 1.5, 1.5], "YaRN": [1.0, 1.0, 4.0, 4.0]}
+    text = " ".join(findings(Extrapolation(2, 4, losses)))
+    assert "loss 1.000 before position 2 and 3.000 from 2 on" in text
+    assert "PI: 2.000 past 2 (1.000 lower than none)." in text
+    assert "YaRN: 4.000 past 2 (1.000 higher than none)." in text
+    assert text.endswith("Lowest past 2: NTK.")
+
+
+def test_measure_trains_rope_and_evaluates_past_t():
+    ids = encode(SAMPLES["log"])
+    e = measure(ids, TrainConfig(method="rope", context_length=8, size="tiny", steps=3), times=2)
+    assert e.trained == 8 and e.length == 16 and e.run.config.steps == 3
+    assert all(len(v) == 16 for v in e.losses.values())
+    with pytest.raises(ValueError, match="RoPE"):
+        measure(ids, TrainConfig(method="learned"))

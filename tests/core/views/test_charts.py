@@ -1,0 +1,143 @@
+import torch
+
+from core.views.charts import grid_frame, heatmap
+from core.views.units import human_bytes, human_count, shape_str
+
+
+def test_heatmap_data_is_the_grid():
+    values = torch.arange(6, dtype=torch.float32).reshape(2, 3) - 2
+    frame = grid_frame(values, torch.tensor([0, 5]), torch.tensor([0, 1, 2]), "position t", "dimension j")
+    spec = heatmap(frame, "dimension j", "position t", "x").to_dict()
+    data = next(iter(spec["datasets"].values()))
+    assert len(data) == 6
+    assert data[3] == {"position t": 5, "dimension j": 0, "value": 1.0}
+    assert spec["mark"]["type"] == "rect"
+    assert spec["encoding"]["color"]["scale"]["domain"] == [-3.0, 3.0]
+
+
+def test_units():
+    assert shape_str((8, 4, 256)) == "8 × 4 × 256"
+    assert human_bytes(805_306_368) == "805.3 MB"
+    assert human_bytes(512) == "512 B"
+    assert human_count(12_865_792) == "12.87 M"
+    assert human_count(1024) == "1,024"
+
+
+def test_method_colours_come_from_the_one_mapping():
+    import pandas as pd
+
+    from core.positional import FAMILIES
+    from core.views.charts import line_chart, method_panel
+
+    METHOD_COLORS = {name: f.color for name, f in FAMILIES.items()}
+
+    frame = pd.DataFrame(
+        {"r": [0, 1, 0, 1], "y": [0.0, 1.0, 2.0, 3.0], "method": ["RoPE", "RoPE", "ALiBi", "ALiBi"]}
+    )
+    colors = {"RoPE": METHOD_COLORS["rope"], "ALiBi": METHOD_COLORS["alibi"]}
+    spec = line_chart(frame, "r", "y", "t", color="method", colors=colors).to_dict()
+    scale = spec["encoding"]["color"]["scale"]
+    assert scale["domain"] == ["RoPE", "ALiBi"] and scale["range"] == ["#59a14f", "#e15759"]
+    assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"
+    panel = method_panel(
+        frame[frame.method == "RoPE"], "r", "y", "RoPE", METHOD_COLORS["rope"], rule_at=1
+    ).to_dict()
+    line = panel["layer"][0]
+    assert line["mark"]["color"] == "#59a14f" and line["title"]["color"] == "#59a14f"
+    assert len(set(METHOD_COLORS.values())) == len(METHOD_COLORS)  # one colour per method
+
+
+def test_loss_chart_draws_both_curves_and_the_flat_baseline():
+    from core.views.charts import loss_chart, loss_frame
+
+    frame = loss_frame([0, 10], [5.0, 3.0], [5.5, 3.5], 4.0, 20)
+    spec = loss_chart(frame).to_dict()
+    data = next(iter(spec["datasets"].values()))
+    assert [(row["step"], row["loss (nats)"], row["curve"]) for row in data] == [
+        (0, 5.0, "training batch"),
+        (10, 3.0, "training batch"),
+        (0, 5.5, "validation"),
+        (10, 3.5, "validation"),
+        (0, 4.0, "unigram baseline (validation)"),
+        (20, 4.0, "unigram baseline (validation)"),
+    ]
+    assert spec["title"] == "Loss" and spec["encoding"]["color"]["field"] == "curve"
+
+
+def test_structure_chart_marks_the_step_shown():
+    import pandas as pd
+
+    from core.views.charts import structure_chart
+
+    frame = pd.DataFrame({"step": [0, 10, 20], "structure": [0.0, 0.2, 0.5]})
+    spec = structure_chart(frame, 10).to_dict()
+    curve, rule = spec["datasets"].values()
+    assert [row["structure"] for row in curve] == [0.0, 0.2, 0.5]
+    assert rule == [{"step": 10, "label": "shown"}]
+    assert spec["layer"][0]["title"] == "Learned structure"
+
+
+def test_distance_chart_has_one_line_per_table():
+    import pandas as pd
+
+    from core.views.charts import distance_chart
+
+    frame = pd.DataFrame(
+        {"distance": [0, 1, 0, 1], "mean cosine": [1.0, 0.5, 1.0, 0.0], "table": list("aabb")}
+    )
+    spec = distance_chart(frame).to_dict()
+    assert spec["title"] == "Similarity against distance"
+    assert spec["encoding"]["x"]["field"] == "distance" and spec["encoding"]["color"]["field"] == "table"
+    assert len(next(iter(spec["datasets"].values()))) == 4
+
+
+def test_vocab_charts_tabulate_the_sweep_and_mark_v():
+    from core.text.vocab import SweepPoint
+    from core.views.charts import V_AXIS, vocab_charts, vocab_frame
+
+    frame = vocab_frame([SweepPoint(100, 50), SweepPoint(1000, 30)], 8)
+    assert frame[V_AXIS].tolist() == [100, 1000]
+    assert frame["parameters V × d"].tolist() == [800, 8000]  # 100 × 8 and 1,000 × 8
+    tokens, table = (chart.to_dict() for chart in vocab_charts(frame, 1000))
+    assert tokens["layer"][0]["encoding"]["y"]["field"] == "tokens in the text"
+    assert table["layer"][0]["encoding"]["y"]["scale"]["type"] == "log"
+    assert table["layer"][0]["encoding"]["x"]["scale"] == {
+        "domain": [100.0, 1000.0],
+        "nice": False,
+        "type": "log",
+    }
+    assert list(table["datasets"].values())[1] == [{V_AXIS: 1000, "label": "V = 1,000"}]
+
+
+def test_unvalidated_charts_give_the_same_spec_without_validating():
+    import pandas as pd
+    import pytest
+
+    from core.views.charts import line_chart, unvalidated
+
+    frame = pd.DataFrame({"r": [0, 1, 2], "y": [0.0, 1.0, 4.0]})
+    spec = line_chart(frame, "r", "y", "t", rule_at=1).to_dict()
+    fast = unvalidated(line_chart(frame, "r", "y", "t", rule_at=1))
+    assert fast.to_dict() == spec and unvalidated(fast) is fast
+    assert "__class__" not in fast.to_dict()
+    broken = unvalidated(line_chart(frame, "r", "y", "t"))
+    broken.mark = "not-a-mark"  # invalid: only validation notices
+    broken.to_dict()  # drawn without validation
+    with pytest.raises(Exception, match="not-a-mark"):
+        broken.to_dict(validate=True)
+
+
+def test_a_method_panel_can_fit_its_axis_and_say_why():
+    import pandas as pd
+
+    from core.views.charts import method_panel
+
+    frame = pd.DataFrame({"r": [0, 1, 2, 3], "y": [17.8, -0.8, 0.3, -0.2]})
+    spec = method_panel(
+        frame, "r", "y", "Learned", "#4e79a7", 4, x_domain=(0, 4), note="rows 0…3 only"
+    ).to_dict()
+    line = spec["layer"][0]
+    assert line["encoding"]["x"]["scale"] == {"domain": [0, 4], "nice": False}
+    assert line["title"]["subtitle"] == "rows 0…3 only" and line["title"]["text"] == "Learned"
+    plain = method_panel(frame, "r", "y", "Learned", "#4e79a7", 4).to_dict()["layer"][0]
+    assert "scale" not in plain["encoding"]["x"] and "subtitle" not in plain["title"]
