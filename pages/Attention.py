@@ -8,8 +8,8 @@ from core.attention import change_sentences, top_key
 from core.config import FAMILIES
 from core.order import check_sentence_tokens, mid_sentence
 from core.scripts.attention import attention_script
-from core.text.tokenizer import token_strings
-from core.views.markup import escape_markdown
+from core.text import token_strings
+from core.views import escape_markdown
 from ui import cache
 from ui.app import settings
 from ui.attention_views import (

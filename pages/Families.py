@@ -5,7 +5,7 @@ import streamlit as st
 from core.config import FAMILIES
 from core.families import drawn_span
 from core.scripts.families import families_script
-from core.serving.costs import families_view_bytes
+from core.serving import families_view_bytes
 from ui.app import settings
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts

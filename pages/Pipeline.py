@@ -16,11 +16,8 @@ from core.pipeline import (
     sample_indices,
 )
 from core.scripts.pipeline import pipeline_script
-from core.text.data import TextTooShort, partial_batch_note
-from core.text.tokenizer import ENDOFTEXT, endoftext_id, token_strings, tokenizer_name
-from core.views.diagrams import MAX_LOOKUP_ROWS, lookup_svg, shown_piece
-from core.views.markup import escape_markdown
-from core.views.units import human_bytes
+from core.text import ENDOFTEXT, TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
+from core.views import MAX_LOOKUP_ROWS, escape_markdown, human_bytes, lookup_svg, shown_piece
 from ui import cache
 from ui.app import settings
 from ui.code_view import show_script

@@ -6,10 +6,8 @@ from contextlib import nullcontext
 import streamlit as st
 
 from core.scripts.training import training_script
-from core.text.data import TextTooShort
-from core.training.model import trainable_methods
-from core.training.train_queue import settings_key, text_key
-from core.training.training import MAX_TRAIN_TOKENS, TrainConfig
+from core.text import TextTooShort
+from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key, trainable_methods
 from ui import cache
 from ui.app import checked_settings
 from ui.code_view import show_script

@@ -18,8 +18,8 @@ from core.order import (
     shuffle_sentences,
 )
 from core.scripts.why_position import why_position_script
-from core.text.tokenizer import token_strings
-from core.views.markup import escape_markdown
+from core.text import token_strings
+from core.views import escape_markdown
 from ui import cache
 from ui.app import settings
 from ui.attention_views import attention_effect

@@ -5,3 +5,15 @@
 * ``memory_governor``: one memory budget for the whole server, reserved before each heavy step;
 * ``lru``: a least-recently-used cache bounded in bytes, shared by every session.
 """
+
+from core import lazy_exports
+
+__getattr__, __all__ = lazy_exports(
+    __name__,
+    {
+        "core.serving.budget": ("MAX_TEXT_BYTES", "SERVER_BYTES"),
+        "core.serving.costs": ("families_view_bytes",),
+        "core.serving.memory_governor": ("MemoryRefused", "governor"),
+        "core.serving.lru": ("ByteLRU",),
+    },
+)

@@ -5,3 +5,23 @@
 * ``data``: sliding-window batches of token IDs, as in the book's ``create_dataloader_v1``;
 * ``samples``: the texts the app ships; ``textfile``: reading an uploaded text file.
 """
+
+from core import lazy_exports
+
+__getattr__, __all__ = lazy_exports(
+    __name__,
+    {
+        "core.text.tokenizer": (
+            "ENDOFTEXT",
+            "encode",
+            "endoftext_id",
+            "gpt2_tokenizer",
+            "token_strings",
+            "tokenizer_name",
+        ),
+        "core.text.data": ("TextTooShort", "create_dataloader", "partial_batch_note"),
+        "core.text.samples": ("SAMPLES", "SAMPLE_TITLES"),
+        "core.text.textfile": ("decode_text_file",),
+        "core.text.vocab": ("vocab_sweep",),
+    },
+)
