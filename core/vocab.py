@@ -6,9 +6,14 @@ For one text, ``vocab_sweep`` counts its tokens under GPT-2's BPE cut to each of
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
-from core.tokenizer import ENDOFTEXT, GPT2_VOCAB_SIZE, cut_encoding, gpt2_tokenizer
+import regex
+
+from core.tokenizer import ENDOFTEXT, GPT2_PAT_STR, GPT2_VOCAB_SIZE, _gpt2_ranks
+
+_PIECE = regex.compile(GPT2_PAT_STR)  # how GPT-2's BPE splits a text before merging (tiktoken's pattern)
 
 # Roughly log-spaced from the bytes alone (257) to GPT-2's whole BPE (50,257).
 SWEEP_SIZES = (257, 400, 700, 1_000, 2_000, 4_000, 8_000, 12_000, 20_000, 32_000, 40_000, GPT2_VOCAB_SIZE)
@@ -31,15 +36,53 @@ def swept_part(text: str) -> str:
 def vocab_sweep(text: str, sizes: tuple[int, ...] = SWEEP_SIZES) -> list[SweepPoint]:
     """Token counts of ``swept_part(text)`` at each vocab size in ``sizes`` (each ≥ 257), in order.
 
-    Sizes from 50,257 up share GPT-2's whole BPE; smaller ones build their cut encoding once here
-    (≤ 0.1 s each) and let it go, so the sweep leaves the tokenizer cache alone.
+    The same counts as encoding with each cut encoding (``core.tokenizer.cut_encoding``), without
+    building one (≤ 0.1 s each, issue 26): GPT-2's BPE merges a piece's adjacent pair of lowest rank
+    until none is left, and the cut to V merges the same pairs in the same order until the lowest rank
+    left is V − 1 or more. So one run of the whole BPE on each distinct piece, noting the rank of each
+    merge, gives the piece's token count at every V (``_cut_counts``).
     """
     part = swept_part(text)
-    points = []
+    segments = part.split(ENDOFTEXT)  # allowed: each one a single token at every V
+    pieces = Counter(p for segment in segments for p in _PIECE.findall(segment))
+    totals = [len(segments) - 1] * len(sizes)
+    for piece, n in pieces.items():
+        for k, count in enumerate(_cut_counts(piece.encode("utf-8"), sizes)):
+            totals[k] += n * count
+    return [SweepPoint(size, total) for size, total in zip(sizes, totals, strict=True)]
+
+
+def _cut_counts(piece: bytes, sizes: tuple[int, ...]) -> list[int]:
+    """Tokens of one piece (a match of GPT-2's split pattern) under GPT-2's BPE cut to each size.
+
+    As tiktoken's ``_byte_pair_merge``: a piece that is itself a token kept by the cut is one token;
+    otherwise the leftmost adjacent pair of lowest rank merges first. The cut to V keeps ranks < V − 1.
+    """
+    ranks = _gpt2_ranks()
+    whole = ranks.get(piece)
+    parts = [piece[i : i + 1] for i in range(len(piece))]
+    merged = []  # the rank of each merge, in order
+    while len(parts) > 1:
+        pair_ranks = [ranks.get(parts[i] + parts[i + 1]) for i in range(len(parts) - 1)]
+        best = (
+            min((r, i) for i, r in enumerate(pair_ranks) if r is not None)
+            if any(r is not None for r in pair_ranks)
+            else None
+        )
+        if best is None:
+            break
+        r, i = best
+        merged.append(r)
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+    counts = []
     for size in sizes:
-        enc = gpt2_tokenizer() if size >= GPT2_VOCAB_SIZE else cut_encoding(size)
-        points.append(SweepPoint(size, len(enc.encode(part, allowed_special={ENDOFTEXT}))))
-    return points
+        limit = min(size, GPT2_VOCAB_SIZE) - 1  # the cut keeps ranks below this
+        if whole is not None and whole < limit:
+            counts.append(1)
+            continue
+        done = next((k for k, r in enumerate(merged) if r >= limit), len(merged))  # merges made before it
+        counts.append(len(piece) - done)
+    return counts
 
 
 def table_parameters(vocab_size: int, dim: int) -> int:

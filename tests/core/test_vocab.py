@@ -1,3 +1,8 @@
+import random
+
+import pytest
+
+from core.samples import SAMPLES
 from core.tokenizer import encode
 from core.vocab import SWEEP_BYTES, SWEEP_SIZES, swept_part, table_parameters, tradeoff_sentence, vocab_sweep
 
@@ -28,3 +33,19 @@ def test_the_sentence_states_the_sweeps_numbers():
     assert f"{points[0].num_tokens:,} to {points[-1].num_tokens:,} tokens" in sentence
     assert f"{table_parameters(50257, 256):,} parameters at d = 256" in sentence
     assert f"V = 1,000: {len(encode(TEXT, 1000)):,} tokens and 256,000 parameters" in sentence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tokens 'll split: 12345 ,.!? \n\n\t  spaces   end  \r\n",
+        "日本語のテキストです。🙂🙂 é\u00a0ü <|endoftext|>next document<|endoftext|>",
+        SAMPLES["log"][:6000],
+        "".join(random.Random(0).choice("ab \n\t🙂é漢'sll12,.<|endoftext|>\u00a0") for _ in range(2000)),
+    ],
+)
+def test_the_sweep_counts_without_cut_encodings_what_they_make(text):
+    # vocab_sweep reads the counts off one run of the whole BPE per piece (issue 26): the cut encodings
+    # themselves must agree at every size, whitespace, emoji, CJK and <|endoftext|> included.
+    counts = [p.num_tokens for p in vocab_sweep(text)]
+    assert counts == [len(encode(text, size)) for size in SWEEP_SIZES]
