@@ -6,6 +6,7 @@ from streamlit.navigation.page import StreamlitPage
 
 from ui import cache, sentences, training_views  # noqa: F401  (they register their URL keys)
 from ui.memory import give_back_memory, note_activity, release_run, use_mmap_for_large_blocks
+from ui.moved_session import moved_session_note
 from ui.navigation import forget_settings
 from ui.presenter import presenter_style, presenting
 from ui.runtime import build_charts_without_validation, freeze_after_first_run, use_one_torch_thread
@@ -22,6 +23,7 @@ def start_run(page: StreamlitPage) -> None:
     page_setup(page.title, page.icon, sidebar_collapsed=presenting())
     release_run()  # what a run that never reached end_run still held (a fresh server's first run)
     cache.warm_tokenizer()
+    moved_session_note()  # a browser that reconnected from a process that stopped (deploy/)
     sidebar()
     presenter_style()
 
