@@ -6,6 +6,7 @@ For one text, ``vocab_sweep`` counts its tokens under GPT-2's BPE cut to each of
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 
@@ -52,7 +53,8 @@ def vocab_sweep(text: str, sizes: tuple[int, ...] = SWEEP_SIZES) -> list[SweepPo
     return [SweepPoint(size, total) for size, total in zip(sizes, totals, strict=True)]
 
 
-def _cut_counts(piece: bytes, sizes: tuple[int, ...]) -> list[int]:
+@functools.lru_cache(maxsize=8192)  # pieces recur across texts (words); ≤ ~1.5 MB
+def _cut_counts(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
     """Tokens of one piece (a match of GPT-2's split pattern) under GPT-2's BPE cut to each size.
 
     As tiktoken's ``_byte_pair_merge``: a piece that is itself a token kept by the cut is one token;
@@ -82,7 +84,7 @@ def _cut_counts(piece: bytes, sizes: tuple[int, ...]) -> list[int]:
             continue
         done = next((k for k, r in enumerate(merged) if r >= limit), len(merged))  # merges made before it
         counts.append(len(piece) - done)
-    return counts
+    return tuple(counts)
 
 
 def table_parameters(vocab_size: int, dim: int) -> int:
