@@ -20,7 +20,7 @@ build_charts_without_validation()
 
 def start_run(page: StreamlitPage) -> None:
     """Set up the page ``page`` and draw the sidebar; ``ui.navigation.settings()`` then reads it."""
-    page_setup(page.title, page.icon, sidebar_collapsed=presenting())
+    page_setup(page.title, sidebar_collapsed=presenting())
     release_run()  # what a run that never reached end_run still held (a fresh server's first run)
     cache.warm_tokenizer()
     moved_session_note()  # a browser that reconnected from a process that stopped (deploy/)
