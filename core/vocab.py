@@ -7,6 +7,7 @@ For one text, ``vocab_sweep`` counts its tokens under GPT-2's BPE cut to each of
 from __future__ import annotations
 
 import functools
+import heapq
 from collections import Counter
 from dataclasses import dataclass
 
@@ -53,29 +54,61 @@ def vocab_sweep(text: str, sizes: tuple[int, ...] = SWEEP_SIZES) -> list[SweepPo
     return [SweepPoint(size, total) for size, total in zip(sizes, totals, strict=True)]
 
 
-@functools.lru_cache(maxsize=8192)  # pieces recur across texts (words); ≤ ~1.5 MB
+CACHED_PIECE_BYTES = 64  # pieces up to this long (words) are kept: 8,192 of them ≤ ~1.5 MB
+
+
 def _cut_counts(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
     """Tokens of one piece (a match of GPT-2's split pattern) under GPT-2's BPE cut to each size.
 
     As tiktoken's ``_byte_pair_merge``: a piece that is itself a token kept by the cut is one token;
     otherwise the leftmost adjacent pair of lowest rank merges first. The cut to V keeps ranks < V − 1.
+    Words recur across texts and are kept; a long piece (a run of CJK or of one letter, up to the
+    text's 166 kB) is merged with a heap, in O(n log n): scanning every pair at every merge took hours.
     """
+    if len(piece) <= CACHED_PIECE_BYTES:
+        return _cut_counts_kept(piece, sizes)
+    return _counts_from_merges(piece, _merge_ranks(piece), sizes)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cut_counts_kept(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    return _counts_from_merges(piece, _merge_ranks(piece), sizes)
+
+
+def _merge_ranks(piece: bytes) -> list[int]:
+    """The rank of each merge GPT-2's whole BPE makes on ``piece``, in the order it makes them."""
     ranks = _gpt2_ranks()
-    whole = ranks.get(piece)
-    parts = [piece[i : i + 1] for i in range(len(piece))]
-    merged = []  # the rank of each merge, in order
-    while len(parts) > 1:
-        pair_ranks = [ranks.get(parts[i] + parts[i + 1]) for i in range(len(parts) - 1)]
-        best = (
-            min((r, i) for i, r in enumerate(pair_ranks) if r is not None)
-            if any(r is not None for r in pair_ranks)
-            else None
-        )
-        if best is None:
-            break
-        r, i = best
+    n = len(piece)
+    nxt = list(range(1, n + 1))  # nxt[s]: where the part starting at byte s ends (the next part's start)
+    prv = list(range(-1, n - 1))  # prv[s]: where the part before it starts (-1: none)
+    alive = [True] * n
+    heap = []  # (rank, left part's start, right part's start): leftmost of the lowest rank first
+    for s in range(n - 1):
+        if (r := ranks.get(piece[s : s + 2])) is not None:
+            heap.append((r, s, s + 1))
+    heapq.heapify(heap)
+    merged = []
+    while heap:
+        r, left, right = heapq.heappop(heap)
+        if not (alive[left] and alive[right] and nxt[left] == right):
+            continue  # one of the two parts has merged since this pair was pushed
+        if ranks.get(piece[left : nxt[right]]) != r:
+            continue  # the right part grew since: this pair is gone
         merged.append(r)
-        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        alive[right] = False
+        nxt[left] = end = nxt[right]
+        if end < n:
+            prv[end] = left
+        if (before := prv[left]) >= 0 and (r2 := ranks.get(piece[before:end])) is not None:
+            heapq.heappush(heap, (r2, before, left))
+        if end < n and (r2 := ranks.get(piece[left : nxt[end]])) is not None:
+            heapq.heappush(heap, (r2, left, end))
+    return merged
+
+
+def _counts_from_merges(piece: bytes, merged: list[int], sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """A piece's token count at each size, from the ranks of its merges under the whole BPE."""
+    whole = _gpt2_ranks().get(piece)
     counts = []
     for size in sizes:
         limit = min(size, GPT2_VOCAB_SIZE) - 1  # the cut keeps ranks below this

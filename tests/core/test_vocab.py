@@ -49,3 +49,36 @@ def test_the_sweep_counts_without_cut_encodings_what_they_make(text):
     # themselves must agree at every size, whitespace, emoji, CJK and <|endoftext|> included.
     counts = [p.num_tokens for p in vocab_sweep(text)]
     assert counts == [len(encode(text, size)) for size in SWEEP_SIZES]
+
+
+CJK_RUN = "的一是不了人我在有他这为之大来以个中上们到说国和地也子时道出而要于就下得可你年生自会那后"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CJK_RUN * 40,  # one piece of 5,520 bytes: letters with no space or punctuation between them
+        "a" * 3000 + " " + "ab" * 1500,  # a run of one letter, then of one pair
+        "🙂" * 700 + "x" * 300,  # pieces of 2,800 bytes of a 4-byte character, then letters
+    ],
+)
+def test_a_long_piece_counts_what_the_cut_encodings_make(text):
+    # A piece past CACHED_PIECE_BYTES merges through the heap, not the cache of words.
+    counts = [p.num_tokens for p in vocab_sweep(text)]
+    assert counts == [len(encode(text, size)) for size in SWEEP_SIZES]
+
+
+def test_the_longest_piece_a_text_may_have_is_swept_in_one_pass():
+    # 55,333 CJK characters with nothing between them, the text box's cap in bytes (166 kB): one piece.
+    # Scanning every pair at every merge (issue 26's first cut) took 5.7 s for 5,280 bytes, growing as the
+    # square: ~1.5 h for this one, with a server core pinned. The heap merges it in under a second,
+    # and its counts fall as V grows, from one token per byte at V = 257.
+    from core.budget import MAX_TEXT_BYTES
+
+    text = (
+        (CJK_RUN * (MAX_TEXT_BYTES // len(CJK_RUN.encode()) + 1)).encode()[: MAX_TEXT_BYTES // 3 * 3].decode()
+    )
+    counts = [p.num_tokens for p in vocab_sweep(text)]
+    assert counts[0] == len(text.encode())
+    assert counts[-1] == len(encode(text, SWEEP_SIZES[-1]))
+    assert counts == sorted(counts, reverse=True)
