@@ -2,6 +2,19 @@
 
     .venv/bin/python benchmarks/rerun_cpu.py [--pages all] [--groups defaults,gpt3,families8192]
         [--repeats 5] [--warmup 2]
+    .venv/bin/python benchmarks/rerun_cpu.py --book [--pages all] [--repeats 5]
+
+``--book`` (issue 26): the book's settings and the book's text (``the-verdict.txt``, pasted into each
+session), and per page three kinds of change, each against the book's ch. 2.8 code for the same
+settings measured in the same run: a Batch change (every cache hit), a Seed change (a seed no session
+used before: the token table's stream is drawn again) and a new text (the-verdict rotated to start
+at another character, a text no session used before, at seed 123: its windows, its tokens' rows).
+The book's code runs in a child process of this benchmark (so on the same machine at the same time
+as the server), warm as the server is (torch imported, GPT-2's BPE loaded, one torch thread like the
+server's), and each repetition runs the lesson's script body for the same change: tokenize and cut
+the text with the book's ``GPTDatasetV1``/``DataLoader``, ``torch.manual_seed(seed)``, both
+``nn.Embedding`` layers, the lookups and the add. Its cost is that process's CPU time
+(``time.process_time``) over the body; the ratio app / book is printed per page and change.
 
 One server (tests/e2e/conftest.py ``running_server``) and one websocket session at a time speaking
 Streamlit's protocol (benchmarks/ws_load_test.py ``Client``). For each settings group and page a new
@@ -46,6 +59,9 @@ GROUPS = {  # name -> (title, query, the pages it measures: None = every chosen 
     "families8192": ("Families at context 8192", {"context": 8192}, ["Families"]),
 }
 BATCHES = [7, 6, 5, 4, 3, 2, 1]  # the default is 8: every change is a new value, for 7 changes
+SEEDS = iter(range(1000, 10**6))  # a Seed change takes a seed no session of this run used before
+VERDICT = ROOT.parent / "shared" / "data" / "the-verdict.txt"  # the book's text (rasbt ch. 2)
+BOOK = {"Batch B": 8, "Seed": 123}  # the book's settings (the app's defaults otherwise: V, d, T, stride)
 POLL = 0.02  # seconds between two reads of the server's CPU time while waiting for it to idle
 
 
@@ -104,6 +120,179 @@ async def measure(
                 out.cpu_ms.append((after - before) * 1000)
                 out.wall_ms.append(wall * 1000)
     return out
+
+
+BOOK_CODE = r"""
+import json, sys, time
+import torch
+from torch.utils.data import DataLoader, Dataset
+sys.path.insert(0, sys.argv[3])
+from core.text.tokenizer import gpt2_tokenizer  # tiktoken's "gpt2" encoding, built offline
+torch.set_num_threads(1)  # as the server (ui/runtime.py)
+
+class GPTDatasetV1(Dataset):  # rasbt ch. 2.6, as printed
+    def __init__(self, txt, tokenizer, max_length, stride):
+        self.input_ids = []
+        self.target_ids = []
+        token_ids = tokenizer.encode(txt, allowed_special={"<|endoftext|>"})
+        for i in range(0, len(token_ids) - max_length, stride):
+            self.input_ids.append(torch.tensor(token_ids[i:i + max_length]))
+            self.target_ids.append(torch.tensor(token_ids[i + 1:i + max_length + 1]))
+    def __len__(self):
+        return len(self.input_ids)
+    def __getitem__(self, idx):
+        return self.input_ids[idx], self.target_ids[idx]
+
+def create_dataloader_v1(txt, batch_size, max_length, stride, shuffle=False, drop_last=True):
+    tokenizer = gpt2_tokenizer()  # the book: tiktoken.get_encoding("gpt2"), which downloads
+    dataset = GPTDatasetV1(txt, tokenizer, max_length, stride)
+    return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)
+
+def body(raw_text, seed, batch_size, vocab_size=50257, output_dim=256, max_length=4):  # ch. 2.8
+    torch.manual_seed(seed)
+    dataloader = create_dataloader_v1(raw_text, batch_size=batch_size, max_length=max_length,
+                                      stride=max_length, shuffle=False)
+    inputs, targets = next(iter(dataloader))
+    token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
+    token_embeddings = token_embedding_layer(inputs)
+    pos_embedding_layer = torch.nn.Embedding(max_length, output_dim)
+    pos_embeddings = pos_embedding_layer(torch.arange(max_length))
+    input_embeddings = token_embeddings + pos_embeddings
+    return input_embeddings.shape
+
+text = open(sys.argv[1], encoding="utf-8").read()
+gpt2_tokenizer().encode("warm")  # loaded once, as the server's tokenizer is
+body(text, 123, 8)  # a warm process, as the server is after its first run
+out = {}
+for change, runs in json.loads(sys.argv[2]).items():
+    out[change] = []
+    for seed, batch, shift in runs:
+        t = time.process_time()
+        body(text[shift:] + text[:shift], seed, batch)
+        out[change].append((time.process_time() - t) * 1000)
+print(json.dumps(out))
+"""
+
+
+def rotated(text: str, shift: int) -> str:
+    """``text`` starting at character ``shift`` (the part before it moved to the end): a new text."""
+    return text[shift:] + text[:shift]
+
+
+def book_cpu_ms(runs: dict[str, list[tuple[int, int, int]]]) -> dict[str, list[float]]:
+    """CPU ms of the book's ch. 2.8 code, per change: runs of (seed, batch, text shift), in a child."""
+    import json
+
+    out = subprocess.run(
+        [sys.executable, "-c", BOOK_CODE, str(VERDICT), json.dumps(runs), str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+async def measure_book(
+    base: str, proc, page: str, repeats: int, warmup: int, quiet: float, shifts
+) -> tuple[dict[str, Measured], dict[str, list]]:
+    """Open ``page`` with the book's text pasted; measure Batch, Seed and new-text changes.
+
+    Returns the app's measurements per change and, per change, the book-code runs (seed, batch,
+    shift) that repeat the same settings.
+    """
+    url = base.replace("http://", "ws://") + "/_stcore/stream"
+    verdict = VERDICT.read_text(encoding="utf-8")
+    out = {c: Measured() for c in ("batch", "seed", "text")}
+    book = {c: [] for c in out}
+    async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
+        client = Client(ws, base, {}, page)
+        for label, value in [(None, None), ("Text", "Paste"), ("Paste text", verdict)]:
+            if label:
+                client.set(label, value)
+            await client.rerun()
+        await idle(proc, quiet)
+
+        async def change(kind: str, label: str, value, measured: bool) -> None:
+            client.set(label, value)
+            before = await idle(proc, quiet)
+            t = time.perf_counter()
+            elements = await client.rerun()
+            wall = time.perf_counter() - t
+            after = await idle(proc, quiet)
+            out[kind].errors += [f"{label}: {e}" for e in shown_errors(elements)]
+            if measured:
+                out[kind].cpu_ms.append((after - before) * 1000)
+                out[kind].wall_ms.append(wall * 1000)
+
+        for c in range(warmup + repeats):
+            batch = BATCHES[c % len(BATCHES)]
+            await change("batch", "Batch B", batch, c >= warmup)
+            book["batch"].append((123, batch, 0))
+        await change("batch", "Batch B", BOOK["Batch B"], False)
+        for _ in range(repeats):
+            seed = next(SEEDS)
+            await change("seed", "Seed", seed, True)
+            book["seed"].append((seed, 8, 0))
+        await change("seed", "Seed", BOOK["Seed"], False)
+        for _ in range(repeats):
+            shift = next(shifts)
+            await change("text", "Paste text", rotated(verdict, shift), True)
+            book["text"].append((123, 8, shift))
+    return out, book
+
+
+async def run_book(args) -> None:
+    """The ``--book`` report: per page, Batch, Seed and new-text changes against the book's code."""
+    import itertools
+
+    pages = parse_pages(args.pages)
+    shifts = itertools.count(97, 211)  # each new text starts at another character
+    start = time.perf_counter()
+    print(
+        f"app: {app_version()}; {args.repeats} changes of each kind per page, after {args.warmup} batch ones"
+    )
+    rows = []
+    with running_server() as server:
+        import psutil
+
+        proc = psutil.Process(server.proc.pid)
+        async with connect(
+            server.url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"]
+        ) as ws:
+            await Client(ws, server.url, {}).rerun()  # a fresh server's first run: the main page
+        for page in pages:
+            work = measure_book(server.url, proc, page, args.repeats, args.warmup, args.quiet / 1000, shifts)
+            try:
+                app, runs = await asyncio.wait_for(work, args.timeout)
+            except TimeoutError:
+                print(f"{PAGE_NAMES[page]}: timed out after {args.timeout:.0f} s", flush=True)
+                continue
+            book = book_cpu_ms(runs)  # right after the app's, on the same machine
+            for kind, m in app.items():
+                rows.append((PAGE_NAMES[page], kind, m, book[kind]))
+                print(book_row(*rows[-1]), flush=True)
+        status = Path(f"/proc/{server.proc.pid}/status").read_text()
+        hwm = next(line for line in status.splitlines() if line.startswith("VmHWM"))
+    print("\nserver CPU ms per rerun (median [min–max] of the changes) against the book's code for the same")
+    print("settings (median [min–max]), and the ratio of the medians:")
+    print(f"{'page':18s} {'change':6s} {'app':>16s} {'book':>16s} {'ratio':>6s} {'app wall':>9s}")
+    for row in rows:
+        print(book_row(*row))
+    rss = int(hwm.split()[1]) / 1024
+    print(f"\nserver peak RSS {rss:.0f} MB; total wall time {time.perf_counter() - start:.1f} s")
+
+
+def book_row(page: str, kind: str, m: Measured, book: list[float]) -> str:
+    """One line of the ``--book`` table."""
+    if not m.cpu_ms:
+        return f"{page:18s} {kind:6s} no measurement: {m.errors[:1]}"
+    app, ref = statistics.median(m.cpu_ms), statistics.median(book)
+    errors = f"  {len(m.errors)} error(s): {m.errors[0][:80]}" if m.errors else ""
+    return (
+        f"{page:18s} {kind:6s} {app:5.0f} [{min(m.cpu_ms):3.0f}–{max(m.cpu_ms):4.0f}] "
+        f"{ref:5.0f} [{min(book):3.0f}–{max(book):4.0f}] {app / ref:5.2f}× "
+        f"{statistics.median(m.wall_ms):6.0f} ms" + errors
+    )
 
 
 def app_version() -> str:
@@ -180,8 +369,11 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=2, help="changes per page before the measured ones")
     parser.add_argument("--quiet", type=float, default=250, help="ms without CPU use that count as idle")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per page and group, at most")
+    parser.add_argument(
+        "--book", action="store_true", help="Batch, Seed and new-text changes against the book's code"
+    )
     args = parser.parse_args()
-    asyncio.run(run(args))
+    asyncio.run(run_book(args) if args.book else run(args))
 
 
 if __name__ == "__main__":

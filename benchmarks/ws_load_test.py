@@ -8,18 +8,23 @@ the browser's protobufs (BackMsg ``rerun_script`` out, ForwardMsg deltas in), so
 to the server instead of 30 Chromium pages. Session k opens its page (``--pages pipeline``, the
 default: every session on the pipeline; ``--pages all``: session k on page k mod 5, or a comma
 list of URL paths) with ``?context=4+k%8``, pastes its own text (``"session k marker zq{k}x " * 40``)
-and then sets "Batch B":
+and then sets "Batch B" (``--change batch``, the default), or a seed no session used before
+(``--change seed``: the token table is drawn again), or pastes a new text of its own (``--change
+text``: ``"session k marker zq{k}x draft c " * 40``):
 
 * no think time (the default): ``--changes`` times, each as soon as the previous run finished
   (a worst case);
 * ``--think MIN MAX --duration S``: once every session has opened its page and pasted its text,
   each session waits a random MIN–MAX seconds (its own ``random.Random``, seeded by ``--seed`` and
-  k), changes the batch, waits for the finished run, and so on until S seconds have passed (a
+  k), makes its change, waits for the finished run, and so on until S seconds have passed (a
   classroom: people read between clicks).
 
 Session 0 opens the fresh server alone (the cold start); the others connect together once its
-first run has finished. After every finished run (ForwardMsg ``script_finished``) it checks what
-it was sent:
+first run has finished. ``--burst``: every session opens the fresh server at once (each one's first
+run is the main page's, as session 0's is; a cold start for a class that opens the link together), and
+the report gives the first runs' p50/p95.
+
+After every finished run (ForwardMsg ``script_finished``) it checks what it was sent:
 
 * on every page: no exception element, no error alert, and every ``zq<digits>x`` in any text,
   markdown, code, heading, alert or html element is its own ``zq{k}x`` (isolation: the marker's
@@ -290,11 +295,11 @@ async def session(base: str, k: int, page: str, args, result: dict) -> None:
     context, text = 4 + k % 8, f"session {k} marker zq{k}x " * 40
     url = base.replace("http://", "ws://") + "/_stcore/stream"
     name = PAGE_NAMES[page]
-    if k:  # session 0 has the fresh server to itself until its first run finished
+    if k and not args.burst:  # session 0 has the fresh server to itself until its first run finished
         await result["warm"].wait()
     async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
         # The very first run of a fresh server is the main page's (see the docstring).
-        client = Client(ws, base, {"context": context}, page if k else "")
+        client = Client(ws, base, {"context": context}, page if k and not args.burst else "")
         t = time.perf_counter()
         elements = await client.rerun()
         result["first"][k] = time.perf_counter() - t
@@ -330,13 +335,23 @@ async def session(base: str, k: int, page: str, args, result: dict) -> None:
                 await asyncio.sleep(pause)
             elif c == args.changes:
                 break
-            batch = 2 + (k + c) % 6
-            client.set("Batch B", batch)
+            batch = 8
+            if args.change == "batch":
+                batch = 2 + (k + c) % 6
+                client.set("Batch B", batch)
+                what = f"batch {batch}"
+            elif args.change == "seed":  # a seed no session used before: the token table drawn again
+                client.set("Seed", 1000 + 1000 * k + c)
+                what = f"seed {1000 + 1000 * k + c}"
+            else:  # a text no session used before: its windows, its tokens' rows
+                text = f"session {k} marker zq{k}x draft {c} " * 40
+                client.set("Paste text", text)
+                what = f"text {c}"
             t = time.perf_counter()
             elements = await client.rerun()
             result["times"].setdefault(name, []).append(time.perf_counter() - t)
             shape = f"{batch} × {context} × 256" if pipeline else None
-            note(result, f"session {k}, {name}, batch {batch}", check(elements, k, shape, text))
+            note(result, f"session {k}, {name}, {what}", check(elements, k, shape, text))
 
 
 async def bounded(base: str, k: int, page: str, args, result: dict) -> None:
@@ -468,6 +483,7 @@ def report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, h
         )
     else:
         how = f"{args.changes} changes each, no think time"
+    how = f"{args.change} changes: {how}" + (", opening the fresh server at once" if args.burst else "")
     print(f"{args.sessions} websocket sessions on one server ({names}), {how}; {wall:.1f} s in all")
     print(f"errors: {len(errors)}")
     for e in errors:
@@ -478,10 +494,16 @@ def report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, h
             for name, values in sorted(times.items(), key=lambda kv: list(PAGE_NAMES.values()).index(kv[0])):
                 print(f"  {name:18s} {spread(values)} over {len(values)} changes")
     others = [v for k, v in first.items() if k]
-    print(
-        f"first finished run: session 0 {first.get(0, float('nan')):.2f} s (fresh server, alone)"
-        + (f"; the others, all at once: {spread(others)}" if others else "")
-    )
+    if args.burst:
+        print(
+            f"first finished run, all {len(first)} opening a fresh server at once: "
+            + spread(list(first.values()))
+        )
+    else:
+        print(
+            f"first finished run: session 0 {first.get(0, float('nan')):.2f} s (fresh server, alone)"
+            + (f"; the others, all at once: {spread(others)}" if others else "")
+        )
     print(f"CPU time: server {server_cpu:.1f} s ({server_cpu / wall:.2f} cores), this client {cpu:.1f} s")
     if "load_start" in result and "load_cpu0" in result:
         span = load_end - result["load_start"]
@@ -529,6 +551,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="seeds each session's think times")
     parser.add_argument(
         "--pages", default="pipeline", help="'all', or a comma list of: " + ", ".join(PAGE_NAMES.values())
+    )
+    parser.add_argument(
+        "--change", choices=("batch", "seed", "text"), default="batch", help="what each change sets"
+    )
+    parser.add_argument(
+        "--burst", action="store_true", help="every session opens the fresh server at once (a cold start)"
     )
     parser.add_argument("--train", action="store_true", help="one more session trains during the load")
     parser.add_argument("--train-steps", type=int, help="Steps of that run (default: the page's)")

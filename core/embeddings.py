@@ -14,6 +14,7 @@ draws, but a batch only looks up a few hundred rows of it. At the GPT-3 setting
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import torch
@@ -41,33 +42,87 @@ def same_prefix(short_rows: int, long_rows: int, dim: int) -> bool:
     return long % 16 == 0 or long - 16 >= short
 
 
-def draw_normal_rows(generator: torch.Generator, num_rows: int, dim: int, keep: torch.Tensor) -> torch.Tensor:
+def draw_normal_rows(
+    generator: torch.Generator,
+    num_rows: int,
+    dim: int,
+    keep: torch.Tensor,
+    chunk_elements: int | None = None,
+    states: list[torch.Tensor] | None = None,
+) -> torch.Tensor:
     """Rows ``keep`` of ``torch.empty(num_rows, dim).normal_(generator=generator)``, streamed.
 
     Args:
         generator: advanced exactly as the bulk call would advance it.
         num_rows, dim: the shape of the table that is never allocated.
         keep: [K] sorted, unique row indices in ``[0, num_rows)``.
+        chunk_elements: the buffer's size, a multiple of 16 (``STREAM_CHUNK_ELEMENTS`` if None).
+        states: when given, the generator's state before each chunk is appended to it (chunk ``k``
+            starts at element ``k * chunk_elements``): ``resume_normal_rows`` draws from them.
+    Returns:
+        [K, dim] float32 rows, bit-identical to the bulk table's.
+    """
+    chunk_elements = chunk_elements or STREAM_CHUNK_ELEMENTS
+    out = torch.empty(len(keep), dim)  # [K, d]
+    n = num_rows * dim
+    buf = torch.empty(min(n, chunk_elements + 16))
+    row_starts = keep * dim  # [K] flat offset of each kept row
+    start = 0
+    while start < n:
+        stop = _chunk_stop(start, n, chunk_elements)
+        if states is not None:
+            states.append(generator.get_state())
+        chunk = buf[: stop - start].normal_(generator=generator)
+        _copy_rows(out, row_starts, dim, chunk, start, stop)
+        start = stop
+    return out
+
+
+def _chunk_stop(start: int, n: int, chunk_elements: int) -> int:
+    """Where the chunk from ``start`` ends: the bulk call redraws its last 16 values, so a tail shorter
+    than 16 joins the chunk before it (``normal_`` uses another algorithm below 16 values)."""
+    stop = min(n, start + chunk_elements)
+    return n if n - stop < 16 else stop
+
+
+def _copy_rows(
+    out: torch.Tensor, row_starts: torch.Tensor, dim: int, chunk: torch.Tensor, start: int, stop: int
+) -> None:
+    """Copy into ``out`` [K, d] the parts of the kept rows (flat offsets ``row_starts`` [K]) that lie in
+    the drawn ``chunk``, the table's elements ``[start, stop)``."""
+    first = int(torch.searchsorted(row_starts, start - dim, right=True))
+    last = int(torch.searchsorted(row_starts, stop, right=False))
+    for k in range(first, last):  # rows overlapping [start, stop)
+        lo, hi = int(row_starts[k]), int(row_starts[k]) + dim
+        a, b = max(lo, start), min(hi, stop)
+        out[k, a - lo : b - lo] = chunk[a - start : b - start]
+
+
+def resume_normal_rows(
+    states: tuple[torch.Tensor, ...], chunk_elements: int, num_rows: int, dim: int, keep: torch.Tensor
+) -> torch.Tensor:
+    """``draw_normal_rows``'s rows ``keep`` [K], drawing only the chunks they lie in.
+
+    Args:
+        states: the generator's states before each chunk, as ``draw_normal_rows(..., states=[])``
+            saved them with the same ``chunk_elements``.
     Returns:
         [K, dim] float32 rows, bit-identical to the bulk table's.
     """
     out = torch.empty(len(keep), dim)  # [K, d]
     n = num_rows * dim
-    buf = torch.empty(min(n, STREAM_CHUNK_ELEMENTS + 16))
-    row_starts = keep * dim  # [K] flat offset of each kept row
-    start = 0
-    while start < n:
-        stop = min(n, start + STREAM_CHUNK_ELEMENTS)
-        if n - stop < 16:  # the bulk call redraws its last 16 values: keep them in one chunk
-            stop = n
-        chunk = buf[: stop - start].normal_(generator=generator)
-        first = int(torch.searchsorted(row_starts, start - dim, right=True))
-        last = int(torch.searchsorted(row_starts, stop, right=False))
-        for k in range(first, last):  # rows overlapping [start, stop)
-            lo, hi = int(row_starts[k]), int(row_starts[k]) + dim
-            a, b = max(lo, start), min(hi, stop)
-            out[k, a - lo : b - lo] = chunk[a - start : b - start]
-        start = stop
+    row_starts = keep * dim  # [K]
+    first_chunks = torch.div(row_starts, chunk_elements, rounding_mode="floor")  # [K]
+    last_chunks = torch.div(row_starts + dim - 1, chunk_elements, rounding_mode="floor")  # [K]
+    # A tail joined to the chunk before it (``_chunk_stop``) has no state of its own: clamped.
+    chunks = torch.cat([first_chunks, last_chunks]).clamp(max=len(states) - 1)  # [2K]
+    g = torch.Generator()
+    for c in torch.unique(chunks).tolist():
+        start = c * chunk_elements
+        stop = _chunk_stop(start, n, chunk_elements)
+        g.set_state(states[c])
+        chunk = torch.empty(stop - start).normal_(generator=g)
+        _copy_rows(out, row_starts, dim, chunk, start, stop)
     return out
 
 
@@ -109,6 +164,72 @@ class TokenRows(TableRows):
     state_after: torch.Tensor | None  # generator state after the whole table (exact only)
 
 
+CHECKPOINTS = 64  # generator states kept per exact table (5 kB each): a new text draws only its new rows
+MIN_CHECKPOINT_ELEMENTS = 4096  # no closer than this: a small table is one chunk
+
+
+def checkpoint_elements(num_rows: int, dim: int) -> int:
+    """Elements between two saved generator states of a ``num_rows × dim`` table: a multiple of 16."""
+    every = max(MIN_CHECKPOINT_ELEMENTS, -(-num_rows * dim // CHECKPOINTS))
+    return -(-every // 16) * 16
+
+
+@dataclass(frozen=True)
+class TokenStream:
+    """What is cheap to keep of one seed's exact token table: states along its stream, rows drawn.
+
+    The table (51 MB at the book's 50,257 × 256) is too big to keep per seed; the generator's state
+    every ``every`` elements (64 × 5 kB) and the rows drawn so far are not. A new text with the same
+    seed draws only its new token IDs' stretches of the stream from the nearest saved state.
+    """
+
+    num_rows: int  # V
+    dim: int  # d
+    every: int  # elements between two saved states
+    states: tuple[torch.Tensor, ...]  # the generator's state at elements 0, every, 2·every, …
+    state_after: torch.Tensor  # after the whole table: where nn.Embedding(context, d) starts
+    drawn: TableRows  # the rows drawn so far
+
+    def missing(self, ids: torch.Tensor) -> torch.Tensor:
+        """The unique IDs of ``ids`` [N] whose rows are not drawn yet: [M] sorted."""
+        unique = torch.unique(ids.flatten())  # [U]
+        return unique[~torch.isin(unique, self.drawn.index)]
+
+    def with_rows(self, ids: torch.Tensor, max_elements: int | None = None) -> TokenStream:
+        """This stream with the rows of ``ids`` [N] drawn too (only their chunks of the stream).
+
+        ``max_elements``: past this many drawn values, the rows kept are those of ``ids`` alone.
+        """
+        new = self.missing(ids)
+        if not len(new):
+            return self
+        rows = resume_normal_rows(self.states, self.every, self.num_rows, self.dim, new)  # [M, d]
+        index = torch.cat([self.drawn.index, new])  # [U + M]
+        values = torch.cat([self.drawn.rows, rows])  # [U + M, d]
+        if max_elements is not None and values.numel() > max_elements:
+            keep = torch.isin(index, torch.unique(ids.flatten()))  # [U + M]
+            index, values = index[keep], values[keep]
+        order = torch.argsort(index)
+        return dataclasses.replace(self, drawn=TableRows(index[order], values[order]))
+
+
+def token_stream(token_ids: torch.Tensor, vocab_size: int, dim: int, seed: int) -> TokenStream:
+    """One pass over ``manual_seed(seed); nn.Embedding(vocab_size, dim)``'s draws (exact tables only).
+
+    Args:
+        token_ids: [N] token IDs whose rows are kept.
+    Returns:
+        The stream's saved states, the state after it and the rows of the unique IDs.
+    """
+    unique = torch.unique(token_ids.flatten())  # [U], sorted
+    if len(unique) and int(unique[-1]) >= vocab_size:
+        raise ValueError(f"Token ID {int(unique[-1])} is not a row of a table with vocab size {vocab_size}.")
+    every, states = checkpoint_elements(vocab_size, dim), []
+    g = torch.Generator().manual_seed(seed)
+    rows = draw_normal_rows(g, vocab_size, dim, unique, every, states)  # [U, d]
+    return TokenStream(vocab_size, dim, every, tuple(states), g.get_state(), TableRows(unique, rows))
+
+
 def token_embedding_rows(token_ids: torch.Tensor, vocab_size: int, dim: int, seed: int) -> TokenRows:
     """Rows of ``nn.Embedding(vocab_size, dim)`` (after ``manual_seed(seed)``) for ``token_ids``.
 
@@ -121,9 +242,8 @@ def token_embedding_rows(token_ids: torch.Tensor, vocab_size: int, dim: int, see
     if len(unique) and int(unique[-1]) >= vocab_size:
         raise ValueError(f"Token ID {int(unique[-1])} is not a row of a table with vocab size {vocab_size}.")
     if is_exact(vocab_size, dim):
-        g = torch.Generator().manual_seed(seed)
-        rows = draw_normal_rows(g, vocab_size, dim, unique)
-        return TokenRows(unique, rows, True, g.get_state())
+        stream = token_stream(unique, vocab_size, dim, seed)
+        return TokenRows(unique, stream.drawn.rows, True, stream.state_after)
     return TokenRows(unique, row_seeded_rows(unique, dim, seed), False, None)
 
 

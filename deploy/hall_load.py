@@ -1,6 +1,6 @@
 """benchmarks/ws_load_test.py's classroom, through the lecture hall's proxy.
 
-    .venv/bin/python deploy/hall_load.py --processes 2 --sessions 60 --think 5 10 --duration 60
+    .venv/bin/python deploy/hall_load.py --processes 2 --sessions 60 --think 5 10 --duration 60 --change seed
 
 Starts a lecture hall (deploy/lecture_hall.py) on loopback ports, then runs ws_load_test's sessions
 against nginx instead of one server. Each session is one browser: its websocket carries its own
@@ -70,7 +70,10 @@ async def run(args, hall: LectureHall) -> None:
     wall = time.perf_counter() - start
     watch.cancel()
     every = [t for v in result["times"].values() for t in v]
-    print(f"{args.sessions} sessions via nginx to {len(procs)} process(es), think {args.think}, {wall:.1f} s")
+    print(
+        f"{args.sessions} sessions via nginx to {len(procs)} process(es), {args.change} changes, "
+        f"think {args.think}, {wall:.1f} s"
+    )
     print(f"errors: {len(result['errors'])}")
     for e in result["errors"][:20]:
         print("  " + e)
@@ -105,9 +108,12 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pages", default="pipeline")
+    parser.add_argument(
+        "--change", choices=("batch", "seed", "text"), default="seed", help="what each change sets"
+    )
     parser.add_argument("--timeout", type=float, default=300)
     args = parser.parse_args()
-    args.train = False
+    args.train, args.burst = False, False
     wl.connect = _connect_as_a_browser
     ports: list[int] = []
     while len(ports) < args.processes:

@@ -12,6 +12,7 @@ from streamlit.navigation.page import StreamlitPage
 from core.config import PipelineConfig
 from ui import cache, sentences, training_views  # noqa: F401  (they register their URL keys)
 from ui.memory import give_back_memory, note_activity, release_run, use_mmap_for_large_blocks
+from ui.moved_session import moved_session_note
 from ui.navigation import SETTINGS, forget_settings, navigation
 from ui.presenter import presenter_style, presenting
 from ui.runtime import build_charts_without_validation, freeze_after_first_run, use_one_torch_thread
@@ -26,9 +27,10 @@ build_charts_without_validation()
 
 def start_run(page: StreamlitPage) -> None:
     """Set up the page ``page`` and draw the sidebar; ``settings()`` then reads it."""
-    page_setup(page.title, page.icon, sidebar_collapsed=presenting())
+    page_setup(page.title, sidebar_collapsed=presenting())
     release_run()  # what a run that never reached end_run still held (a fresh server's first run)
     cache.warm_tokenizer()
+    moved_session_note()  # a browser that reconnected from a process that stopped (deploy/)
     sidebar()
     presenter_style()
 

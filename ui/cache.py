@@ -13,7 +13,7 @@ import streamlit as st
 import torch
 
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
-from core.embeddings import TableRows, TokenRows, is_exact, token_embedding_rows
+from core.embeddings import TableRows, TokenRows, TokenStream, is_exact, token_embedding_rows, token_stream
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
 from core.serving.budget import CACHE_BYTES
 from core.serving.costs import (
@@ -80,7 +80,7 @@ def _token_ids(text: str, n_vocab: int) -> list[int]:
 
 @SHARED.cached
 def vocab_sweep_of(text: str) -> list[SweepPoint]:
-    """Token counts of the text's first 200 kB at a dozen vocab sizes (~0.2 s once per text)."""
+    """Token counts of the text's first 200 kB at a dozen vocab sizes (~10 ms for 20 kB, once per text)."""
     part = swept_part(text) if len(text) * 4 > SWEEP_BYTES else text
     with reserved(sweep_bytes(*text_size(part)), "counting your text's tokens at a dozen vocab sizes"):
         return vocab_sweep(text)
@@ -109,19 +109,40 @@ CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per text (8 MB)
 
 @SHARED.cached
 def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: int) -> TokenRows:
-    # Streaming the vocab×d draws is the costly part (~50 ms at the book's setting), so keep the
-    # rows of every token of the texts: reruns for another context or batch size reuse them.
+    # Keep the rows of every token of the texts: reruns for another context or batch size reuse them.
     # Shared between sessions as a resource: callers only read it.
     ids = torch.tensor([i for text in texts for i in token_ids(text, vocab_size)], dtype=torch.long)
     unique = unique_token_count(texts, vocab_size)
     with reserved(table_rows_bytes(unique, dim, streamed=True), "drawing the token table's rows"):
-        return token_embedding_rows(ids, vocab_size, dim, seed)
+        stream = _token_stream(vocab_size, dim, seed, ids)
+    index = torch.unique(ids)  # [U]
+    return TokenRows(index, stream.drawn.lookup(index), True, stream.state_after)
+
+
+def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> TokenStream:
+    """The seed's exact token table as kept: its stream's saved states and rows, with ``ids`` [N] drawn.
+
+    Streaming the vocab×d draws is the costly part (~50 ms at the book's setting): once per seed. A new
+    text with a seed already drawn draws only its new token IDs' stretches of the stream (issue 26).
+    """
+    key = ("token_stream", vocab_size, dim, seed)
+    found, stream = SHARED.get(key)
+    if found and not len(stream.missing(ids)):
+        return stream
+    if found:
+        stream = stream.with_rows(ids, CACHED_ROWS_MAX)
+    else:
+        stream = token_stream(ids, vocab_size, dim, seed)
+    SHARED.put(key, stream)
+    return stream
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None:
     """The generator's state after ``manual_seed(seed); nn.Embedding(vocab, d)``; None when row-seeded."""
-    return token_embedding_rows(torch.empty(0, dtype=torch.long), vocab_size, dim, seed).state_after
+    if not is_exact(vocab_size, dim):
+        return None
+    return _token_stream(vocab_size, dim, seed, torch.empty(0, dtype=torch.long)).state_after  # kept
 
 
 @SHARED.cached

@@ -31,10 +31,14 @@ SETTINGS = "_settings"  # session key: this run's settings, read by the page
 
 
 def navigation() -> StreamlitPage:
-    """The app's pages (``PAGES``); the sidebar draws their links itself."""
+    """The app's pages (``PAGES``); the sidebar draws their links, with their icons, itself.
+
+    No icon here: the browser would take a page's ``:material/…`` icon for the tab's favicon and fetch
+    its SVG from fonts.gstatic.com (a classroom may have no network); the tab shows ``ui/favicon.png``.
+    """
     pages = [
-        st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
-        for i, (path, title, icon, url) in enumerate(PAGES)
+        st.Page(path, title=title, url_path=url, default=i == 0)
+        for i, (path, title, _, url) in enumerate(PAGES)
     ]
     return st.navigation(pages, position="hidden")
 

@@ -94,24 +94,29 @@ def tables(seed: int) -> dict[str, torch.Tensor]:
     }
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
 def table_charts(seed: int) -> list[tuple[alt.TopLevelMixin, alt.TopLevelMixin, str]]:
-    """Per table of ``tables(seed)``: its values heatmap, its cosine-similarity heatmap and its caption
-    (kept: they depend only on the seed)."""
-    named = tables(seed)
-    T, d = next(iter(named.values())).shape
+    """Per table of ``tables(seed)``: its values heatmap, its cosine-similarity heatmap and its caption.
+
+    Only the random table depends on the seed: the trained and sinusoidal tables' charts are kept
+    across seeds (a new seed built all six, issue 26).
+    """
+    return [_table_charts(name, seed if name.startswith("Random") else None) for name in tables(seed)]
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.TopLevelMixin, str]:
+    # ``seed`` None: a table that does not depend on it (any seed's ``tables`` holds the same one).
+    table = tables(0 if seed is None else seed)[name]
+    T, d = table.shape
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
-    charts = []
-    for name, table in named.items():
-        frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
-        values = heatmap(frame, "dimension j", "position t", name, height=300)
-        sim = cosine_matrix(table[sim_positions])  # [P, P]
-        frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
-        similarity = similarity_heatmap(frame, f"{name}: cosine similarity")
-        caption = f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in quoted_figures(table).items())
-        charts.append((values, similarity, caption))
-    return charts
+    frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
+    values = heatmap(frame, "dimension j", "position t", name, height=300)
+    sim = cosine_matrix(table[sim_positions])  # [P, P]
+    frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
+    similarity = similarity_heatmap(frame, f"{name}: cosine similarity")
+    caption = f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in quoted_figures(table).items())
+    return values, similarity, caption
 
 
 def side_by_side(seed: int, part: int | None = None) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -34,11 +35,15 @@ _CSS = """
 """
 
 
-def page_setup(title: str, icon: str, sidebar_collapsed: bool = False) -> None:
+FAVICON = str(Path(__file__).with_name("favicon.png"))  # a local file: a page icon named ":material/…"
+# makes the browser fetch its SVG from fonts.gstatic.com, and a classroom may have no network
+
+
+def page_setup(title: str, sidebar_collapsed: bool = False) -> None:
     """First call of every page: page config and the shared style (presenting: sidebar collapsed)."""
     st.set_page_config(
         page_title=f"{title} · Positional Embeddings Explorer",
-        page_icon=icon,
+        page_icon=FAVICON,
         layout="wide",
         initial_sidebar_state="collapsed" if sidebar_collapsed else "auto",
     )

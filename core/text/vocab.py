@@ -1,14 +1,21 @@
 """The vocabulary-size trade-off: a bigger BPE makes shorter sequences and a bigger token table.
 
 For one text, ``vocab_sweep`` counts its tokens under GPT-2's BPE cut to each of a dozen sizes
-(``core.text.tokenizer.gpt2_tokenizer``) and pairs each count with the table's parameters V × d.
+(``core.tokenizer.gpt2_tokenizer``) and pairs each count with the table's parameters V × d.
 """
 
 from __future__ import annotations
 
+import functools
+import heapq
+from collections import Counter
 from dataclasses import dataclass
 
-from core.text.tokenizer import ENDOFTEXT, GPT2_VOCAB_SIZE, cut_encoding, gpt2_tokenizer
+import regex
+
+from core.text.tokenizer import ENDOFTEXT, GPT2_PAT_STR, GPT2_VOCAB_SIZE, _gpt2_ranks
+
+_PIECE = regex.compile(GPT2_PAT_STR)  # how GPT-2's BPE splits a text before merging (tiktoken's pattern)
 
 # Roughly log-spaced from the bytes alone (257) to GPT-2's whole BPE (50,257).
 SWEEP_SIZES = (257, 400, 700, 1_000, 2_000, 4_000, 8_000, 12_000, 20_000, 32_000, 40_000, GPT2_VOCAB_SIZE)
@@ -31,15 +38,86 @@ def swept_part(text: str) -> str:
 def vocab_sweep(text: str, sizes: tuple[int, ...] = SWEEP_SIZES) -> list[SweepPoint]:
     """Token counts of ``swept_part(text)`` at each vocab size in ``sizes`` (each ≥ 257), in order.
 
-    Sizes from 50,257 up share GPT-2's whole BPE; smaller ones build their cut encoding once here
-    (≤ 0.1 s each) and let it go, so the sweep leaves the tokenizer cache alone.
+    The same counts as encoding with each cut encoding (``core.tokenizer.cut_encoding``), without
+    building one (≤ 0.1 s each, issue 26): GPT-2's BPE merges a piece's adjacent pair of lowest rank
+    until none is left, and the cut to V merges the same pairs in the same order until the lowest rank
+    left is V − 1 or more. So one run of the whole BPE on each distinct piece, noting the rank of each
+    merge, gives the piece's token count at every V (``_cut_counts``).
     """
     part = swept_part(text)
-    points = []
+    segments = part.split(ENDOFTEXT)  # allowed: each one a single token at every V
+    pieces = Counter(p for segment in segments for p in _PIECE.findall(segment))
+    totals = [len(segments) - 1] * len(sizes)
+    for piece, n in pieces.items():
+        for k, count in enumerate(_cut_counts(piece.encode("utf-8"), sizes)):
+            totals[k] += n * count
+    return [SweepPoint(size, total) for size, total in zip(sizes, totals, strict=True)]
+
+
+CACHED_PIECE_BYTES = 64  # pieces up to this long (words) are kept: 8,192 of them ≤ ~1.5 MB
+
+
+def _cut_counts(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """Tokens of one piece (a match of GPT-2's split pattern) under GPT-2's BPE cut to each size.
+
+    As tiktoken's ``_byte_pair_merge``: a piece that is itself a token kept by the cut is one token;
+    otherwise the leftmost adjacent pair of lowest rank merges first. The cut to V keeps ranks < V − 1.
+    Words recur across texts and are kept; a long piece (a run of CJK or of one letter, up to the
+    text's 166 kB) is merged with a heap, in O(n log n): scanning every pair at every merge took hours.
+    """
+    if len(piece) <= CACHED_PIECE_BYTES:
+        return _cut_counts_kept(piece, sizes)
+    return _counts_from_merges(piece, _merge_ranks(piece), sizes)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cut_counts_kept(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    return _counts_from_merges(piece, _merge_ranks(piece), sizes)
+
+
+def _merge_ranks(piece: bytes) -> list[int]:
+    """The rank of each merge GPT-2's whole BPE makes on ``piece``, in the order it makes them."""
+    ranks = _gpt2_ranks()
+    n = len(piece)
+    nxt = list(range(1, n + 1))  # nxt[s]: where the part starting at byte s ends (the next part's start)
+    prv = list(range(-1, n - 1))  # prv[s]: where the part before it starts (-1: none)
+    alive = [True] * n
+    heap = []  # (rank, left part's start, right part's start): leftmost of the lowest rank first
+    for s in range(n - 1):
+        if (r := ranks.get(piece[s : s + 2])) is not None:
+            heap.append((r, s, s + 1))
+    heapq.heapify(heap)
+    merged = []
+    while heap:
+        r, left, right = heapq.heappop(heap)
+        if not (alive[left] and alive[right] and nxt[left] == right):
+            continue  # one of the two parts has merged since this pair was pushed
+        if ranks.get(piece[left : nxt[right]]) != r:
+            continue  # the right part grew since: this pair is gone
+        merged.append(r)
+        alive[right] = False
+        nxt[left] = end = nxt[right]
+        if end < n:
+            prv[end] = left
+        if (before := prv[left]) >= 0 and (r2 := ranks.get(piece[before:end])) is not None:
+            heapq.heappush(heap, (r2, before, left))
+        if end < n and (r2 := ranks.get(piece[left : nxt[end]])) is not None:
+            heapq.heappush(heap, (r2, left, end))
+    return merged
+
+
+def _counts_from_merges(piece: bytes, merged: list[int], sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """A piece's token count at each size, from the ranks of its merges under the whole BPE."""
+    whole = _gpt2_ranks().get(piece)
+    counts = []
     for size in sizes:
-        enc = gpt2_tokenizer() if size >= GPT2_VOCAB_SIZE else cut_encoding(size)
-        points.append(SweepPoint(size, len(enc.encode(part, allowed_special={ENDOFTEXT}))))
-    return points
+        limit = min(size, GPT2_VOCAB_SIZE) - 1  # the cut keeps ranks below this
+        if whole is not None and whole < limit:
+            counts.append(1)
+            continue
+        done = next((k for k, r in enumerate(merged) if r >= limit), len(merged))  # merges made before it
+        counts.append(len(piece) - done)
+    return tuple(counts)
 
 
 def table_parameters(vocab_size: int, dim: int) -> int:

@@ -9,6 +9,7 @@ from core.embeddings import (
     row_seeded_rows,
     same_prefix,
     token_embedding_rows,
+    token_stream,
 )
 
 
@@ -78,3 +79,36 @@ def test_same_prefix_says_when_a_longer_table_starts_like_a_shorter_one(short, l
     a = torch.empty(short, dim).normal_(generator=g.manual_seed(1))
     b = torch.empty(long, dim).normal_(generator=g.manual_seed(1))
     assert same_prefix(short, long, dim) == torch.equal(a, b[:short])
+
+
+@pytest.mark.parametrize("vocab_size, dim, seed", [(37, 5, 11), (101, 3, 2), (50, 16, 7), (40, 1, 3)])
+def test_a_kept_stream_draws_new_rows_bit_identical(monkeypatch, vocab_size, dim, seed):
+    # Checkpoints every 16–48 values: rows straddle them, and a tail shorter than 16 joins the chunk before.
+    monkeypatch.setattr(embeddings, "MIN_CHECKPOINT_ELEMENTS", 16)
+    monkeypatch.setattr(embeddings, "CHECKPOINTS", 10)
+    tok_layer, pos_layer = book_layers(vocab_size, dim, 3, seed)
+    table = tok_layer.weight.detach()
+    first = token_stream(torch.tensor([1, 1, vocab_size - 1]), vocab_size, dim, seed)
+    assert len(first.states) > 1
+    assert torch.equal(first.drawn.rows, table[[1, vocab_size - 1]])
+    g = torch.Generator()
+    g.set_state(first.state_after)
+    assert torch.equal(torch.empty(3, dim).normal_(generator=g), pos_layer.weight.detach())
+    ids = torch.randperm(vocab_size)[: vocab_size // 2]
+    assert len(first.missing(ids)) == len(set(ids.tolist()) - {1, vocab_size - 1})
+    more = first.with_rows(ids)
+    assert torch.equal(more.drawn.lookup(ids), table[ids])
+    assert torch.equal(more.drawn.lookup(torch.tensor([1])), table[[1]])  # the rows drawn before stay
+    assert more.with_rows(ids) is more  # nothing new: nothing drawn
+    bounded = first.with_rows(ids, max_elements=0)  # past the bound: the rows of these IDs only
+    assert torch.equal(bounded.drawn.index, torch.unique(ids))
+
+
+def test_a_kept_stream_matches_the_book_table_at_the_book_setting():
+    tok_layer, pos_layer = book_layers(50257, 256, 4, 123)
+    table = tok_layer.weight.detach()
+    stream = token_stream(torch.tensor([40, 50256]), 50257, 256, 123)
+    ids = torch.tensor([0, 201040 // 256, 201040 // 256 + 1, 25000, 50255])  # around a saved state
+    assert torch.equal(stream.with_rows(ids).drawn.lookup(ids), table[ids])
+    got = learned_position_rows(torch.arange(4), 4, 256, 123, stream.state_after)
+    assert torch.equal(got, pos_layer.weight.detach())

@@ -92,3 +92,34 @@ def test_a_server_restarted_mid_run_says_the_run_is_gone_and_train_starts_it_aga
         assert page.get_by_test_id("stException").count() == 0
     finally:
         second.stop()
+
+
+def test_a_heavy_view_waits_for_the_memory_a_training_run_holds_says_so_and_then_draws(
+    fresh_server_process, browser, wait_for_app, wait_for_charts, shots
+):
+    """A medium run at T 256 reserves ~93 MB and Families at its limits ~60 MB: together over the
+    governor's 125 MB, so the view waits, visibly, until the run is stopped."""
+    server = fresh_server_process
+    trainer = browser.new_page(viewport={"width": 1400, "height": 1600})
+    viewer = browser.new_page(viewport={"width": 1400, "height": 1600})
+    try:
+        trainer.goto(server.url + "/Training?size=medium&train_context=256&steps=500&seed=24")
+        wait_for_app(trainer)
+        trainer.get_by_role("button", name="Train", exact=True).click()
+        expect(trainer.get_by_test_id("stProgress")).to_be_visible(timeout=LONG)
+        viewer.goto(server.url + "/Families?context=8192&dim=16384&extrapolate=1&seed=24")
+        waiting = viewer.get_by_text("Waiting for memory: 0 requests ahead, 1 heavy step running")
+        expect(waiting).to_be_visible(timeout=LONG)
+        viewer.screenshot(path=str(shots / "memory_waiting.png"))
+        trainer.get_by_role("button", name="Stop", exact=True).click()
+        expect(waiting).to_have_count(0, timeout=LONG)  # the run's memory is free: the view goes on
+        wait_for_app(viewer, timeout=LONG)
+        expect(
+            viewer.get_by_role("heading", name="1. What position alone adds to an attention score")
+        ).to_be_visible()
+        wait_for_charts(viewer, timeout=LONG)
+        assert viewer.get_by_test_id("stException").count() == 0
+    finally:
+        trainer.close()
+        viewer.close()
+    assert peak_rss(server.proc.pid) <= SERVER_BYTES

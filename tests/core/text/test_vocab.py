@@ -1,3 +1,8 @@
+import random
+
+import pytest
+
+from core.text.samples import SAMPLES
 from core.text.tokenizer import encode
 from core.text.vocab import (
     SWEEP_BYTES,
@@ -35,3 +40,52 @@ def test_the_sentence_states_the_sweeps_numbers():
     assert f"{points[0].num_tokens:,} to {points[-1].num_tokens:,} tokens" in sentence
     assert f"{table_parameters(50257, 256):,} parameters at d = 256" in sentence
     assert f"V = 1,000: {len(encode(TEXT, 1000)):,} tokens and 256,000 parameters" in sentence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tokens 'll split: 12345 ,.!? \n\n\t  spaces   end  \r\n",
+        "日本語のテキストです。🙂🙂 é\u00a0ü <|endoftext|>next document<|endoftext|>",
+        SAMPLES["log"][:6000],
+        "".join(random.Random(0).choice("ab \n\t🙂é漢'sll12,.<|endoftext|>\u00a0") for _ in range(2000)),
+    ],
+)
+def test_the_sweep_counts_without_cut_encodings_what_they_make(text):
+    # vocab_sweep reads the counts off one run of the whole BPE per piece (issue 26): the cut encodings
+    # themselves must agree at every size, whitespace, emoji, CJK and <|endoftext|> included.
+    counts = [p.num_tokens for p in vocab_sweep(text)]
+    assert counts == [len(encode(text, size)) for size in SWEEP_SIZES]
+
+
+CJK_RUN = "的一是不了人我在有他这为之大来以个中上们到说国和地也子时道出而要于就下得可你年生自会那后"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CJK_RUN * 40,  # one piece of 5,520 bytes: letters with no space or punctuation between them
+        "a" * 3000 + " " + "ab" * 1500,  # a run of one letter, then of one pair
+        "🙂" * 700 + "x" * 300,  # pieces of 2,800 bytes of a 4-byte character, then letters
+    ],
+)
+def test_a_long_piece_counts_what_the_cut_encodings_make(text):
+    # A piece past CACHED_PIECE_BYTES merges through the heap, not the cache of words.
+    counts = [p.num_tokens for p in vocab_sweep(text)]
+    assert counts == [len(encode(text, size)) for size in SWEEP_SIZES]
+
+
+def test_the_longest_piece_a_text_may_have_is_swept_in_one_pass():
+    # 55,333 CJK characters with nothing between them, the text box's cap in bytes (166 kB): one piece.
+    # Scanning every pair at every merge (issue 26's first cut) took 5.7 s for 5,280 bytes, growing as the
+    # square: ~1.5 h for this one, with a server core pinned. The heap merges it in under a second,
+    # and its counts fall as V grows, from one token per byte at V = 257.
+    from core.serving.budget import MAX_TEXT_BYTES
+
+    text = (
+        (CJK_RUN * (MAX_TEXT_BYTES // len(CJK_RUN.encode()) + 1)).encode()[: MAX_TEXT_BYTES // 3 * 3].decode()
+    )
+    counts = [p.num_tokens for p in vocab_sweep(text)]
+    assert counts[0] == len(text.encode())
+    assert counts[-1] == len(encode(text, SWEEP_SIZES[-1]))
+    assert counts == sorted(counts, reverse=True)
