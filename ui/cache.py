@@ -104,19 +104,23 @@ def batch_of(text: str, batch_size: int, max_length: int, stride: int, vocab_siz
         return first_batch(ids, batch_size, max_length, stride, drop_last=False)
 
 
-CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per text (8 MB)
+CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per seed (8 MB)
+
+
+def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: int) -> TokenRows:
+    # The rows live in the seed's kept stream, one copy for every text with that seed: a rerun for
+    # another context or batch size only looks them up (~1 ms).
+    index = _text_token_index(texts, vocab_size)  # [U]
+    stream = _token_stream(vocab_size, dim, seed, index)
+    return TokenRows(index, stream.drawn.lookup(index), True, stream.state_after)
 
 
 @SHARED.cached
-def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: int) -> TokenRows:
-    # Keep the rows of every token of the texts: reruns for another context or batch size reuse them.
-    # Shared between sessions as a resource: callers only read it.
-    ids = torch.tensor([i for text in texts for i in token_ids(text, vocab_size)], dtype=torch.long)
-    unique = unique_token_count(texts, vocab_size)
-    with reserved(table_rows_bytes(unique, dim, streamed=True), "drawing the token table's rows"):
-        stream = _token_stream(vocab_size, dim, seed, ids)
-    index = torch.unique(ids)  # [U]
-    return TokenRows(index, stream.drawn.lookup(index), True, stream.state_after)
+def _text_token_index(texts: tuple[str, ...], vocab_size: int) -> torch.Tensor:
+    """The distinct token IDs of the texts, sorted: [U] (kept: a rerun need not list them again)."""
+    return torch.unique(
+        torch.tensor([i for text in texts for i in token_ids(text, vocab_size)], dtype=torch.long)
+    )
 
 
 def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> TokenStream:
@@ -124,15 +128,16 @@ def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> To
 
     Streaming the vocab×d draws is the costly part (~50 ms at the book's setting): once per seed. A new
     text with a seed already drawn draws only its new token IDs' stretches of the stream (issue 26).
+    Shared between sessions: callers only read it.
     """
     key = ("token_stream", vocab_size, dim, seed)
     found, stream = SHARED.get(key)
     if found and not len(stream.missing(ids)):
         return stream
-    if found:
-        stream = stream.with_rows(ids, CACHED_ROWS_MAX)
-    else:
-        stream = token_stream(ids, vocab_size, dim, seed)
+    with reserved(
+        table_rows_bytes(len(torch.unique(ids)), dim, streamed=True), "drawing the token table's rows"
+    ):
+        stream = stream.with_rows(ids, CACHED_ROWS_MAX) if found else token_stream(ids, vocab_size, dim, seed)
     SHARED.put(key, stream)
     return stream
 

@@ -21,6 +21,7 @@ from core.positional.pretrained import (
 from core.similarity import cosine_matrix, fade, fade_sentence
 from core.views.charts import distance_chart, grid_frame, heatmap, path_chart, similarity_heatmap
 from core.views.units import every
+from ui.memory import forget_when_short
 from ui.presenter import readable, slide_height
 
 SIMILARITY_POSITIONS = 64
@@ -208,3 +209,7 @@ def _wave_sentence(step: float) -> None:
         "how one sin/cos pair of the sinusoidal encoding moves: nobody wrote a formula, yet "
         "gradient descent built a rotating code like it."
     )
+
+
+# Per-settings charts and tables: dropped when memory is short or the server idle.
+forget_when_short(tables.clear, _table_charts.clear, _distance_chart.clear)

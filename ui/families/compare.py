@@ -15,6 +15,7 @@ from core.similarity import cosine_matrix, mean_by_distance
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.units import every
 from ui.cache import additive_rows
+from ui.memory import forget_when_short
 from ui.presenter import readable, slide_height
 
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
@@ -205,3 +206,7 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
         left, findings_cell = st.columns(2)
         left.altair_chart(readable(curve), width="stretch", height=440)
     findings_cell.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
+
+
+# Per-settings charts and tables: dropped when memory is short or the server idle.
+forget_when_short(logit_panel.clear, similarity_charts.clear)
