@@ -99,6 +99,7 @@ register(
         color="#e15759",
         logits=alibi_logits,
         describe_logits=describe_alibi,
+        reads_seed=False,  # no table, no content vector
         trainable=True,
         attention_bias=alibi_attention_bias,
     )

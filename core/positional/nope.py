@@ -51,6 +51,7 @@ register(
         color="#79706e",  # grey: it adds nothing
         logits=nope_logits,
         describe_logits=describe_nope,
+        reads_seed=False,  # no table, no content vector
         trainable=True,
     )
 )

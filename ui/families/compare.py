@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import altair as alt
 import pandas as pd
 import streamlit as st
@@ -65,6 +67,13 @@ def chart_settings(cfg: PipelineConfig) -> PipelineConfig:
     return PipelineConfig(cfg.vocab_size, cfg.output_dim, cfg.context_length, seed=cfg.seed)
 
 
+def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
+    """What family ``name``'s chart 1 panel depends on: ``chart_settings``, without the seed when its
+    logit does not read it (ALiBi, NoPE), so a new seed redraws only the panels that change."""
+    settings = chart_settings(cfg)
+    return settings if FAMILIES[name].reads_seed else replace(settings, seed=PipelineConfig.seed)
+
+
 @st.cache_resource(max_entries=56, show_spinner=False)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
 def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.TopLevelMixin, str]:
     """Chart 1's panel of family ``name`` and its finding, for the family settings ``settings``
@@ -90,7 +99,7 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
     """
     T, span = cfg.context_length, drawn_span(cfg.context_length, fam)
     distances = sample_indices(span, CURVE_POINTS)  # [R]
-    panels = [logit_panel(name, chart_settings(cfg), fam.items()) for name in FAMILIES]
+    panels = [logit_panel(name, panel_settings(name, cfg), fam.items()) for name in FAMILIES]
     findings = [finding for _, finding in panels]
     if part is not None:
         shown = chunks(len(panels))[part]
