@@ -6,6 +6,8 @@ a view stays far below 1 MB of chart data at any context length.
 
 from __future__ import annotations
 
+import json
+
 import altair as alt
 import pandas as pd
 import torch
@@ -302,8 +304,33 @@ def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     if cls not in _UNVALIDATED:
 
         def to_dict(self, *args, validate: bool = False, **kwargs):
-            return cls.to_dict(self, *args, validate=validate, **kwargs)
+            if args or kwargs or validate:
+                return cls.to_dict(self, *args, validate=validate, **kwargs)
+            return _kept_spec(self, lambda: cls.to_dict(self, validate=False))
 
         _UNVALIDATED[cls] = type(cls.__name__, (cls,), {"to_dict": to_dict})
     object.__setattr__(chart, "__class__", _UNVALIDATED[cls])  # Altair's __setattr__ would store a field
     return chart
+
+
+def _kept_spec(chart: alt.TopLevelMixin, build) -> dict:
+    """``build()``, the spec of ``chart`` drawn through a data transformer that collects its datasets
+    (Streamlit's): built once per chart, then a copy of it with the same datasets handed back again.
+
+    A kept chart (``st.cache_resource``) is drawn on every rerun, and Streamlit converts it each time:
+    its spec (~5 ms) and its data to Arrow (~1 ms a frame). Charts are not changed once built, so the
+    first conversion serves every later one (issue 26). Other transformers (Altair's default, which
+    inlines the data: the tests) build the spec every time.
+    """
+    datasets = alt.data_transformers.options.get("datasets")
+    if not isinstance(datasets, dict):
+        return build()
+    key = (alt.data_transformers.active, alt.theme.active)
+    kept = chart.__dict__.get("_kept_spec")
+    if kept is None or kept[0] != key:
+        before = set(datasets)
+        spec = build()
+        kept = (key, json.dumps(spec), {name: datasets[name] for name in datasets.keys() - before})
+        object.__setattr__(chart, "_kept_spec", kept)
+    datasets.update(kept[2])
+    return json.loads(kept[1])

@@ -127,6 +127,33 @@ def test_unvalidated_charts_give_the_same_spec_without_validating():
         broken.to_dict(validate=True)
 
 
+def test_a_drawn_chart_is_converted_once_and_always_drawn_with_its_data(monkeypatch):
+    # issue 26: Streamlit converted every kept chart (spec and Arrow data) again on every rerun
+    import pandas as pd
+    from streamlit.elements import vega_charts
+
+    from core.views.charts import line_chart, unvalidated
+
+    def drawn(chart):
+        return vega_charts._convert_altair_to_vega_lite_spec(chart)  # what st.altair_chart sends
+
+    frame = pd.DataFrame({"r": [0, 1, 2], "y": [0.0, 1.0, 4.0]})
+    chart = unvalidated(line_chart(frame, "r", "y", "t", rule_at=1))
+    first = drawn(chart)
+    assert first == drawn(line_chart(frame, "r", "y", "t", rule_at=1))  # as Streamlit alone converts it
+    assert first["datasets"]  # the line's and the rule's data, as Arrow
+    calls = []
+    monkeypatch.setattr(vega_charts.dataframe_util, "convert_anything_to_arrow_bytes", calls.append)
+    again = drawn(chart)
+    assert again == first and again is not first and not calls  # the same spec and data, not converted
+    again["datasets"].clear()  # Streamlit changes what it gets: the next draw is not affected
+    assert drawn(chart) == first
+    monkeypatch.undo()
+    other = unvalidated(line_chart(frame.assign(y=frame["y"] + 1), "r", "y", "t", rule_at=1))
+    assert drawn(other)["datasets"] != first["datasets"]  # a chart of other data has its own
+    assert chart.to_dict() == line_chart(frame, "r", "y", "t", rule_at=1).to_dict()  # outside Streamlit
+
+
 def test_a_method_panel_can_fit_its_axis_and_say_why():
     import pandas as pd
 
