@@ -11,7 +11,7 @@ from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional import sinusoidal
 from core.positional.pretrained import (
-    distance_frame,
+    curves_frame,
     load_minilm_positions,
     pca_2d,
     quoted_figures,
@@ -101,7 +101,19 @@ def table_charts(seed: int) -> list[tuple[alt.TopLevelMixin, alt.TopLevelMixin, 
     Only the random table depends on the seed: the trained and sinusoidal tables' charts are kept
     across seeds (a new seed built all six, issue 26).
     """
-    return [_table_charts(name, seed if name.startswith("Random") else None) for name in tables(seed)]
+    return [_table_charts(name, own_seed(name, seed)) for name in tables(seed)]
+
+
+def own_seed(name: str, seed: int) -> int | None:
+    """``seed`` for the table that depends on it (the random one), None for the others."""
+    return seed if name.startswith("Random") else None
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)  # [512] float64 each
+def _by_distance(name: str, seed: int | None) -> torch.Tensor:
+    """Table ``name``'s mean similarity at each distance [T] (``seed`` as in ``_table_charts``): the
+    caption's figures and the curves read it, and a new seed recomputes only the random table's."""
+    return similarity_by_distance(tables(0 if seed is None else seed)[name])
 
 
 @st.cache_resource(max_entries=6, show_spinner=False)
@@ -116,7 +128,8 @@ def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.T
     sim = cosine_matrix(table[sim_positions])  # [P, P]
     frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
     similarity = similarity_heatmap(frame, f"{name}: cosine similarity")
-    caption = f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in quoted_figures(table).items())
+    figures = quoted_figures(table, _by_distance(name, seed))
+    caption = f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in figures.items())
     return values, similarity, caption
 
 
@@ -150,7 +163,9 @@ def side_by_side(seed: int, part: int | None = None) -> None:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _distance_chart(seed: int) -> alt.TopLevelMixin:
-    return distance_chart(distance_frame(tables(seed)))
+    return distance_chart(
+        curves_frame({name: _by_distance(name, own_seed(name, seed)) for name in tables(seed)})
+    )
 
 
 def similarity_curves(seed: int) -> None:
@@ -212,4 +227,4 @@ def _wave_sentence(step: float) -> None:
 
 
 # Per-settings charts and tables: dropped when memory is short or the server idle.
-forget_when_short(tables.clear, _table_charts.clear, _distance_chart.clear)
+forget_when_short(tables.clear, _table_charts.clear, _by_distance.clear, _distance_chart.clear)

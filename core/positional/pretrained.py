@@ -42,19 +42,25 @@ def similarity_by_distance(table: torch.Tensor) -> torch.Tensor:
     return means
 
 
-def quoted_figures(table: torch.Tensor) -> dict[str, float]:
-    """Mean cosine similarity at each of ``QUOTED_DISTANCES`` of a [T, d] table (T > 256), by label."""
-    sims = similarity_by_distance(table)  # [T]
+def quoted_figures(table: torch.Tensor, sims: torch.Tensor | None = None) -> dict[str, float]:
+    """Mean cosine similarity at each of ``QUOTED_DISTANCES`` of a [T, d] table (T > 256), by label.
+
+    ``sims``: the table's ``similarity_by_distance`` [T], when it is at hand.
+    """
+    sims = similarity_by_distance(table) if sims is None else sims  # [T]
     return {f"distance {r}": float(sims[r]) for r in QUOTED_DISTANCES}
 
 
 def distance_frame(named: dict[str, torch.Tensor]) -> pd.DataFrame:
     """Similarity by distance of each named [T, d] table; columns distance, mean cosine, table."""
+    return curves_frame({name: similarity_by_distance(t) for name, t in named.items()})
+
+
+def curves_frame(curves: dict[str, torch.Tensor]) -> pd.DataFrame:
+    """``distance_frame`` from each named table's ``similarity_by_distance`` [T]."""
     return pd.concat(
-        pd.DataFrame(
-            {"distance": range(len(t)), "mean cosine": similarity_by_distance(t).numpy(), "table": name}
-        )
-        for name, t in named.items()
+        pd.DataFrame({"distance": range(len(c)), "mean cosine": c.numpy(), "table": name})
+        for name, c in curves.items()
     )
 
 

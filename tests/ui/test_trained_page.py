@@ -1,5 +1,7 @@
 """The Trained positions page: the quoted figures are the data's."""
 
+import torch
+
 from core.positional.pretrained import load_minilm_positions, similarity_by_distance
 
 PAGE = "pages/Trained_positions.py"
@@ -25,3 +27,16 @@ def test_trained_figures_do_not_depend_on_the_seed(open_page):
     assert len(captions_a) == 3  # one line of figures per table
     assert captions_a[0] == captions_b[0]  # the trained table does not depend on the seed
     assert captions_a[1] != captions_b[1]  # the random table does
+
+
+def test_a_new_seed_recomputes_only_the_random_tables_curve():
+    # issue 26: a new seed computed all three tables' similarity by distance (512 × 512 cosines each)
+    from ui.pretrained_views import _by_distance, own_seed, tables
+
+    names = list(tables(1))
+    first, second = ([_by_distance(name, own_seed(name, seed)) for name in names] for seed in (1, 2))
+    assert [a is b for a, b in zip(first, second, strict=True)] == [not n.startswith("Random") for n in names]
+    for name, a, b in zip(names, first, second, strict=True):  # each is its own table's, bit for bit
+        assert torch.equal(a, similarity_by_distance(tables(1)[name]))
+        assert torch.equal(b, similarity_by_distance(tables(2)[name]))
+        assert torch.equal(a, b) != name.startswith("Random")
