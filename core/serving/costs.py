@@ -70,22 +70,24 @@ def tokenize_bytes(utf8_bytes: int, longest: int, vocab_size: int) -> int:
 
     At V = 257 the tokens are the bytes: a list of n small ints (8 bytes each, no int objects) and
     tiktoken's own buffers, ~10 bytes a token, plus ~23 bytes a byte of its longest piece (BPE's
-    working list) and ~1 MB of allocator pages. Above, a token is one to n bytes and an ID ≥ 257 is an
+    working list) and ~0.35 MB of allocator pages. Above, a token is one to n bytes and an ID ≥ 257 is an
     int object of its own (28 bytes): the model takes the bound n = bytes, so it never predicts less
     than it takes (a text at the cap: 7 MB predicted, 1–8 MB measured).
     """
     if vocab_size <= MIN_VOCAB_SIZE:
-        return int(MB + 10 * utf8_bytes + 23 * longest)
+        return int(350_000 + 10 * utf8_bytes + 24 * longest)
     return int(MB + (10 + 28) * utf8_bytes + 32 * longest)
 
 
-SWEEP_ENCODING_BYTES = 20 * MB  # the cut encodings the vocab sweep builds one after another (≤ V 40,000)
+SWEEP_BASE_BYTES = 1_500_000  # the sweep's pieces and counts kept between texts, and allocator pages
 
 
 def sweep_bytes(utf8_bytes: int, longest: int) -> int:
-    """Peak bytes of ``core.text.vocab.vocab_sweep`` on a text: its cut encodings, and its tokens at each size
-    (~10 bytes a byte, and ~10 more a byte of its longest piece): 21–23 MB for a text at the cap."""
-    return SWEEP_ENCODING_BYTES + 10 * utf8_bytes + 10 * longest
+    """Peak bytes of ``core.text.vocab.vocab_sweep`` on a text: its pieces (~10 bytes a byte) and the heap
+    merge of its longest piece, ~36 bytes a byte at worst (one letter repeated, which merges at every
+    step): 9.1 MB for one 166 kB word (measured 9.1). ASCII at the cap (measured 1.9–3.2 MB) and a long
+    run of CJK or emoji, which merges less (2.1–4.1 MB), take less: there the model is a bound."""
+    return SWEEP_BASE_BYTES + 10 * utf8_bytes + 36 * longest
 
 
 def batch_bytes(batch_size: int, max_length: int, stride: int, num_tokens: int) -> int:

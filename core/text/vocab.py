@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+from array import array
 from collections import Counter
 from dataclasses import dataclass
 
@@ -75,38 +76,42 @@ def _cut_counts_kept(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
     return _counts_from_merges(piece, _merge_ranks(piece), sizes)
 
 
-def _merge_ranks(piece: bytes) -> list[int]:
-    """The rank of each merge GPT-2's whole BPE makes on ``piece``, in the order it makes them."""
+def _merge_ranks(piece: bytes) -> array:
+    """The rank of each merge GPT-2's whole BPE makes on ``piece``, in the order it makes them.
+
+    A heap of pairs, each one int ``rank << 36 | left << 18 | right`` (the leftmost pair of lowest rank
+    pops first; a piece has < 2**18 bytes), and the parts as arrays of 4-byte ints: ~60 bytes a byte of
+    the piece at the peak, ~10 MB for the longest piece a text may have.
+    """
     ranks = _gpt2_ranks()
     n = len(piece)
-    nxt = list(range(1, n + 1))  # nxt[s]: where the part starting at byte s ends (the next part's start)
-    prv = list(range(-1, n - 1))  # prv[s]: where the part before it starts (-1: none)
-    alive = [True] * n
-    heap = []  # (rank, left part's start, right part's start): leftmost of the lowest rank first
-    for s in range(n - 1):
-        if (r := ranks.get(piece[s : s + 2])) is not None:
-            heap.append((r, s, s + 1))
+    nxt = array("i", range(1, n + 1))  # nxt[s]: where the part starting at byte s ends
+    prv = array("i", range(-1, n - 1))  # prv[s]: where the part before it starts (-1: none)
+    alive = bytearray(b"\x01") * n
+    heap = [r << 36 | s << 18 | s + 1 for s in range(n - 1) if (r := ranks.get(piece[s : s + 2])) is not None]
     heapq.heapify(heap)
-    merged = []
+    merged = array("i")
+    mask = (1 << 18) - 1
     while heap:
-        r, left, right = heapq.heappop(heap)
+        key = heapq.heappop(heap)
+        r, left, right = key >> 36, key >> 18 & mask, key & mask
         if not (alive[left] and alive[right] and nxt[left] == right):
             continue  # one of the two parts has merged since this pair was pushed
         if ranks.get(piece[left : nxt[right]]) != r:
             continue  # the right part grew since: this pair is gone
         merged.append(r)
-        alive[right] = False
+        alive[right] = 0
         nxt[left] = end = nxt[right]
         if end < n:
             prv[end] = left
         if (before := prv[left]) >= 0 and (r2 := ranks.get(piece[before:end])) is not None:
-            heapq.heappush(heap, (r2, before, left))
+            heapq.heappush(heap, r2 << 36 | before << 18 | left)
         if end < n and (r2 := ranks.get(piece[left : nxt[end]])) is not None:
-            heapq.heappush(heap, (r2, left, end))
+            heapq.heappush(heap, r2 << 36 | left << 18 | end)
     return merged
 
 
-def _counts_from_merges(piece: bytes, merged: list[int], sizes: tuple[int, ...]) -> tuple[int, ...]:
+def _counts_from_merges(piece: bytes, merged: array, sizes: tuple[int, ...]) -> tuple[int, ...]:
     """A piece's token count at each size, from the ranks of its merges under the whole BPE."""
     whole = _gpt2_ranks().get(piece)
     counts = []

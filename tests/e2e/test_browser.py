@@ -5,6 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import settled
+
 
 def number_input(page, label: str):
     return page.get_by_role("spinbutton", name=label, exact=True)
@@ -183,8 +185,12 @@ def test_download_the_batch(server, page, tmp_path, wait_for_app):
 
     page.goto(server + "/?context=6&batch=3")
     wait_for_app(page)
+    # Once the page has settled, as a person clicks: during a rerun that moves the page's elements, a
+    # button's old file ID may name another button's file (Streamlit's deferred downloads, by path).
+    settled(page, 120_000)
+    button = page.locator(".st-key-dl_inputs_npy").get_by_role("button", name=".npy", exact=True)
     with page.expect_download(timeout=90_000) as info:  # built when clicked: slow on a loaded machine
-        page.get_by_role("button", name=".npy", exact=True).first.click()  # the batch's (inputs) button
+        button.click()  # the batch's (inputs) button
     path = tmp_path / "inputs.npy"
     info.value.save_as(path)
     inputs = np.load(path)

@@ -418,9 +418,13 @@ def test_tokenizing_and_sweeping_a_text_at_the_cap_cost_what_the_models_predict(
         """
     )
     assert MAX_TEXT_BYTES - 4 <= result["bytes"] <= MAX_TEXT_BYTES
-    for step in ("tokenize_257", "sweep"):
-        peak, predicted = result[step]
-        assert abs(predicted - peak) <= 0.2 * peak, (step, peak, predicted)
+    peak, predicted = result["tokenize_257"]
+    assert abs(predicted - peak) <= 0.2 * peak, ("tokenize_257", peak, predicted)
+    peak, predicted = result["sweep"]  # the heap merge of a long piece costs what its merges make
+    if script == "one ascii word":  # the worst: one 166 kB piece that merges at every step
+        assert abs(predicted - peak) <= 0.2 * peak, ("sweep", peak, predicted)
+    else:  # short pieces (2–3 MB, at the allocator's noise) or a long run that merges less: a bound
+        assert peak <= predicted <= 5 * peak, ("sweep", peak, predicted)
     peak, bound = result["tokenize_50257"]  # above V = 257 the model is a bound (tokens ≤ bytes)
     assert peak <= bound
 
