@@ -79,14 +79,14 @@ def tokenize_bytes(utf8_bytes: int, longest: int, vocab_size: int) -> int:
     return int(MB + (10 + 28) * utf8_bytes + 32 * longest)
 
 
-SWEEP_BASE_BYTES = 1_500_000  # the sweep's pieces and counts kept between texts, and allocator pages
+SWEEP_BASE_BYTES = 1_800_000  # the sweep's pieces and counts kept between texts, and allocator pages
 
 
 def sweep_bytes(utf8_bytes: int, longest: int) -> int:
     """Peak bytes of ``core.text.vocab.vocab_sweep`` on a text: its pieces (~10 bytes a byte) and the heap
     merge of its longest piece, ~36 bytes a byte at worst (one letter repeated, which merges at every
-    step): 9.1 MB for one 166 kB word (measured 9.1). ASCII at the cap (measured 1.9–3.2 MB) and a long
-    run of CJK or emoji, which merges less (2.1–4.1 MB), take less: there the model is a bound."""
+    step): 9.4 MB for one 166 kB word (measured 8.9–9.2 in a fresh process). ASCII at the cap (3.1–3.3 MB,
+    predicted 3.5) and a long run of CJK or emoji, which merges less (3.4–4.2 MB), take less: a bound."""
     return SWEEP_BASE_BYTES + 10 * utf8_bytes + 36 * longest
 
 
