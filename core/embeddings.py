@@ -63,6 +63,8 @@ def draw_normal_rows(
         [K, dim] float32 rows, bit-identical to the bulk table's.
     """
     chunk_elements = chunk_elements or STREAM_CHUNK_ELEMENTS
+    if dim % 16 == 0 and chunk_elements % 16 == 0:
+        return _draw_whole_blocks(generator, num_rows, dim, keep, chunk_elements, states)
     out = torch.empty(len(keep), dim)  # [K, d]
     n = num_rows * dim
     buf = torch.empty(min(n, chunk_elements + 16))
@@ -76,6 +78,73 @@ def draw_normal_rows(
         _copy_rows(out, row_starts, dim, chunk, start, stop)
         start = stop
     return out
+
+
+def _draw_whole_blocks(
+    generator: torch.Generator,
+    num_rows: int,
+    dim: int,
+    keep: torch.Tensor,
+    every: int,
+    states: list[torch.Tensor] | None,
+) -> torch.Tensor:
+    """``draw_normal_rows`` when ``dim`` and ``every`` are multiples of 16 (see ``_draw_runs``)."""
+    out = torch.empty(len(keep), dim)  # [K, d]
+    _draw_runs(generator, keep.tolist(), dim, out.view(-1), 0, 0, num_rows * dim, states, every)
+    return out
+
+
+def _draw_runs(
+    generator: torch.Generator,
+    rows: list[int],
+    dim: int,
+    flat: torch.Tensor,
+    pos: int,
+    first_out: int,
+    stop: int | None = None,
+    states: list[torch.Tensor] | None = None,
+    every: int = 0,
+) -> None:
+    """Draw a ``[num_rows, dim]`` table's stream from value ``pos`` (the generator's place) through the
+    last of ``rows`` (sorted, from ``pos // dim`` on), or to ``stop``; row ``rows[i]`` goes to
+    ``flat`` [K·d] as output row ``first_out + i``. ``dim`` and ``pos`` are multiples of 16.
+
+    Each run of consecutive rows is whole blocks of 16 values, which ``normal_`` transforms alone, so it
+    is drawn straight into the output; the values between are skipped with ``uniform_``, which advances
+    the generator exactly as ``normal_`` does (one 32-bit draw a value, all drawn before the transform)
+    at ~60 % of its cost. With ``states``, the generator's state is saved at every multiple of ``every``.
+    """
+    last = max(stop or 0, (rows[-1] + 1) * dim if rows else 0)  # the stream's end here
+    scratch = torch.empty(max(0, min(STREAM_CHUNK_ELEMENTS, last - pos)))  # where skipped values go
+    next_state = pos
+
+    def draw(end: int, into: int | None = None) -> None:
+        nonlocal pos, next_state
+        while pos < end:
+            part = end
+            if states is not None:
+                if pos == next_state:
+                    states.append(generator.get_state())
+                    next_state += every
+                part = min(part, next_state)
+            if into is None:
+                part = min(part, pos + len(scratch))
+                scratch[: part - pos].uniform_(generator=generator)
+            else:
+                flat[into : into + part - pos].normal_(generator=generator)
+                into += part - pos
+            pos = part
+
+    k = 0
+    while k < len(rows):
+        j = k  # rows[k..j]: one run of consecutive rows
+        while j + 1 < len(rows) and rows[j + 1] == rows[j] + 1:
+            j += 1
+        draw(rows[k] * dim)
+        draw((rows[j] + 1) * dim, into=(first_out + k) * dim)
+        k = j + 1
+    if stop is not None:
+        draw(stop)
 
 
 def _chunk_stop(start: int, n: int, chunk_elements: int) -> int:
@@ -111,6 +180,18 @@ def resume_normal_rows(
     """
     out = torch.empty(len(keep), dim)  # [K, d]
     n = num_rows * dim
+    if dim % 16 == 0 and chunk_elements % 16 == 0:  # from each saved state, through its rows only
+        rows, g = keep.tolist(), torch.Generator()
+        k = 0
+        while k < len(rows):
+            c = rows[k] * dim // chunk_elements  # the rows starting in chunk c, drawn from its state
+            j = k
+            while j + 1 < len(rows) and rows[j + 1] * dim // chunk_elements == c:
+                j += 1
+            g.set_state(states[c])
+            _draw_runs(g, rows[k : j + 1], dim, out.view(-1), c * chunk_elements, k)
+            k = j + 1
+        return out
     row_starts = keep * dim  # [K]
     first_chunks = torch.div(row_starts, chunk_elements, rounding_mode="floor")  # [K]
     last_chunks = torch.div(row_starts + dim - 1, chunk_elements, rounding_mode="floor")  # [K]

@@ -44,6 +44,27 @@ def test_exact_across_chunk_boundaries(monkeypatch):
     assert torch.equal(got, tok_layer.weight.detach()[keep])
 
 
+@pytest.mark.parametrize("keep", [[], [0], [19], [0, 1, 2, 7, 8, 19], [3, 5, 6, 7, 12], list(range(20))])
+@pytest.mark.parametrize("dim, every", [(16, 48), (32, 48), (48, 32), (256, 1 << 20)])
+def test_whole_block_rows_skip_the_values_between_and_keep_the_stream_in_step(keep, dim, every):
+    # dim a multiple of 16: runs of kept rows are drawn alone, the values between skipped with uniform_.
+    bulk = torch.empty(20, dim).normal_(generator=torch.Generator().manual_seed(3))
+    g = torch.Generator().manual_seed(3)
+    torch.empty(20, dim).normal_(generator=g)
+    after = torch.empty(5, dim).normal_(generator=g)  # what the next table draws
+    g, states = torch.Generator().manual_seed(3), []
+    got = draw_normal_rows(g, 20, dim, torch.tensor(keep, dtype=torch.long), every, states)
+    assert torch.equal(got, bulk[keep])
+    assert torch.equal(torch.empty(5, dim).normal_(generator=g), after)
+    assert len(states) == -(-20 * dim // every)  # one before each chunk
+    flat = bulk.flatten()
+    for c, state in enumerate(states):  # each saved state draws its chunk of the bulk table
+        part = torch.empty(min(every, flat.numel() - c * every))
+        assert torch.equal(
+            part.normal_(generator=torch.Generator().set_state(state)), flat[c * every :][: len(part)]
+        )
+
+
 def test_large_tables_are_row_seeded_and_never_allocated():
     assert is_exact(50257, 256)
     assert not is_exact(50257, 12288)
@@ -81,7 +102,9 @@ def test_same_prefix_says_when_a_longer_table_starts_like_a_shorter_one(short, l
     assert same_prefix(short, long, dim) == torch.equal(a, b[:short])
 
 
-@pytest.mark.parametrize("vocab_size, dim, seed", [(37, 5, 11), (101, 3, 2), (50, 16, 7), (40, 1, 3)])
+@pytest.mark.parametrize(
+    "vocab_size, dim, seed", [(37, 5, 11), (101, 3, 2), (50, 16, 7), (40, 1, 3), (60, 32, 5), (9, 48, 1)]
+)
 def test_a_kept_stream_draws_new_rows_bit_identical(monkeypatch, vocab_size, dim, seed):
     # Checkpoints every 16–48 values: rows straddle them, and a tail shorter than 16 joins the chunk before.
     monkeypatch.setattr(embeddings, "MIN_CHECKPOINT_ELEMENTS", 16)
