@@ -134,11 +134,17 @@ def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> To
     found, stream = SHARED.get(key)
     if found and not len(stream.missing(ids)):
         return stream
-    with reserved(
-        table_rows_bytes(len(torch.unique(ids)), dim, streamed=True), "drawing the token table's rows"
-    ):
-        stream = stream.with_rows(ids, CACHED_ROWS_MAX) if found else token_stream(ids, vocab_size, dim, seed)
-    SHARED.put(key, stream)
+    with SHARED.one_at_a_time(key):
+        found, stream = SHARED.get(key)  # another session may have drawn these rows meanwhile
+        if found and not len(stream.missing(ids)):
+            return stream
+        with reserved(
+            table_rows_bytes(len(torch.unique(ids)), dim, streamed=True), "drawing the token table's rows"
+        ):
+            stream = (
+                stream.with_rows(ids, CACHED_ROWS_MAX) if found else token_stream(ids, vocab_size, dim, seed)
+            )
+        SHARED.put(key, stream)
     return stream
 
 

@@ -2,22 +2,26 @@
 
 Streamlit's ``max_entries`` counts entries, not bytes: sixteen entries of a 30 MB table are half a
 gigabyte. This cache measures what it keeps (tensors by ``nbytes``, lists and strings by length)
-and drops the least recently used entries until the total fits its budget.
+and drops the least recently used entries until the total fits its budget. A missing entry is
+computed once: sessions that ask for it meanwhile wait for that result (a class that opens the link
+together computed the same token table thirty times over).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar
 
 import torch
 
 F = TypeVar("F", bound=Callable[..., Any])
+WAIT_FOR_OTHERS_SECONDS = 10.0  # a session waits this long for another's computation, then computes too
 
 
 def nbytes(value: Any) -> int:
@@ -40,6 +44,7 @@ class ByteLRU:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
+        self._computing: dict[Hashable, threading.Lock] = {}  # key -> held while one thread computes it
         self.total = 0
 
     def get(self, key: Hashable) -> tuple[bool, Any]:
@@ -61,6 +66,23 @@ class ByteLRU:
             while self.total > self.max_bytes:
                 self.total -= self._entries.popitem(last=False)[1][1]
 
+    @contextlib.contextmanager
+    def one_at_a_time(self, key: Hashable, wait: float | None = None) -> Iterator[None]:
+        """Hold ``key``'s compute lock: a thread that enters while another computes ``key`` waits for it
+        (then finds the result with ``get``). After ``wait`` seconds it goes ahead all the same, so a
+        thread whose computation waits for something the waiters hold (memory) cannot block them."""
+        with self._lock:
+            lock = self._computing.setdefault(key, threading.Lock())
+        acquired = lock.acquire(timeout=WAIT_FOR_OTHERS_SECONDS if wait is None else wait)
+        try:
+            yield
+        finally:
+            if acquired:
+                with self._lock:  # whoever comes next finds the result already kept
+                    if self._computing.get(key) is lock:
+                        del self._computing[key]
+                lock.release()
+
     def clear(self) -> None:
         """Drop every entry (when the server's memory is short: they are computed again when asked)."""
         with self._lock:
@@ -77,9 +99,13 @@ class ByteLRU:
         def wrapper(*args: Hashable) -> Any:
             key = (fn.__qualname__, args)
             found, value = self.get(key)
-            if not found:
-                value = fn(*args)
-                self.put(key, value)
+            if found:
+                return value
+            with self.one_at_a_time(key):
+                found, value = self.get(key)  # computed by another session while this one waited
+                if not found:
+                    value = fn(*args)
+                    self.put(key, value)
             return value
 
         return wrapper  # type: ignore[return-value]

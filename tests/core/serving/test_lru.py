@@ -1,5 +1,9 @@
+import threading
+import time
+
 import torch
 
+from core.serving import lru
 from core.serving.lru import ByteLRU, nbytes
 
 
@@ -34,3 +38,52 @@ def test_a_result_bigger_than_the_budget_is_not_kept():
     cache.put("big", torch.zeros(1000))
     assert len(cache) == 0 and cache.total == 0
     assert cache.get("big") == (False, None)
+
+
+def test_sessions_asking_at_once_for_a_missing_result_compute_it_once():
+    cache = ByteLRU(max_bytes=10**6)
+    calls, start = [], threading.Barrier(8)
+
+    @cache.cached
+    def table(n: int) -> torch.Tensor:
+        calls.append(n)
+        time.sleep(0.2)  # long enough for every other session to ask meanwhile
+        return torch.full((10,), float(n))
+
+    results = []
+
+    def session() -> None:
+        start.wait()
+        results.append(table(3))
+
+    threads = [threading.Thread(target=session) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls == [3]  # once, not eight times
+    assert len(results) == 8 and all(r is results[0] for r in results)
+    assert cache._computing == {}  # no lock left behind
+
+
+def test_a_session_waits_for_another_computation_only_so_long(monkeypatch):
+    # A computation that waits on what the waiters hold (memory) must not block them for good.
+    monkeypatch.setattr(lru, "WAIT_FOR_OTHERS_SECONDS", 0.1)
+    cache = ByteLRU(max_bytes=10**6)
+    release, entered = threading.Event(), threading.Event()
+
+    def stuck() -> None:
+        with cache.one_at_a_time("key"):
+            entered.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=stuck)
+    holder.start()
+    entered.wait(5)
+    began = time.perf_counter()
+    with cache.one_at_a_time("key"):  # goes ahead after the wait
+        waited = time.perf_counter() - began
+    release.set()
+    holder.join()
+    assert 0.09 <= waited < 2
+    assert cache._computing == {}
