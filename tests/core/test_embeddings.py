@@ -47,7 +47,7 @@ def test_exact_across_chunk_boundaries(monkeypatch):
 @pytest.mark.parametrize("keep", [[], [0], [19], [0, 1, 2, 7, 8, 19], [3, 5, 6, 7, 12], list(range(20))])
 @pytest.mark.parametrize("dim, every", [(16, 48), (32, 48), (48, 32), (256, 1 << 20)])
 def test_whole_block_rows_skip_the_values_between_and_keep_the_stream_in_step(keep, dim, every):
-    # dim a multiple of 16: runs of kept rows are drawn alone, the values between skipped with uniform_.
+    # dim a multiple of 16: runs of kept rows are drawn alone, the values between skipped.
     bulk = torch.empty(20, dim).normal_(generator=torch.Generator().manual_seed(3))
     g = torch.Generator().manual_seed(3)
     torch.empty(20, dim).normal_(generator=g)
