@@ -30,17 +30,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from websockets.asyncio.client import connect  # noqa: E402
-
-from benchmarks.rerun_cpu import BOOK_CODE  # noqa: E402
-from benchmarks.ws_load_test import Client, cpu_seconds, shown_errors  # noqa: E402
+from benchmarks.rerun_cpu import BOOK_FUNCTIONS  # noqa: E402
+from benchmarks.ws_load_test import cpu_seconds, open_page, shown_errors  # noqa: E402
 from tests.e2e.conftest import start_server  # noqa: E402
 
 VERDICT = ROOT.parent / "shared" / "data" / "the-verdict.txt"
 # The book's functions from rerun_cpu.py, run once from a cold interpreter: no warm-up, no loop.
-BOOK_ONCE = BOOK_CODE.split("text = open(")[0] + (
-    'text = open(sys.argv[1], encoding="utf-8").read()\nprint(body(text, 123, 8))\n'
-)
+BOOK_ONCE = BOOK_FUNCTIONS + 'text = open(sys.argv[1], encoding="utf-8").read()\nprint(body(text, 123, 8))\n'
 
 
 def book_once() -> tuple[float, float]:
@@ -56,12 +52,8 @@ def book_once() -> tuple[float, float]:
 
 
 async def first_page(base: str) -> None:
-    async with connect(
-        base.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"]
-    ) as ws:
-        elements = await Client(ws, base, {}, "").rerun()
-        if errors := shown_errors(elements):
-            raise RuntimeError(f"the first page showed errors: {errors}")
+    if errors := shown_errors(await open_page(base)):
+        raise RuntimeError(f"the first page showed errors: {errors}")
 
 
 def app_once() -> tuple[float, float]:

@@ -248,6 +248,14 @@ def idle_after_sessions_left(srv: Server) -> int:
     return srv.status("VmRSS")
 
 
+def idle_row(srv: Server, group: str, baseline: int, rows: list) -> None:
+    """Add and print the row of the server's idle RSS once ``group``'s sessions are gone."""
+    idle = idle_after_sessions_left(srv)
+    name = f"idle after the {group} group, its sessions gone"
+    rows.append((name, idle, idle, 0, 0, 0.0, {}))
+    print(f"{name:<60} rss {megabytes(idle)} ({megabytes(idle - baseline)} over the warm baseline)")
+
+
 def texts_group(rows: list) -> None:
     srv = Server()
     try:
@@ -274,10 +282,7 @@ def texts_group(rows: list) -> None:
             )
         issue = "😀" * 1_000_000  # the issue's paste; the server keeps the box's first MAX_TEXT_CHARS
         run_case(srv, "1,000,000 emoji pasted (issue 22: was 742 MB)", [("", {}, issue, False)], rows)
-        idle = idle_after_sessions_left(srv)
-        rows.append(("idle after the texts group, its sessions gone", idle, idle, 0, 0, 0.0, {}))
-        name, over = "idle after the texts group, its sessions gone", megabytes(idle - baseline)
-        print(f"{name:<60} rss {megabytes(idle)} ({over} over the warm baseline)")
+        idle_row(srv, "texts", baseline, rows)
     finally:
         srv.server.stop()
 
@@ -313,10 +318,7 @@ def sessions_group(counts: list[int], rows: list) -> None:
                     rows,
                     limit=300,
                 )
-        idle = idle_after_sessions_left(srv)
-        rows.append(("idle after the sessions group, its sessions gone", idle, idle, 0, 0, 0.0, {}))
-        name, over = "idle after the sessions group, its sessions gone", megabytes(idle - baseline)
-        print(f"{name:<60} rss {megabytes(idle)} ({over} over the warm baseline)")
+        idle_row(srv, "sessions", baseline, rows)
     finally:
         srv.server.stop()
 

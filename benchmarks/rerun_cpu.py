@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import connect  # noqa: E402
 
-from benchmarks.ws_load_test import PAGE_NAMES, Client, cpu_seconds, parse_pages, shown_errors  # noqa: E402
+from benchmarks.ws_load_test import PAGE_NAMES, Client, cpu_seconds, open_page, parse_pages, shown_errors  # noqa: E402
 from tests.e2e.conftest import running_server  # noqa: E402
 
 GROUPS = {  # name -> (title, query, the pages it measures: None = every chosen page)
@@ -122,7 +122,7 @@ async def measure(
     return out
 
 
-BOOK_CODE = r"""
+BOOK_FUNCTIONS = r"""
 import json, sys, time
 import torch
 from torch.utils.data import DataLoader, Dataset
@@ -159,7 +159,10 @@ def body(raw_text, seed, batch_size, vocab_size=50257, output_dim=256, max_lengt
     pos_embeddings = pos_embedding_layer(torch.arange(max_length))
     input_embeddings = token_embeddings + pos_embeddings
     return input_embeddings.shape
-
+"""
+BOOK_CODE = (
+    BOOK_FUNCTIONS
+    + r"""
 text = open(sys.argv[1], encoding="utf-8").read()
 gpt2_tokenizer().encode("warm")  # loaded once, as the server's tokenizer is
 body(text, 123, 8)  # a warm process, as the server is after its first run
@@ -172,6 +175,7 @@ for change, runs in json.loads(sys.argv[2]).items():
         out[change].append((time.process_time() - t) * 1000)
 print(json.dumps(out))
 """
+)
 
 
 def rotated(text: str, shift: int) -> str:
@@ -256,10 +260,7 @@ async def run_book(args) -> None:
         import psutil
 
         proc = psutil.Process(server.proc.pid)
-        async with connect(
-            server.url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"]
-        ) as ws:
-            await Client(ws, server.url, {}).rerun()  # a fresh server's first run: the main page
+        await open_page(server.url)  # a fresh server's first run: the main page
         for page in pages:
             work = measure_book(server.url, proc, page, args.repeats, args.warmup, args.quiet / 1000, shifts)
             try:
@@ -322,10 +323,7 @@ async def run(args) -> None:
         import psutil
 
         proc = psutil.Process(server.proc.pid)
-        async with connect(
-            server.url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"]
-        ) as ws:
-            await Client(ws, server.url, {}).rerun()  # a fresh server's first run: the main page
+        await open_page(server.url)  # a fresh server's first run: the main page
         before, t = await idle(proc, args.quiet / 1000), time.perf_counter()
         await asyncio.sleep(2)
         rate = (cpu_seconds(proc) - before) / (time.perf_counter() - t) * 1000

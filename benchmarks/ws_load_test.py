@@ -227,6 +227,14 @@ class Client:
         self.states = states
 
 
+async def open_page(base: str, page: str = "") -> list:
+    """One new session opens ``page`` (the main page by default), waits for its finished run and leaves;
+    the elements it was sent. A fresh server's first run is the main page's (see the docstring)."""
+    url = base.replace("http://", "ws://") + "/_stcore/stream"
+    async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
+        return await Client(ws, base, {}, page).rerun()
+
+
 def chip_text(elements) -> str:
     """The text the token chips show, joined back (the chips draw spaces as · and newlines as ↵)."""
     chips = next((el.body for kind, el in elements if kind == "html" and 'class="chips"' in el.body), "")

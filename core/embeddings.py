@@ -63,10 +63,11 @@ def draw_normal_rows(
         [K, dim] float32 rows, bit-identical to the bulk table's.
     """
     chunk_elements = chunk_elements or STREAM_CHUNK_ELEMENTS
-    if dim % 16 == 0 and chunk_elements % 16 == 0:
-        return _draw_whole_blocks(generator, num_rows, dim, keep, chunk_elements, states)
     out = torch.empty(len(keep), dim)  # [K, d]
     n = num_rows * dim
+    if dim % 16 == 0 and chunk_elements % 16 == 0:  # rows are whole blocks: drawn alone (``_draw_runs``)
+        _draw_runs(generator, keep.tolist(), dim, out.view(-1), 0, 0, n, states, chunk_elements)
+        return out
     buf = torch.empty(min(n, chunk_elements + 16))
     row_starts = keep * dim  # [K] flat offset of each kept row
     start = 0
@@ -77,20 +78,6 @@ def draw_normal_rows(
         chunk = buf[: stop - start].normal_(generator=generator)
         _copy_rows(out, row_starts, dim, chunk, start, stop)
         start = stop
-    return out
-
-
-def _draw_whole_blocks(
-    generator: torch.Generator,
-    num_rows: int,
-    dim: int,
-    keep: torch.Tensor,
-    every: int,
-    states: list[torch.Tensor] | None,
-) -> torch.Tensor:
-    """``draw_normal_rows`` when ``dim`` and ``every`` are multiples of 16 (see ``_draw_runs``)."""
-    out = torch.empty(len(keep), dim)  # [K, d]
-    _draw_runs(generator, keep.tolist(), dim, out.view(-1), 0, 0, num_rows * dim, states, every)
     return out
 
 
