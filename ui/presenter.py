@@ -15,7 +15,7 @@ import streamlit as st
 
 from core.pipeline import Step
 from core.prediction import example_shape, number_problem, parse_number, parse_shape, shape_problem
-from core.views.charts import unvalidated
+from core.views.chart_specs import unvalidated
 from core.views.markup import escape_markdown
 from core.views.units import human_bytes, human_count, shape_str
 
@@ -67,7 +67,7 @@ def presenter_style() -> None:
 def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     """``chart`` with labels a back row can read when presenting, ready to draw (every chart passes here).
 
-    Drawing skips Altair's schema validation: ``core.views.charts.unvalidated``.
+    Drawing skips Altair's schema validation: ``core.views.chart_specs.unvalidated``.
     """
     if presenting():
         chart = (

@@ -6,13 +6,14 @@ a view stays far below 1 MB of chart data at any context length.
 
 from __future__ import annotations
 
-import json
+import math
 
 import altair as alt
 import pandas as pd
 import torch
 
 from core.text.vocab import SweepPoint, table_parameters
+from core.views.chart_specs import templated
 
 
 def grid_frame(
@@ -39,13 +40,33 @@ def heatmap(
     domain: tuple[float, float] | None = None,
     title_color: str | None = None,
 ) -> alt.Chart:
-    """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0.
+    """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0,
+    from −L to L, L the largest |value| rounded up to two significant digits (``two_digits_up``).
 
     ``title_color``: the tensor's colour (``core.views.colors.TENSOR_COLORS``), as in the diagrams.
     """
     if domain is None:
-        limit = float(frame["value"].abs().max()) or 1.0
+        limit = two_digits_up(float(frame["value"].abs().max()) or 1.0)
         domain = (-limit, limit)
+    return _heatmap(frame, x, y, title, height, scheme, tuple(domain), title_color)
+
+
+def two_digits_up(x: float) -> float:
+    """The smallest number of two significant digits ≥ ``x`` > 0 (3.14 → 3.2, 0.0271 → 0.028, 3 → 3).
+
+    A heatmap's colour scale ends there: charts of similar values share one scale, hence one template.
+    """
+    step = 10.0 ** (math.floor(math.log10(x)) - 1)
+    limit = round(math.ceil(x / step) * step, 12)
+    while limit < x:
+        limit = round(limit + step, 12)
+    return limit
+
+
+@templated()
+def _heatmap(
+    frame: pd.DataFrame, x: str, y: str, title: str, height: int, scheme: str, domain: tuple, title_color
+) -> alt.Chart:
     diverging = scheme == "redblue"
     return (
         alt.Chart(frame, title=alt.Title(title, color=title_color) if title_color else title, height=height)
@@ -76,6 +97,13 @@ def log_domain(values: pd.Series, also: float | None = None) -> list[float]:
     return [min(ends), max(ends)]
 
 
+def _line_shape(frame: pd.DataFrame, x: str, color: str | None, rule_at, log_x: bool, **_) -> tuple:
+    """What ``line_chart`` reads from the data: points or not, legend rows, the log axis's ends."""
+    domain = tuple(log_domain(frame[x], rule_at)) if log_x else None
+    return len(frame) <= 64, frame[color].nunique() if color else 0, domain
+
+
+@templated(_line_shape)
 def line_chart(
     frame: pd.DataFrame,
     x: str,
@@ -131,6 +159,7 @@ def line_chart(
     return chart + marks
 
 
+@templated()
 def bar_chart(frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220) -> alt.Chart:
     """Bars of ``y`` for each ``x`` (ordinal)."""
     return (
@@ -180,6 +209,7 @@ def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, heig
     return line + points
 
 
+@templated(lambda frame, **_: (len(frame) <= 64,))
 def method_panel(
     frame: pd.DataFrame,
     x: str,
@@ -286,51 +316,3 @@ def vocab_charts(frame: pd.DataFrame, vocab_size: int) -> tuple[alt.Chart, alt.C
         line_chart(frame, V_AXIS, "tokens in the text", "Vocabulary size against sequence length", **mark),
         line_chart(frame, V_AXIS, "parameters V × d", "…and the token table's size", log_y=True, **mark),
     )
-
-
-_UNVALIDATED: dict[type, type] = {}
-
-
-def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
-    """``chart``, converted to its spec without Altair's JSON-schema validation (~20 ms a chart).
-
-    Streamlit calls ``chart.to_dict()`` on every rerun, and validating the spec against Vega-Lite's
-    schema is most of that cost (issue 15: 44% of a Families rerun). The charts built here are
-    validated by the tests (``tests/core/views/test_charts.py``, through ``to_dict()``), so drawing skips it.
-    """
-    cls = type(chart)
-    if cls in _UNVALIDATED.values():
-        return chart
-    if cls not in _UNVALIDATED:
-
-        def to_dict(self, *args, validate: bool = False, **kwargs):
-            if args or kwargs or validate:
-                return cls.to_dict(self, *args, validate=validate, **kwargs)
-            return _kept_spec(self, lambda: cls.to_dict(self, validate=False))
-
-        _UNVALIDATED[cls] = type(cls.__name__, (cls,), {"to_dict": to_dict})
-    object.__setattr__(chart, "__class__", _UNVALIDATED[cls])  # Altair's __setattr__ would store a field
-    return chart
-
-
-def _kept_spec(chart: alt.TopLevelMixin, build) -> dict:
-    """``build()``, the spec of ``chart`` drawn through a data transformer that collects its datasets
-    (Streamlit's): built once per chart, then a copy of it with the same datasets handed back again.
-
-    A kept chart (``st.cache_resource``) is drawn on every rerun, and Streamlit converts it each time:
-    its spec (~5 ms) and its data to Arrow (~1 ms a frame). Charts are not changed once built, so the
-    first conversion serves every later one (issue 26). Other transformers (Altair's default, which
-    inlines the data: the tests) build the spec every time.
-    """
-    datasets = alt.data_transformers.options.get("datasets")
-    if not isinstance(datasets, dict):
-        return build()
-    key = (alt.data_transformers.active, alt.theme.active)
-    kept = chart.__dict__.get("_kept_spec")
-    if kept is None or kept[0] != key:
-        before = set(datasets)
-        spec = build()
-        kept = (key, json.dumps(spec), {name: datasets[name] for name in datasets.keys() - before})
-        object.__setattr__(chart, "_kept_spec", kept)
-    datasets.update(kept[2])
-    return json.loads(kept[1])

@@ -13,6 +13,18 @@ def test_heatmap_data_is_the_grid():
     assert data[3] == {"position t": 5, "dimension j": 0, "value": 1.0}
     assert spec["mark"]["type"] == "rect"
     assert spec["encoding"]["color"]["scale"]["domain"] == [-3.0, 3.0]
+    spec = heatmap(frame.assign(value=frame["value"] * 1.047), "dimension j", "position t", "x").to_dict()
+    assert spec["encoding"]["color"]["scale"]["domain"] == [-3.2, 3.2]  # |max| 3.141: two digits, up
+
+
+def test_two_digits_up():
+    import pytest
+
+    from core.views.charts import two_digits_up
+
+    cases = {3.0: 3.0, 3.141: 3.2, 2.9: 2.9, 2.900001: 3.0, 0.0271: 0.028, 0.3: 0.3, 99.1: 100.0, 1e-7: 1e-7}
+    for x, limit in cases.items():
+        assert two_digits_up(x) == pytest.approx(limit, rel=1e-12) and two_digits_up(x) >= x
 
 
 def test_units():
@@ -113,7 +125,8 @@ def test_unvalidated_charts_give_the_same_spec_without_validating():
     import pandas as pd
     import pytest
 
-    from core.views.charts import line_chart, unvalidated
+    from core.views.chart_specs import unvalidated
+    from core.views.charts import line_chart
 
     frame = pd.DataFrame({"r": [0, 1, 2], "y": [0.0, 1.0, 4.0]})
     spec = line_chart(frame, "r", "y", "t", rule_at=1).to_dict()
@@ -132,7 +145,8 @@ def test_a_drawn_chart_is_converted_once_and_always_drawn_with_its_data(monkeypa
     import pandas as pd
     from streamlit.elements import vega_charts
 
-    from core.views.charts import line_chart, unvalidated
+    from core.views.chart_specs import unvalidated
+    from core.views.charts import line_chart
 
     def drawn(chart):
         return vega_charts._convert_altair_to_vega_lite_spec(chart)  # what st.altair_chart sends

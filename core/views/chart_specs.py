@@ -1,0 +1,179 @@
+"""Charts turned into Vega-Lite specs cheaply: no schema validation, each spec built once, and charts
+that differ only in their data built once per shape (issue 26).
+
+Streamlit converts every chart it draws (``chart.to_dict()`` under a data transformer that collects
+the frames as Arrow). Building an Altair chart (``encode``, layering) costs 3–15 ms and converting it
+~5 ms, while a new seed or text changes only the frame. So:
+
+- ``unvalidated(chart)``: converted without Altair's JSON-schema validation, and once per chart;
+- ``@templated(shape)`` on a builder ``build(frame, *args)``: the chart is built once per shape (the
+  arguments, the frame's columns and dtypes, and what ``shape`` reads from the data), on an empty
+  frame; each call copies that template with its own frame in it. Drawn by Streamlit, the copy's spec
+  is the template's with the frame's dataset name swapped: neither built nor converted again.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+import altair as alt
+import pandas as pd
+
+MAX_TEMPLATES = 64  # chart shapes kept (~60 kB each: the chart on an empty frame and its spec)
+
+_UNVALIDATED: dict[type, type] = {}
+_TEMPLATES: OrderedDict[tuple, alt.TopLevelMixin] = OrderedDict()
+_TEMPLATES_LOCK = threading.Lock()
+
+
+def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """``chart``, converted to its spec without Altair's JSON-schema validation (~20 ms a chart).
+
+    Streamlit calls ``chart.to_dict()`` on every rerun, and validating the spec against Vega-Lite's
+    schema is most of that cost (issue 15: 44% of a Families rerun). The charts built here are
+    validated by the tests (``tests/core/views/test_charts.py``, through ``to_dict()``), so drawing skips it.
+    """
+    cls = type(chart)
+    if cls in _UNVALIDATED.values():
+        return chart
+    if cls not in _UNVALIDATED:
+
+        def to_dict(self, *args, validate: bool = False, **kwargs):
+            if args or kwargs or validate:
+                return cls.to_dict(self, *args, validate=validate, **kwargs)
+            return _kept_spec(self, lambda: cls.to_dict(self, validate=False))
+
+        _UNVALIDATED[cls] = type(cls.__name__, (cls,), {"to_dict": to_dict})
+    object.__setattr__(chart, "__class__", _UNVALIDATED[cls])  # Altair's __setattr__ would store a field
+    return chart
+
+
+def _kept_spec(chart: alt.TopLevelMixin, build: Callable[[], dict]) -> dict:
+    """``build()``, the spec of ``chart`` drawn through a data transformer that collects its datasets
+    (Streamlit's): built once per chart, then a copy of it with the same datasets handed back again.
+
+    A kept chart (``st.cache_resource``) is drawn on every rerun, and Streamlit converts it each time:
+    its spec (~5 ms) and its data to Arrow (~1 ms a frame). Charts are not changed once built, so the
+    first conversion serves every later one (issue 26). A copy of a template (``templated``) takes the
+    template's spec with its own frame's dataset. Other transformers (Altair's default, which inlines
+    the data: the tests) build the spec every time.
+    """
+    datasets = alt.data_transformers.options.get("datasets")
+    if not isinstance(datasets, dict):
+        return build()
+    key = (alt.data_transformers.active, alt.theme.active)
+    kept = chart.__dict__.get("_kept_spec")
+    if kept is None or kept[0] != key:
+        template = chart.__dict__.get("_template")
+        kept = _from_template(template, chart.__dict__["_frame"], key) if template else None
+        if kept is None:
+            before = set(datasets)
+            spec = build()
+            kept = (key, json.dumps(spec), {name: datasets[name] for name in datasets.keys() - before})
+        object.__setattr__(chart, "_kept_spec", kept)
+    datasets.update(kept[2])
+    return json.loads(kept[1])
+
+
+def _from_template(template: alt.TopLevelMixin, frame: pd.DataFrame, key: tuple) -> tuple | None:
+    """The kept spec of a copy of ``template`` holding ``frame``: the template's spec, in which the
+    empty frame's dataset is ``frame``'s (None when the transformer names no dataset: build it)."""
+    spec = template.__dict__.get("_spec")
+    if spec is None or spec[0] != key:
+        collected: dict = {}
+        with alt.data_transformers.enable(alt.data_transformers.active, datasets=collected):
+            empty = _dataset_name(template.__dict__["_frame"])
+            text = json.dumps(template.to_dict(validate=False))
+        others = {name: data for name, data in collected.items() if name != empty}
+        spec = (key, text, others, json.dumps(empty) if empty else None)
+        object.__setattr__(template, "_spec", spec)
+    _, text, others, empty = spec
+    if empty is None or empty not in text:
+        return None
+    name = _dataset_name(frame)  # collects the frame's data into the transformer's datasets
+    datasets = alt.data_transformers.options["datasets"]
+    return key, text.replace(empty, json.dumps(name)), {**others, name: datasets[name]}
+
+
+def _dataset_name(frame: pd.DataFrame) -> str | None:
+    """The name the active data transformer gives ``frame`` (collecting it), or None if it gives none."""
+    out = alt.data_transformers.get()(frame)
+    return out.get("name") if isinstance(out, dict) else None
+
+
+def _with_frame(chart: alt.TopLevelMixin, old: pd.DataFrame, new: pd.DataFrame) -> alt.TopLevelMixin:
+    """A shallow copy of ``chart`` in which every (sub)chart whose data is ``old`` holds ``new``."""
+    fields = {}
+    if chart._kwds.get("data") is old:
+        fields["data"] = new
+    for part in ("layer", "hconcat", "vconcat", "concat"):
+        charts = chart._kwds.get(part)
+        if isinstance(charts, list):
+            fields[part] = [_with_frame(c, old, new) for c in charts]
+    if isinstance(chart._kwds.get("spec"), alt.SchemaBase):  # a facet's inner chart
+        fields["spec"] = _with_frame(chart._kwds["spec"], old, new)
+    out = copy.copy(chart)
+    object.__setattr__(out, "_kwds", {**chart._kwds, **fields})
+    for attribute in ("_kept_spec", "_spec", "_template", "_frame"):
+        out.__dict__.pop(attribute, None)
+    return out
+
+
+def templated(shape: Callable[..., tuple] | None = None):
+    """Decorator: a chart builder ``build(frame, ...)`` that builds each shape of chart once.
+
+    ``shape(frame, **arguments)`` (every argument of ``build`` by name, defaults filled in): what the
+    builder reads from the frame's values, e.g. whether it has ≤ 64 rows when that decides the marks.
+    The builder must read nothing else from them. Calls with the same arguments and shape, on frames of
+    the same columns and dtypes, copy one template chart (its frame emptied) with their own frame in it:
+    the chart ``build`` gives for that frame.
+    """
+
+    def decorate(build):
+        signature = inspect.signature(build)
+
+        @functools.wraps(build)
+        def wrapper(frame: pd.DataFrame, *args, **kwargs):
+            bound = signature.bind(frame, *args, **kwargs)
+            bound.apply_defaults()
+            arguments = dict(bound.arguments)
+            del arguments[next(iter(arguments))]  # the frame
+            key = (
+                build.__qualname__,
+                repr(arguments),
+                repr(list(frame.columns)),
+                repr(list(frame.dtypes)),
+                shape(frame, **arguments) if shape else (),
+            )
+            with _TEMPLATES_LOCK:
+                template = _TEMPLATES.get(key)
+                if template is not None:
+                    _TEMPLATES.move_to_end(key)
+            if template is None:
+                empty = frame.iloc[:0]
+                template = _with_frame(build(frame, *args, **kwargs), frame, empty)
+                object.__setattr__(template, "_frame", empty)
+                with _TEMPLATES_LOCK:
+                    template = _TEMPLATES.setdefault(key, template)
+                    while len(_TEMPLATES) > MAX_TEMPLATES:
+                        _TEMPLATES.popitem(last=False)
+            chart = _with_frame(template, template.__dict__["_frame"], frame)
+            object.__setattr__(chart, "_template", template)
+            object.__setattr__(chart, "_frame", frame)
+            return chart
+
+        return wrapper
+
+    return decorate
+
+
+def forget_templates() -> None:
+    """Drop every template (memory short: they are rebuilt on their next use)."""
+    with _TEMPLATES_LOCK:
+        _TEMPLATES.clear()

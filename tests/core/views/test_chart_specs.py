@@ -1,0 +1,110 @@
+"""Charts built once per shape, with only their data swapped (issue 26): the same charts and specs."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import altair as alt
+import pandas as pd
+import pytest
+from streamlit.elements import vega_charts
+
+from core.views.chart_specs import forget_templates, templated, unvalidated
+from core.views.charts import bar_chart, heatmap, line_chart, method_panel
+
+BUILDS: list[str] = []
+
+
+@templated(lambda frame, **_: (len(frame) <= 3,))
+def counted(frame: pd.DataFrame, title: str, rule_at: float = 1.0) -> alt.LayerChart:
+    """A line with a rule: a layered chart whose marks depend on the frame's length (the shape)."""
+    BUILDS.append(title)
+    line = alt.Chart(frame, title=title).mark_line(point=len(frame) <= 3).encode(x="r:Q", y="y:Q")
+    rule = alt.Chart(pd.DataFrame({"r": [rule_at]})).mark_rule().encode(x="r:Q")
+    return line + rule
+
+
+def frame(values) -> pd.DataFrame:
+    return pd.DataFrame({"r": range(len(values)), "y": [float(v) for v in values]})
+
+
+def drawn(chart) -> dict:
+    """What ``st.altair_chart`` sends for ``chart`` (its spec, with its data as Arrow)."""
+    return vega_charts._convert_altair_to_vega_lite_spec(unvalidated(chart))
+
+
+@pytest.fixture(autouse=True)
+def no_templates():
+    forget_templates()
+    BUILDS.clear()
+    yield
+    forget_templates()
+
+
+CHARTS = {
+    "line with a rule and colours": lambda f: line_chart(
+        f.assign(c=["a", "b"] * (len(f) // 2)), "r", "y", "t", color="c", rule_at=1, rule_label="here"
+    ),
+    "line on a log axis": lambda f: line_chart(f.assign(r=f["r"] + 1), "r", "y", "t", log_x=True, rule_at=2),
+    "method panel": lambda f: method_panel(f, "r", "y", "Learned", "#4e79a7", 2, x_domain=(0, 4), note="n"),
+    "bar": lambda f: bar_chart(f, "r", "y", "t"),
+    "heatmap": lambda f: heatmap(f.assign(c=f["r"]).rename(columns={"y": "value"}), "r", "c", "t"),
+}
+
+
+@pytest.mark.parametrize("name", CHARTS)
+def test_a_templated_chart_is_the_chart_its_builder_gives_for_that_frame(name):
+    make = CHARTS[name]
+    for values in ([0, 1, 4, 9], [3, -1, 2, 7], [5, 5, 5, 5, 1, 2] * 20):  # the last: > 64 rows
+        built = make(frame(values))
+        with alt.data_transformers.disable_max_rows():
+            assert built.to_dict() == _unTemplated(make, frame(values)).to_dict()  # validated, data inlined
+        assert drawn(built) == drawn(_unTemplated(make, frame(values)))  # as Streamlit sends it
+
+
+def _unTemplated(make, f):
+    """``make(f)`` with every templated builder calling its builder directly."""
+    forget_templates()
+    chart = make(f)
+    forget_templates()
+    return chart
+
+
+def test_each_shape_is_built_once_and_its_copies_are_not_converted_again(monkeypatch):
+    first, second = counted(frame([0, 1, 4]), "t"), counted(frame([2, 3, 5]), "t")
+    assert BUILDS == ["t"]  # one template for both frames
+    spec = drawn(first)
+    converted = []
+    monkeypatch.setattr(alt.TopLevelMixin, "to_dict", lambda *a, **k: converted.append(a) or {})
+    other = drawn(second)  # the template's spec with the second frame's dataset in it
+    assert not converted
+    monkeypatch.undo()
+    assert other == drawn(counted.__wrapped__(frame([2, 3, 5]), "t"))  # the builder itself: a build
+    assert other["datasets"] != spec["datasets"] and len(other["datasets"]) == 2  # the line's and the rule's
+    BUILDS.clear()
+    counted(frame([0, 1, 4, 9]), "t")  # another shape: four rows draw no points
+    counted(frame([0, 1, 4]), "u")  # another title
+    counted(frame([0, 1, 4]), "t", rule_at=1.0)  # the default, given: the same arguments
+    assert BUILDS == ["t", "u"]
+
+
+def test_a_template_keeps_no_frame_and_templates_can_be_forgotten():
+    data = frame([0, 1, 4])
+    chart = counted(data, "t")
+    drawn(chart)
+    gone = weakref.ref(data)
+    del data, chart
+    gc.collect()
+    assert gone() is None  # the template holds an empty frame, not the first caller's
+    forget_templates()
+    counted(frame([0, 1, 4]), "t")
+    assert BUILDS == ["t", "t"]
+
+
+def test_a_copy_changed_later_is_drawn_from_its_own_data():
+    chart = counted(frame([0, 1, 4]), "t")
+    presenting = chart.configure_axis(labelFontSize=17)  # what ui.presenter.readable does
+    assert drawn(presenting) == drawn(
+        counted.__wrapped__(frame([0, 1, 4]), "t").configure_axis(labelFontSize=17)
+    )
