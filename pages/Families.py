@@ -14,9 +14,9 @@ from ui.families.compare import (
     logit_parts,
     logit_section,
     overview,
-    similarity_charts,
     similarity_parts,
     similarity_section,
+    similarity_view,
 )
 from ui.families.controls import family_settings
 from ui.memory import forget_when_short, reserve_for_run
@@ -46,7 +46,7 @@ reserve_for_run(
     families_view_bytes(cfg.context_length, cfg.output_dim, drawn_span(cfg.context_length, fam)),
     "drawing these views",
 )
-forget_when_short(similarity_charts.clear, logit_panel.clear)  # the chart caches, when memory is short
+forget_when_short(similarity_view.clear, logit_panel.clear)  # the chart caches, when memory is short
 
 if not presenting():
     show_script(

@@ -10,6 +10,7 @@ Hugging Face ``T5Attention._relative_position_bucket`` / ``compute_bias``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
@@ -137,8 +138,13 @@ def t5_bias_table(fam: FamilyConfig, dim: int, seed: int) -> torch.Tensor:
 
 def last_distinct_distance(fam: FamilyConfig) -> int:
     """The first distance back (causal) that lands in T5's last bucket: farther ones look alike."""
+    return _last_distinct_distance(fam.buckets, fam.max_distance)
+
+
+@functools.lru_cache(maxsize=64)  # a few ms each (every distance up to MAX_USED_LENGTH), asked every rerun
+def _last_distinct_distance(num_buckets: int, max_distance: int) -> int:
     r = torch.arange(MAX_USED_LENGTH + 1)
-    buckets = t5_relative_bucket(-r, False, fam.buckets, fam.max_distance)  # [R]
+    buckets = t5_relative_bucket(-r, False, num_buckets, max_distance)  # [R]
     return int(r[buckets == buckets.max()][0])
 
 

@@ -129,44 +129,53 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
         st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
 
 
+def similarity_families() -> list[str]:
+    """The families with a vector per position: an input table's rows, or one of their own (RoPE)."""
+    return [name for name, f in FAMILIES.items() if f.additive or f.vectors is not None]
+
+
+def similarity_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
+    """What family ``name``'s position vectors depend on: ``chart_settings``, the seed only for a table
+    drawn from the lesson's generator (learned), so a new seed recomputes that family's matrix alone."""
+    settings = chart_settings(cfg)
+    return settings if FAMILIES[name].seeded else replace(settings, seed=PipelineConfig.seed)
+
+
 def position_vectors(
-    cfg: PipelineConfig, fam: FamilyConfig, positions: torch.Tensor
-) -> dict[str, torch.Tensor]:
-    """Each family's vector per position [P, k] where it has one: its input table's rows, or its own."""
-    vectors = {}
-    for name, f in FAMILIES.items():
-        if f.additive:
-            vectors[name] = method_rows(name, cfg, fam, positions).rows  # [P, d]
-        elif f.vectors is not None:  # RoPE: the all-ones query rotated to each position
-            vectors[name] = f.vectors(positions, cfg.output_dim, fam)  # [P, dh]
-    return vectors
+    name: str, cfg: PipelineConfig, fam: FamilyConfig, positions: torch.Tensor
+) -> torch.Tensor:
+    """Family ``name``'s vector per position: its input table's rows [P, d], or RoPE's own [P, dh]."""
+    if FAMILIES[name].additive:
+        return method_rows(name, cfg, fam, positions).rows
+    return FAMILIES[name].vectors(positions, cfg.output_dim, fam)  # the all-ones query rotated
 
 
-@st.cache_resource(max_entries=5, show_spinner=False)  # 2.5 MB each: 256 were 630 MB (core.serving.budget)
+@st.cache_resource(max_entries=15, show_spinner=False)  # < 0.5 MB each: 5 settings × 3 families (budget)
+def similarity_view(
+    name: str, cfg: PipelineConfig, settings: tuple
+) -> tuple[alt.TopLevelMixin, pd.DataFrame, str]:
+    """Chart 2 for family ``name``: its cosine-similarity heatmap, its mean-by-distance curve and its
+    finding, for the family settings ``settings``; kept, as they depend only on these."""
+    f, fam = FAMILIES[name], FamilyConfig(**dict(settings))
+    positions = sample_indices(cfg.context_length, SIMILARITY_POSITIONS)  # [P]
+    sim = cosine_matrix(position_vectors(name, cfg, fam, positions))  # [P, P]
+    frame = grid_frame(sim, positions, positions, "position i", "position j")
+    chart = heatmap(frame, "position j", "position i", f.label, 260, domain=(-1.0, 1.0), title_color=f.color)
+    distances, mean = mean_by_distance(sim, positions)  # [G], [G]
+    curve = pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
+    return chart, curve, similarity_findings(name, positions, sim)
+
+
 def similarity_charts(
-    cfg: PipelineConfig, settings: tuple
+    cfg: PipelineConfig, fam: FamilyConfig
 ) -> tuple[list[alt.TopLevelMixin], alt.TopLevelMixin, list[str]]:
     """Chart 2: a cosine-similarity heatmap per family with position vectors, the mean-by-distance
-    curves and the findings, for the family settings ``settings``; kept, as they depend only on these."""
-    fam = FamilyConfig(**dict(settings))
-    positions = sample_indices(cfg.context_length, SIMILARITY_POSITIONS)  # [P]
-    vectors = position_vectors(cfg, fam, positions)
-    heatmaps, curves, findings = [], [], []
-    for name, x in vectors.items():
-        f = FAMILIES[name]
-        sim = cosine_matrix(x)  # [P, P]
-        findings.append(similarity_findings(name, positions, sim))
-        frame = grid_frame(sim, positions, positions, "position i", "position j")
-        heatmaps.append(
-            heatmap(frame, "position j", "position i", f.label, 260, domain=(-1.0, 1.0), title_color=f.color)
-        )
-        distances, mean = mean_by_distance(sim, positions)  # [G], [G]
-        curves.append(
-            pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
-        )
-    colors = {FAMILIES[name].label: FAMILIES[name].color for name in vectors}
+    curves together and the findings."""
+    names = similarity_families()
+    views = [similarity_view(name, similarity_settings(name, cfg), fam.items()) for name in names]
+    colors = {FAMILIES[name].label: FAMILIES[name].color for name in names}
     curve = line_chart(
-        pd.concat(curves),
+        pd.concat([frame for _, frame, _ in views]),
         "distance",
         "cosine",
         "Mean similarity against distance",
@@ -174,13 +183,12 @@ def similarity_charts(
         colors=colors,
         height=200,
     )
-    return heatmaps, curve, findings
+    return [chart for chart, _, _ in views], curve, [finding for _, _, finding in views]
 
 
 def similarity_parts(cfg: PipelineConfig, fam: FamilyConfig) -> list[str]:
     """Chart 2's presenter parts: its matrices, ``PER_SLIDE`` to a slide, then the curves."""
-    heatmaps, _, _ = similarity_charts(chart_settings(cfg), fam.items())
-    return ["the matrices"] * len(chunks(len(heatmaps))) + ["against distance"]
+    return ["the matrices"] * len(chunks(len(similarity_families()))) + ["against distance"]
 
 
 def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
@@ -190,7 +198,7 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
     """
     T = cfg.context_length
     positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
-    heatmaps, curve, findings = similarity_charts(chart_settings(cfg), fam.items())
+    heatmaps, curve, findings = similarity_charts(cfg, fam)
     slides = chunks(len(heatmaps))
     if part is None:
         cells = [column for _ in range(len(heatmaps) // 2 + 1) for column in st.columns(2)]  # 2 wide
@@ -218,4 +226,4 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
 
 
 # Per-settings charts and tables: dropped when memory is short or the server idle.
-forget_when_short(logit_panel.clear, similarity_charts.clear)
+forget_when_short(logit_panel.clear, similarity_view.clear)
