@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import inspect
 import json
 import threading
@@ -71,7 +72,11 @@ def _kept_spec(chart: alt.TopLevelMixin, build: Callable[[], dict]) -> dict:
     kept = chart.__dict__.get("_kept_spec")
     if kept is None or kept[0] != key:
         template = chart.__dict__.get("_template")
-        kept = _from_template(template, chart.__dict__["_frame"], key) if template else None
+        kept = (
+            _from_template(template, chart.__dict__["_frame"], key, chart.__dict__["_live"])
+            if template
+            else None
+        )
         if kept is None:
             before = set(datasets)
             spec = build()
@@ -81,9 +86,12 @@ def _kept_spec(chart: alt.TopLevelMixin, build: Callable[[], dict]) -> dict:
     return json.loads(kept[1])
 
 
-def _from_template(template: alt.TopLevelMixin, frame: pd.DataFrame, key: tuple) -> tuple | None:
+def _from_template(
+    template: alt.TopLevelMixin, frame: pd.DataFrame, key: tuple, live: list[tuple[str, str]]
+) -> tuple | None:
     """The kept spec of a copy of ``template`` holding ``frame``: the template's spec, in which the
-    empty frame's dataset is ``frame``'s (None when the transformer names no dataset: build it)."""
+    empty frame's dataset is ``frame``'s and each stand-in number in ``live`` the copy's own (None when
+    the transformer names no dataset: build it)."""
     spec = template.__dict__.get("_spec")
     if spec is None or spec[0] != key:
         collected: dict = {}
@@ -98,7 +106,10 @@ def _from_template(template: alt.TopLevelMixin, frame: pd.DataFrame, key: tuple)
         return None
     name = _dataset_name(frame)  # collects the frame's data into the transformer's datasets
     datasets = alt.data_transformers.options["datasets"]
-    return key, text.replace(empty, json.dumps(name)), {**others, name: datasets[name]}
+    text = text.replace(empty, json.dumps(name))
+    for stand_in, number in live:
+        text = text.replace(stand_in, number)
+    return key, text, {**others, name: datasets[name]}
 
 
 def _dataset_name(frame: pd.DataFrame) -> str | None:
@@ -120,12 +131,12 @@ def _with_frame(chart: alt.TopLevelMixin, old: pd.DataFrame, new: pd.DataFrame) 
         fields["spec"] = _with_frame(chart._kwds["spec"], old, new)
     out = copy.copy(chart)
     object.__setattr__(out, "_kwds", {**chart._kwds, **fields})
-    for attribute in ("_kept_spec", "_spec", "_template", "_frame"):
+    for attribute in ("_kept_spec", "_spec", "_template", "_frame", "_stand_ins", "_live"):
         out.__dict__.pop(attribute, None)
     return out
 
 
-def templated(shape: Callable[..., tuple] | None = None):
+def templated(shape: Callable[..., object] | None = None, live: tuple[str, ...] = ()):
     """Decorator: a chart builder ``build(frame, ...)`` that builds each shape of chart once.
 
     ``shape(frame, **arguments)`` (every argument of ``build`` by name, defaults filled in): what the
@@ -133,6 +144,10 @@ def templated(shape: Callable[..., tuple] | None = None):
     The builder must read nothing else from them. Calls with the same arguments and shape, on frames of
     the same columns and dtypes, copy one template chart (its frame emptied) with their own frame in it:
     the chart ``build`` gives for that frame.
+
+    ``live``: arguments (numbers, or tuples of them) that the builder writes into the chart as they are,
+    such as a colour scale's ends: one template serves every value of them. It is built with stand-in
+    numbers, which each copy replaces by its own.
     """
 
     def decorate(build):
@@ -144,9 +159,11 @@ def templated(shape: Callable[..., tuple] | None = None):
             bound.apply_defaults()
             arguments = dict(bound.arguments)
             del arguments[next(iter(arguments))]  # the frame
+            values = [_numbers(arguments[name]) for name in live]
             key = (
                 build.__qualname__,
-                repr(arguments),
+                repr({name: value for name, value in arguments.items() if name not in live}),
+                repr([None if v is None else len(v) for v in values]),
                 repr(list(frame.columns)),
                 repr(list(frame.dtypes)),
                 shape(frame, **arguments) if shape else (),
@@ -156,21 +173,88 @@ def templated(shape: Callable[..., tuple] | None = None):
                 if template is not None:
                     _TEMPLATES.move_to_end(key)
             if template is None:
-                empty = frame.iloc[:0]
-                template = _with_frame(build(frame, *args, **kwargs), frame, empty)
-                object.__setattr__(template, "_frame", empty)
+                template = _template(build, bound.arguments, frame, live)
                 with _TEMPLATES_LOCK:
                     template = _TEMPLATES.setdefault(key, template)
                     while len(_TEMPLATES) > MAX_TEMPLATES:
                         _TEMPLATES.popitem(last=False)
             chart = _with_frame(template, template.__dict__["_frame"], frame)
+            reals = [x for v in values if v is not None for x in v]
+            stand_ins = dict(zip(template.__dict__["_stand_ins"], reals, strict=True))
+            if stand_ins:
+                chart = _substituted(chart, stand_ins)
             object.__setattr__(chart, "_template", template)
             object.__setattr__(chart, "_frame", frame)
+            object.__setattr__(chart, "_live", [(json.dumps(a), json.dumps(b)) for a, b in stand_ins.items()])
             return chart
 
         return wrapper
 
     return decorate
+
+
+_STAND_IN = 1.2345678901e-200  # stand-in k is _STAND_IN * (1 + k / 1000): no chart holds such a number
+
+
+def _numbers(value) -> tuple | None:
+    """A live argument's numbers, in order (None stays None: the builder may draw something else)."""
+    if value is None:
+        return None
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def _template(build, arguments: dict, frame: pd.DataFrame, live: tuple[str, ...]) -> alt.TopLevelMixin:
+    """``build``'s chart for ``arguments`` with stand-ins for the live ones, its frame emptied."""
+    stand_ins, given = [], dict(arguments)
+    for name in live:
+        value = given[name]
+        if value is None:
+            continue
+        numbers = [_STAND_IN * (1 + (len(stand_ins) + k) / 1000) for k in range(len(_numbers(value)))]
+        stand_ins += numbers
+        given[name] = type(value)(numbers) if isinstance(value, (tuple, list)) else numbers[0]
+    empty = frame.iloc[:0]
+    template = _with_frame(build(**given), frame, empty)
+    if stand_ins:
+        text = json.dumps(template.to_dict(validate=False))
+        missing = [x for x in stand_ins if json.dumps(x) not in text]
+        if missing:
+            raise ValueError(f"{build.__qualname__}: a live argument is not written into the chart as it is")
+    object.__setattr__(template, "_frame", empty)
+    object.__setattr__(template, "_stand_ins", stand_ins)
+    return template
+
+
+def _substituted(value, numbers: dict[float, float]):
+    """``value`` (a chart, a part of one, a list, …) with each stand-in number replaced: copies of the
+    parts that hold one, the same objects elsewhere."""
+    if isinstance(value, float):
+        return numbers.get(value, value)
+    if isinstance(value, alt.SchemaBase):
+        args, kwds = _substituted(value._args, numbers), _substituted(value._kwds, numbers)
+        if args is value._args and kwds is value._kwds:
+            return value
+        out = copy.copy(value)
+        object.__setattr__(out, "_args", args)
+        object.__setattr__(out, "_kwds", kwds)
+        return out
+    if isinstance(value, (list, tuple)):
+        items = [_substituted(x, numbers) for x in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else type(value)(items)
+    if isinstance(value, dict):
+        items = {k: _substituted(x, numbers) for k, x in value.items()}
+        return value if all(items[k] is value[k] for k in value) else items
+    return value
+
+
+def same_data(frame: pd.DataFrame, **_) -> str:
+    """A ``shape`` for builders that read much from their frame's values (axis ends, the categories
+    present): the values themselves, so a template serves the reruns that draw the same data (those
+    where other settings changed) and any other data builds its own."""
+    digest = hashlib.blake2b(
+        pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes(), digest_size=16
+    )
+    return digest.hexdigest()
 
 
 def forget_templates() -> None:

@@ -63,7 +63,7 @@ def two_digits_up(x: float) -> float:
     return limit
 
 
-@templated()
+@templated(live=("domain",))  # one template for every colour scale
 def _heatmap(
     frame: pd.DataFrame, x: str, y: str, title: str, height: int, scheme: str, domain: tuple, title_color
 ) -> alt.Chart:

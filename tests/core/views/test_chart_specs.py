@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from streamlit.elements import vega_charts
 
-from core.views.chart_specs import forget_templates, templated, unvalidated
+from core.views.chart_specs import forget_templates, same_data, templated, unvalidated
 from core.views.charts import bar_chart, heatmap, line_chart, method_panel
 
 BUILDS: list[str] = []
@@ -108,3 +108,64 @@ def test_a_copy_changed_later_is_drawn_from_its_own_data():
     assert drawn(presenting) == drawn(
         counted.__wrapped__(frame([0, 1, 4]), "t").configure_axis(labelFontSize=17)
     )
+
+
+@templated(same_data)
+def ranged(frame: pd.DataFrame, title: str) -> alt.Chart:
+    """A chart whose y axis ends where its data ends: it reads the frame's values."""
+    BUILDS.append(title)
+    ends = [float(frame["y"].min()), float(frame["y"].max())]
+    return (
+        alt.Chart(frame, title=title)
+        .mark_line()
+        .encode(x="r:Q", y=alt.Y("y:Q", scale=alt.Scale(domain=ends)))
+    )
+
+
+def test_a_builder_that_reads_its_values_gets_a_template_per_data():
+    first, again, other = (
+        ranged(frame([0, 1, 4]), "t"),
+        ranged(frame([0, 1, 4]), "t"),
+        ranged(frame([0, 1, 5]), "t"),
+    )
+    assert BUILDS == ["t", "t"]  # the same values: one build; other values: their own
+    assert drawn(again) == drawn(first)
+    assert drawn(other) == drawn(ranged.__wrapped__(frame([0, 1, 5]), "t"))
+    assert drawn(other)["encoding"]["y"]["scale"]["domain"] == [0.0, 5.0]
+
+
+@templated(live=("domain", "constant"))
+def scaled(frame: pd.DataFrame, title: str, domain: tuple, constant: float | None = None) -> alt.Chart:
+    """A heatmap-like chart whose colour scale's ends and symlog constant are written in as given."""
+    BUILDS.append(title)
+    symlog = {} if constant is None else {"type": "symlog", "constant": constant}
+    scale = alt.Scale(domain=list(domain), **symlog)
+    return alt.Chart(frame, title=title).mark_rect().encode(x="r:O", color=alt.Color("y:Q", scale=scale))
+
+
+def test_live_arguments_share_one_template_and_each_copy_has_its_own():
+    charts = [scaled(frame([0, 1, 4]), "t", (-lim, lim)) for lim in (1.5, 2.5, 3)]
+    assert BUILDS == ["t"]
+    for lim, chart in zip((1.5, 2.5, 3), charts, strict=True):
+        direct = scaled.__wrapped__(frame([0, 1, 4]), "t", (-lim, lim))
+        assert chart.to_dict() == direct.to_dict()  # the Altair chart itself holds the numbers
+        assert drawn(chart) == drawn(direct)  # and so does the spec from the template
+        assert drawn(chart)["encoding"]["color"]["scale"]["domain"] == [-lim, lim]
+    BUILDS.clear()
+    scaled(frame([0, 1, 4]), "t", (-9.0, 9.0))
+    symlog = scaled(frame([0, 1, 4]), "t", (-2.0, 2.0), constant=0.02)  # None → a number: another shape
+    assert BUILDS == ["t"]
+    assert drawn(symlog) == drawn(scaled.__wrapped__(frame([0, 1, 4]), "t", (-2.0, 2.0), constant=0.02))
+
+
+def test_a_live_argument_the_builder_changes_is_refused():
+    @templated(live=("limit",))
+    def doubled(frame: pd.DataFrame, limit: float) -> alt.Chart:
+        return (
+            alt.Chart(frame)
+            .mark_rect()
+            .encode(color=alt.Color("y:Q", scale=alt.Scale(domain=[0, 2 * limit])))
+        )
+
+    with pytest.raises(ValueError, match="not written into the chart as it is"):
+        doubled(frame([0, 1]), 1.0)
