@@ -42,6 +42,7 @@ from core.positional.rope_scaling_charts import (
 from core.text.samples import SAMPLES
 from core.text.tokenizer import encode
 from core.training.extrapolation import RUN, SCALINGS, Extrapolation, findings, measure
+from core.views.chart_specs import same_data, templated
 from ui.presenter import presenting, readable
 from ui.url_keys import register_url_keys, url_bound
 
@@ -337,8 +338,13 @@ def extrapolation_chart(e: Extrapolation, height: int = 300) -> alt.LayerChart:
         for name, losses in e.losses.items()
         for p, loss in enumerate(losses)
     ]
+    return _loss_chart(pd.DataFrame(rows), e.trained, height)
+
+
+@templated(same_data)  # drawn on every rerun of the page, built once per data
+def _loss_chart(frame: pd.DataFrame, trained: int, height: int) -> alt.LayerChart:
     lines = (
-        alt.Chart(pd.DataFrame(rows))
+        alt.Chart(frame)
         .mark_line()
         .encode(
             x=alt.X("position:Q", title="position in the window"),
@@ -348,7 +354,7 @@ def extrapolation_chart(e: Extrapolation, height: int = 300) -> alt.LayerChart:
         )
     )
     rule = (
-        alt.Chart(pd.DataFrame({"position": [e.trained], "label": [f"trained length T = {e.trained}"]}))
+        alt.Chart(pd.DataFrame({"position": [trained], "label": [f"trained length T = {trained}"]}))
         .mark_rule(strokeDash=[4, 4], color="gray")
         .encode(x="position:Q", tooltip=["label"])
     )

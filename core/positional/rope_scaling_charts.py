@@ -9,6 +9,7 @@ import pandas as pd
 import torch
 
 from core.positional.long_context import PLAIN, REGIME_COLORS, REGIMES, STILL, LongContextView
+from core.views.chart_specs import same_data, templated
 
 PAIR = "pair i"
 WAVELENGTH = "wavelength 2π/θ (positions)"
@@ -68,6 +69,7 @@ def _rules(lengths: dict[str, float], field: str, scale: alt.Scale) -> alt.Layer
     return rule + text
 
 
+@templated(same_data)  # drawn on every rerun of the page, built once per data
 def wavelength_chart(
     frame: pd.DataFrame, original: int, extended: int, height: int = 280, side: bool = False
 ) -> alt.LayerChart:
@@ -113,6 +115,7 @@ def wavelength_chart(
     return alt.layer(plain, scaled, rules, title=title, height=height)
 
 
+@templated(same_data)  # drawn on every rerun of the page, built once per data
 def slowdown_chart(frame: pd.DataFrame, factor: float, height: int = 280) -> alt.LayerChart:
     """How much scaling slows each pair, θ_plain / θ_scaled (log scale): 1 kept, s interpolated.
 
@@ -152,6 +155,7 @@ def score_colors(names: list[str], this: str) -> dict[str, str]:
     return {n: PLAIN_COLOR if n == PLAIN else THIS_COLOR if n == this else next(others) for n in names}
 
 
+@templated(same_data)  # drawn on every rerun of the page, built once per data
 def score_chart(
     frame: pd.DataFrame, this: str, original: int, height: int = 300, side: bool = False
 ) -> alt.LayerChart:
@@ -204,6 +208,7 @@ def attention_frame(curves: dict[str, torch.Tensor], factors: torch.Tensor) -> p
     )
 
 
+@templated(same_data)  # drawn on every rerun of the page, built once per data
 def attention_chart(
     frame: pd.DataFrame, factor: float, value: float, height: int = 240, side: bool = False
 ) -> alt.LayerChart:
