@@ -84,7 +84,7 @@ from websockets.asyncio.client import connect  # noqa: E402
 from tests.e2e.conftest import running_server  # noqa: E402
 
 # The app's pages by URL path ("" is the pipeline, the default page), as in ui/navigation.py.
-PAGES = ["", "Why_position", "Families", "Training", "Trained_positions"]
+PAGES = ["", "Why_position", "Families", "Attention", "Long_context", "Training", "Trained_positions"]
 PAGE_NAMES = {"": "pipeline", **{p: p for p in PAGES[1:]}}
 WIDGETS = ("number_input", "radio", "selectbox", "text_area", "checkbox")
 # Elements that show text, and the field that holds it.
