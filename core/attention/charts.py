@@ -12,16 +12,14 @@ import altair as alt
 import pandas as pd
 
 from core.views.chart_specs import templated
-from core.views.charts import two_digits_up
 
 MASKED = "#d1d5db"  # the background a hidden (masked) cell shows
 HIGHLIGHT = "#111827"
 
 
 def symmetric_domain(frames: list[pd.DataFrame]) -> tuple[float, float]:
-    """One colour domain for several diverging heatmaps: ±(largest |v| rounded up to two significant
-    digits, ``two_digits_up``: charts of similar values share a template), at least ±1e-6."""
-    limit = two_digits_up(max([float(f["v"].abs().max()) for f in frames if len(f)] + [1e-6]))
+    """One colour domain for several diverging heatmaps: ±(largest |v|), at least ±1e-6."""
+    limit = max([float(f["v"].abs().max()) for f in frames if len(f)] + [1e-6])
     return (-limit, limit)
 
 

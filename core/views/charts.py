@@ -6,8 +6,6 @@ a view stays far below 1 MB of chart data at any context length.
 
 from __future__ import annotations
 
-import math
-
 import altair as alt
 import pandas as pd
 import torch
@@ -40,27 +38,14 @@ def heatmap(
     domain: tuple[float, float] | None = None,
     title_color: str | None = None,
 ) -> alt.Chart:
-    """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0,
-    from −L to L, L the largest |value| rounded up to two significant digits (``two_digits_up``).
+    """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0.
 
     ``title_color``: the tensor's colour (``core.views.colors.TENSOR_COLORS``), as in the diagrams.
     """
     if domain is None:
-        limit = two_digits_up(float(frame["value"].abs().max()) or 1.0)
+        limit = float(frame["value"].abs().max()) or 1.0
         domain = (-limit, limit)
     return _heatmap(frame, x, y, title, height, scheme, tuple(domain), title_color)
-
-
-def two_digits_up(x: float) -> float:
-    """The smallest number of two significant digits ≥ ``x`` > 0 (3.14 → 3.2, 0.0271 → 0.028, 3 → 3).
-
-    A heatmap's colour scale ends there: charts of similar values share one scale, hence one template.
-    """
-    step = 10.0 ** (math.floor(math.log10(x)) - 1)
-    limit = round(math.ceil(x / step) * step, 12)
-    while limit < x:
-        limit = round(limit + step, 12)
-    return limit
 
 
 @templated(live=("domain",))  # one template for every colour scale

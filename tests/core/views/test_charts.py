@@ -13,18 +13,6 @@ def test_heatmap_data_is_the_grid():
     assert data[3] == {"position t": 5, "dimension j": 0, "value": 1.0}
     assert spec["mark"]["type"] == "rect"
     assert spec["encoding"]["color"]["scale"]["domain"] == [-3.0, 3.0]
-    spec = heatmap(frame.assign(value=frame["value"] * 1.047), "dimension j", "position t", "x").to_dict()
-    assert spec["encoding"]["color"]["scale"]["domain"] == [-3.2, 3.2]  # |max| 3.141: two digits, up
-
-
-def test_two_digits_up():
-    import pytest
-
-    from core.views.charts import two_digits_up
-
-    cases = {3.0: 3.0, 3.141: 3.2, 2.9: 2.9, 2.900001: 3.0, 0.0271: 0.028, 0.3: 0.3, 99.1: 100.0, 1e-7: 1e-7}
-    for x, limit in cases.items():
-        assert two_digits_up(x) == pytest.approx(limit, rel=1e-12) and two_digits_up(x) >= x
 
 
 def test_units():
