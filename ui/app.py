@@ -15,7 +15,7 @@ from ui.memory import give_back_memory, note_activity, release_run, use_mmap_for
 from ui.moved_session import moved_session_note
 from ui.navigation import SETTINGS, forget_settings, navigation
 from ui.presenter import presenter_style, presenting
-from ui.runtime import build_charts_without_validation, freeze_after_first_run, use_one_torch_thread
+from ui.runtime import build_charts_without_validation, freeze_if_due, note_run_ended, use_one_torch_thread
 from ui.sidebar import sidebar
 from ui.text_source import TextChoice
 from ui.widgets import page_setup
@@ -27,6 +27,7 @@ build_charts_without_validation()
 
 def start_run(page: StreamlitPage) -> None:
     """Set up the page ``page`` and draw the sidebar; ``settings()`` then reads it."""
+    freeze_if_due()  # after a page's first run in the process (ui.runtime)
     page_setup(page.title, sidebar_collapsed=presenting())
     release_run()  # what a run that never reached end_run still held (a fresh server's first run)
     cache.warm_tokenizer()
@@ -36,13 +37,14 @@ def start_run(page: StreamlitPage) -> None:
 
 
 def end_run(page: StreamlitPage) -> None:
-    """After the page (also when it stopped early): forget this run's settings, free memory, and after
-    the page's first run in the process, freeze what is alive (``ui.runtime``)."""
+    """After the page (also when it stopped early): forget this run's settings, free memory, and note
+    the run (after a page's first run in the process, the next run starts by freezing what is alive:
+    ``ui.runtime``)."""
     forget_settings()
     release_run()
     note_activity()  # an idle server drops its caches after a minute (core.serving.memory_governor)
     give_back_memory()
-    freeze_after_first_run(page.url_path)
+    note_run_ended(page.url_path)
 
 
 def settings() -> tuple[PipelineConfig, TextChoice]:

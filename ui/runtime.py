@@ -10,8 +10,11 @@
   script run (``runner.postScriptGC``); with torch, pandas, Altair and every page's modules loaded, a
   full collection walks ~260,000 objects (~130 ms of CPU). After each page's first run in the process,
   ``gc.freeze()`` moves the objects alive then — modules, caches, the shared sidebar — into the
-  permanent generation, so later collections walk only what reruns create. Objects frozen are still
-  freed by reference counting as usual (cached tensors included); only cycles among them would stay.
+  permanent generation, so later collections walk only what reruns create. The freeze waits for the
+  next run's start: Streamlit's own collection after the first run has freed that run's garbage by
+  then, so the app needs no full collection of its own (a fresh server's first page: 0.14 s less).
+  Objects frozen are still freed by reference counting as usual (cached tensors included); only
+  cycles among them would stay.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ import gc
 import torch
 from altair.utils.schemapi import disable_debug_mode
 
-_frozen_after: set[str] = set()  # pages whose first run in this process has been followed by a freeze
+_first_runs: set[str] = set()  # pages whose first run in this process has ended
+_freeze_pending = False  # a page's first run ended: freeze at the next run's start
 
 
 def use_one_torch_thread() -> None:
@@ -34,11 +38,20 @@ def build_charts_without_validation() -> None:
     disable_debug_mode()
 
 
-def freeze_after_first_run(page: str) -> bool:
-    """After ``page``'s first run in this process: collect once, then freeze what is alive (True then)."""
-    if page in _frozen_after:
+def note_run_ended(page: str) -> None:
+    """A run of ``page`` ended: after the page's first run in this process, freeze at the next start."""
+    global _freeze_pending
+    if page not in _first_runs:
+        _first_runs.add(page)
+        _freeze_pending = True
+
+
+def freeze_if_due() -> bool:
+    """At a run's start, after a page's first run: freeze what is alive (True then). Streamlit's
+    collection after that run (``runner.postScriptGC``) has freed the run's garbage meanwhile."""
+    global _freeze_pending
+    if not _freeze_pending:
         return False
-    _frozen_after.add(page)
-    gc.collect()  # the first run's own garbage is not frozen with the rest
+    _freeze_pending = False
     gc.freeze()
     return True
