@@ -63,13 +63,13 @@ class Server:
                 self.proc.wait(timeout=STOP_SECONDS)
 
 
-def start_server(port: int | None = None) -> Server:
-    """``streamlit run`` on ``port`` (default: a free loopback port); returns once it listens and
-    /_stcore/health answers. The same port again: a restart, as the browser sees it."""
+def start_server(port: int | None = None, python: str = sys.executable) -> Server:
+    """``streamlit run`` on ``port`` (default: a free loopback port) by ``python``; returns once it
+    listens and /_stcore/health answers. The same port again: a restart, as the browser sees it."""
     port = port or _free_port()
     proc = subprocess.Popen(
         [
-            sys.executable,
+            python,
             "-m",
             "streamlit",
             "run",
