@@ -131,7 +131,7 @@ def _with_frame(chart: alt.TopLevelMixin, old: pd.DataFrame, new: pd.DataFrame) 
         fields["spec"] = _with_frame(chart._kwds["spec"], old, new)
     out = copy.copy(chart)
     object.__setattr__(out, "_kwds", {**chart._kwds, **fields})
-    for attribute in ("_kept_spec", "_spec", "_template", "_frame", "_stand_ins", "_live"):
+    for attribute in ("_kept_spec", "_spec", "_template", "_frame", "_stand_ins", "_holders", "_live"):
         out.__dict__.pop(attribute, None)
     return out
 
@@ -178,11 +178,10 @@ def templated(shape: Callable[..., object] | None = None, live: tuple[str, ...] 
                     template = _TEMPLATES.setdefault(key, template)
                     while len(_TEMPLATES) > MAX_TEMPLATES:
                         _TEMPLATES.popitem(last=False)
-            chart = _with_frame(template, template.__dict__["_frame"], frame)
             reals = [x for v in values if v is not None for x in v]
             stand_ins = dict(zip(template.__dict__["_stand_ins"], reals, strict=True))
-            if stand_ins:
-                chart = _substituted(chart, stand_ins)
+            own = _substituted(template, stand_ins, template.__dict__["_holders"]) if stand_ins else template
+            chart = _with_frame(own, template.__dict__["_frame"], frame)
             object.__setattr__(chart, "_template", template)
             object.__setattr__(chart, "_frame", frame)
             object.__setattr__(chart, "_live", [(json.dumps(a), json.dumps(b)) for a, b in stand_ins.items()])
@@ -220,18 +219,42 @@ def _template(build, arguments: dict, frame: pd.DataFrame, live: tuple[str, ...]
         missing = [x for x in stand_ins if json.dumps(x) not in text]
         if missing:
             raise ValueError(f"{build.__qualname__}: a live argument is not written into the chart as it is")
+    holders: set[int] = set()
+    _find_holders(template, set(stand_ins), holders)
     object.__setattr__(template, "_frame", empty)
     object.__setattr__(template, "_stand_ins", stand_ins)
+    object.__setattr__(template, "_holders", holders)
     return template
 
 
-def _substituted(value, numbers: dict[float, float]):
-    """``value`` (a chart, a part of one, a list, …) with each stand-in number replaced: copies of the
-    parts that hold one, the same objects elsewhere."""
+def _find_holders(value, stand_ins: set[float], holders: set[int]) -> bool:
+    """Whether ``value`` (a chart, a part of one, a list, …) holds a stand-in; the ids of the parts
+    that do go into ``holders``, so that a copy walks only those (``_substituted``)."""
+    if isinstance(value, float):
+        return value in stand_ins
+    if isinstance(value, alt.SchemaBase):
+        parts = [value._args, value._kwds]
+    elif isinstance(value, (list, tuple)):
+        parts = list(value)
+    elif isinstance(value, dict):
+        parts = list(value.values())
+    else:
+        return False
+    found = [_find_holders(part, stand_ins, holders) for part in parts]  # every part: all are marked
+    if any(found):
+        holders.add(id(value))
+    return any(found)
+
+
+def _substituted(value, numbers: dict[float, float], holders: set[int]):
+    """``value`` (a template, a part of one, a list, …) with each stand-in number replaced: copies of
+    the parts that hold one (``holders``: their ids), the same objects elsewhere."""
     if isinstance(value, float):
         return numbers.get(value, value)
+    if id(value) not in holders:
+        return value
     if isinstance(value, alt.SchemaBase):
-        args, kwds = _substituted(value._args, numbers), _substituted(value._kwds, numbers)
+        args, kwds = _substituted(value._args, numbers, holders), _substituted(value._kwds, numbers, holders)
         if args is value._args and kwds is value._kwds:
             return value
         out = copy.copy(value)
@@ -239,10 +262,10 @@ def _substituted(value, numbers: dict[float, float]):
         object.__setattr__(out, "_kwds", kwds)
         return out
     if isinstance(value, (list, tuple)):
-        items = [_substituted(x, numbers) for x in value]
+        items = [_substituted(x, numbers, holders) for x in value]
         return value if all(a is b for a, b in zip(items, value, strict=True)) else type(value)(items)
     if isinstance(value, dict):
-        items = {k: _substituted(x, numbers) for k, x in value.items()}
+        items = {k: _substituted(x, numbers, holders) for k, x in value.items()}
         return value if all(items[k] is value[k] for k in value) else items
     return value
 
