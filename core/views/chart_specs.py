@@ -118,22 +118,35 @@ def _dataset_name(frame: pd.DataFrame) -> str | None:
     return out.get("name") if isinstance(out, dict) else None
 
 
+_PARTS = ("layer", "hconcat", "vconcat", "concat")  # a compound chart's lists of subcharts
+
+
+def _subcharts(chart: alt.TopLevelMixin) -> dict[str, list | alt.SchemaBase]:
+    """A compound chart's subcharts, by field: its lists of them, and a facet's inner chart ("spec")."""
+    found = {part: chart._kwds[part] for part in _PARTS if isinstance(chart._kwds.get(part), list)}
+    if isinstance(chart._kwds.get("spec"), alt.SchemaBase):
+        found["spec"] = chart._kwds["spec"]
+    return found
+
+
 def _with_frame(chart: alt.TopLevelMixin, old: pd.DataFrame, new: pd.DataFrame) -> alt.TopLevelMixin:
     """A shallow copy of ``chart`` in which every (sub)chart whose data is ``old`` holds ``new``."""
-    fields = {}
-    if chart._kwds.get("data") is old:
-        fields["data"] = new
-    for part in ("layer", "hconcat", "vconcat", "concat"):
-        charts = chart._kwds.get(part)
-        if isinstance(charts, list):
-            fields[part] = [_with_frame(c, old, new) for c in charts]
-    if isinstance(chart._kwds.get("spec"), alt.SchemaBase):  # a facet's inner chart
-        fields["spec"] = _with_frame(chart._kwds["spec"], old, new)
+    fields = {"data": new} if chart._kwds.get("data") is old else {}
+    for field, sub in _subcharts(chart).items():
+        fields[field] = (
+            [_with_frame(c, old, new) for c in sub] if isinstance(sub, list) else _with_frame(sub, old, new)
+        )
     out = copy.copy(chart)
     object.__setattr__(out, "_kwds", {**chart._kwds, **fields})
     for attribute in ("_kept_spec", "_spec", "_template", "_frame", "_stand_ins", "_holders", "_live"):
         out.__dict__.pop(attribute, None)
     return out
+
+
+def _draws(chart: alt.TopLevelMixin, frame: pd.DataFrame) -> bool:
+    """Whether ``chart`` or one of its subcharts has ``frame`` itself as its data."""
+    subcharts = [c for sub in _subcharts(chart).values() for c in (sub if isinstance(sub, list) else [sub])]
+    return chart._kwds.get("data") is frame or any(_draws(c, frame) for c in subcharts)
 
 
 def templated(shape: Callable[..., object] | None = None, live: tuple[str, ...] = ()):
@@ -214,24 +227,24 @@ def _template(build, arguments: dict, frame: pd.DataFrame, live: tuple[str, ...]
         given[name] = type(value)(numbers) if isinstance(value, (tuple, list)) else numbers[0]
     empty = frame.iloc[:0]
     template = _with_frame(build(**given), frame, empty)
-    if stand_ins:
-        text = json.dumps(template.to_dict(validate=False))
-        missing = [x for x in stand_ins if json.dumps(x) not in text]
-        if missing:
-            raise ValueError(f"{build.__qualname__}: a live argument is not written into the chart as it is")
+    if not _draws(template, empty):
+        raise ValueError(f"{build.__qualname__}: the chart does not draw its frame as it was given")
     holders: set[int] = set()
-    _find_holders(template, set(stand_ins), holders)
+    found = _find_holders(template, set(stand_ins), holders)
+    if found != set(stand_ins):
+        raise ValueError(f"{build.__qualname__}: a live argument is not written into the chart as it is")
     object.__setattr__(template, "_frame", empty)
     object.__setattr__(template, "_stand_ins", stand_ins)
     object.__setattr__(template, "_holders", holders)
     return template
 
 
-def _find_holders(value, stand_ins: set[float], holders: set[int]) -> bool:
-    """Whether ``value`` (a chart, a part of one, a list, …) holds a stand-in; the ids of the parts
-    that do go into ``holders``, so that a copy walks only those (``_substituted``)."""
+def _find_holders(value, stand_ins: set[float], holders: set[int]) -> set[float]:
+    """The stand-ins ``value`` (a chart, a part of one, a list, …) holds; the ids of the parts that hold
+    one go into ``holders``, so that a copy walks only those (``_substituted``). A chart is converted
+    with its values as they are, so a stand-in missing here was changed by its builder."""
     if isinstance(value, float):
-        return value in stand_ins
+        return {value} & stand_ins
     if isinstance(value, alt.SchemaBase):
         parts = [value._args, value._kwds]
     elif isinstance(value, (list, tuple)):
@@ -239,11 +252,11 @@ def _find_holders(value, stand_ins: set[float], holders: set[int]) -> bool:
     elif isinstance(value, dict):
         parts = list(value.values())
     else:
-        return False
-    found = [_find_holders(part, stand_ins, holders) for part in parts]  # every part: all are marked
-    if any(found):
+        return set()
+    found = set().union(*(_find_holders(part, stand_ins, holders) for part in parts))
+    if found:
         holders.add(id(value))
-    return any(found)
+    return found
 
 
 def _substituted(value, numbers: dict[float, float], holders: set[int]):

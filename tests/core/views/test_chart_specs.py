@@ -169,3 +169,13 @@ def test_a_live_argument_the_builder_changes_is_refused():
 
     with pytest.raises(ValueError, match="not written into the chart as it is"):
         doubled(frame([0, 1]), 1.0)
+
+
+def test_a_builder_that_draws_another_frame_is_refused():
+    # a copy swaps the frame it was given: a chart of a frame made from it would keep the first call's
+    @templated()
+    def filtered(frame: pd.DataFrame) -> alt.Chart:
+        return alt.Chart(frame[frame["y"] > 0]).mark_line().encode(x="r:Q", y="y:Q")
+
+    with pytest.raises(ValueError, match="does not draw its frame as it was given"):
+        filtered(frame([0, 1]))
