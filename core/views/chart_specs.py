@@ -10,6 +10,8 @@ the frames as Arrow). Building an Altair chart (``encode``, layering) costs 3–
   arguments, the frame's columns and dtypes, and what ``shape`` reads from the data), on an empty
   frame; each call copies that template with its own frame in it. Drawn by Streamlit, the copy's spec
   is the template's with the frame's dataset name swapped: neither built nor converted again.
+  ``live`` arguments (a colour scale's ends) are stand-ins in the template that each copy replaces;
+  ``same_data`` makes a template per content, for builders that read much from their values.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable
 import altair as alt
 import pandas as pd
 
-MAX_TEMPLATES = 64  # chart shapes kept (~60 kB each: the chart on an empty frame and its spec)
+MAX_TEMPLATES = 64  # chart shapes kept (30–60 kB each: the chart on an empty frame and its spec)
 
 _UNVALIDATED: dict[type, type] = {}
 _TEMPLATES: OrderedDict[tuple, alt.TopLevelMixin] = OrderedDict()
