@@ -130,22 +130,19 @@ def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> To
     text with a seed already drawn draws only its new token IDs' stretches of the stream (issue 26).
     Shared between sessions: callers only read it.
     """
-    key = ("token_stream", vocab_size, dim, seed)
-    found, stream = SHARED.get(key)
-    if found and not len(stream.missing(ids)):
-        return stream
-    with SHARED.one_at_a_time(key):
-        found, stream = SHARED.get(key)  # another session may have drawn these rows meanwhile
-        if found and not len(stream.missing(ids)):
-            return stream
+
+    def draw(found: bool, stream: TokenStream | None) -> TokenStream:
         with reserved(
             table_rows_bytes(len(torch.unique(ids)), dim, streamed=True), "drawing the token table's rows"
         ):
-            stream = (
+            return (
                 stream.with_rows(ids, CACHED_ROWS_MAX) if found else token_stream(ids, vocab_size, dim, seed)
             )
-        SHARED.put(key, stream)
-    return stream
+
+    def has_rows(stream: TokenStream) -> bool:
+        return not len(stream.missing(ids))
+
+    return SHARED.kept_or_computed(("token_stream", vocab_size, dim, seed), draw, has_rows)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

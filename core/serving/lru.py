@@ -83,6 +83,28 @@ class ByteLRU:
                         del self._computing[key]
                 lock.release()
 
+    def kept_or_computed(
+        self,
+        key: Hashable,
+        compute: Callable[[bool, Any], Any],
+        usable: Callable[[Any], bool] = lambda value: True,
+    ) -> Any:
+        """``key``'s kept value if it is ``usable``; else ``compute(found, kept value)``'s result, kept.
+
+        One thread computes ``key`` at a time (``one_at_a_time``): one that waited looks again first,
+        and finds what the other computed.
+        """
+        found, value = self.get(key)
+        if found and usable(value):
+            return value
+        with self.one_at_a_time(key):
+            found, value = self.get(key)  # computed by another session while this one waited
+            if found and usable(value):
+                return value
+            value = compute(found, value)
+            self.put(key, value)
+        return value
+
     def clear(self) -> None:
         """Drop every entry (when the server's memory is short: they are computed again when asked)."""
         with self._lock:
@@ -97,15 +119,6 @@ class ByteLRU:
 
         @functools.wraps(fn)
         def wrapper(*args: Hashable) -> Any:
-            key = (fn.__qualname__, args)
-            found, value = self.get(key)
-            if found:
-                return value
-            with self.one_at_a_time(key):
-                found, value = self.get(key)  # computed by another session while this one waited
-                if not found:
-                    value = fn(*args)
-                    self.put(key, value)
-            return value
+            return self.kept_or_computed((fn.__qualname__, args), lambda found, value: fn(*args))
 
         return wrapper  # type: ignore[return-value]
