@@ -67,11 +67,17 @@ def chart_settings(cfg: PipelineConfig) -> PipelineConfig:
     return PipelineConfig(cfg.vocab_size, cfg.output_dim, cfg.context_length, seed=cfg.seed)
 
 
-def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
-    """What family ``name``'s chart 1 panel depends on: ``chart_settings``, without the seed when its
-    logit does not read it (ALiBi, NoPE), so a new seed redraws only the panels that change."""
+def seeded_settings(cfg: PipelineConfig, reads_seed: bool) -> PipelineConfig:
+    """``chart_settings``, with the seed only when the view reads it (else the default): a new seed then
+    recomputes only the views that change."""
     settings = chart_settings(cfg)
-    return settings if FAMILIES[name].reads_seed else replace(settings, seed=PipelineConfig.seed)
+    return settings if reads_seed else replace(settings, seed=PipelineConfig.seed)
+
+
+def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
+    """What family ``name``'s chart 1 panel depends on: the seed unless its logit does not read it
+    (ALiBi, NoPE)."""
+    return seeded_settings(cfg, FAMILIES[name].reads_seed)
 
 
 @st.cache_resource(max_entries=56, show_spinner=False)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
@@ -135,10 +141,9 @@ def similarity_families() -> list[str]:
 
 
 def similarity_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
-    """What family ``name``'s position vectors depend on: ``chart_settings``, the seed only for a table
-    drawn from the lesson's generator (learned), so a new seed recomputes that family's matrix alone."""
-    settings = chart_settings(cfg)
-    return settings if FAMILIES[name].seeded else replace(settings, seed=PipelineConfig.seed)
+    """What family ``name``'s position vectors depend on: the seed only for a table drawn from the
+    lesson's generator (learned)."""
+    return seeded_settings(cfg, FAMILIES[name].seeded)
 
 
 def position_vectors(
