@@ -190,3 +190,23 @@ def test_training_shows_one_section_at_a_time(open_page):
     at.run()
     assert subheaders(at) == ["Every method on this text"]
     assert "train" not in [b.key for b in at.button]  # the Train button belongs to section 1
+
+
+def test_presenting_the_families_overview_wraps_its_facts_in_the_projector_s_type(open_page):
+    # a grid in presenter type cut the right-hand columns off at 1280 px; an HTML table wraps them
+    at = open_page("pages/Families.py", present="true")
+    assert not at.exception and not at.error
+    table = at.table[0].value
+    assert list(table.index) == [
+        "NoPE",
+        "Learned absolute",
+        "Sinusoidal",
+        "Shaw relative",
+        "T5 bias",
+        "ALiBi",
+        "RoPE",
+    ]
+    assert "source" not in table.columns and "past the trained length (T = 4)" in table.columns
+    assert not at.dataframe
+    normal = open_page("pages/Families.py")
+    assert "source" in normal.dataframe[0].value.columns and not normal.table

@@ -18,7 +18,7 @@ from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.units import every
 from ui.cache import additive_rows
 from ui.memory import forget_when_short
-from ui.presenter import readable, slide_height
+from ui.presenter import presenting, readable, slide_height
 
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
 PER_SLIDE = 3  # presenting: chart 1's panels (each with its finding) and chart 2's matrices per slide
@@ -50,7 +50,11 @@ def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         }
         for f in FAMILIES.values()
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    frame = pd.DataFrame(rows)
+    if presenting():  # wrapped in the projector's type, without the names and sources a grid cut off
+        st.table(frame.drop(columns=["method", "source"]).set_index("family"))
+        return
+    st.dataframe(frame, hide_index=True, width="stretch")
 
 
 def method_rows(
