@@ -5,8 +5,11 @@ on every page, bound to the URL, so a link or a reload reproduces the view after
 The pages (``pages/``) read them with ``ui.app.settings()``.
 """
 
-from ui.app import end_run, start_run
-from ui.navigation import navigation
+from ui.first_imports import imports_without_collection
+
+with imports_without_collection():  # a fresh server's first run: torch, pandas, Altair (0.3 s less)
+    from ui.app import end_run, start_run
+    from ui.navigation import navigation
 
 page = navigation()
 start_run(page)

@@ -8,7 +8,8 @@
   ``core/views/charts.py`` are validated by the tests, so the server builds and draws them without it.
 * **Long-lived objects out of the collector's way.** Streamlit calls ``gc.collect(2)`` after every
   script run (``runner.postScriptGC``); with torch, pandas, Altair and every page's modules loaded, a
-  full collection walks ~260,000 objects (~130 ms of CPU). After each page's first run in the process,
+  full collection walks ~260,000 objects (~130 ms of CPU). What the first imports create is frozen as
+  they end (``ui.first_imports``); after each page's first run in the process,
   ``gc.freeze()`` moves the objects alive then — modules, caches, the shared sidebar — into the
   permanent generation, so later collections walk only what reruns create. The freeze waits for the
   next run's start: Streamlit's own collection after the first run has freed that run's garbage by
