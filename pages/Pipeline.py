@@ -115,7 +115,6 @@ if step(2, steps[1], slides):
 
 # Real values at a small corner (tables) and on a downsampled grid (heatmaps).
 corner = cache.view(
-    choice.text,
     cfg,
     batch,
     torch.arange(min(B, 2)),
@@ -123,7 +122,6 @@ corner = cache.view(
     torch.arange(min(d, TABLE_DIMS)),
 )
 grid = cache.view(
-    choice.text,
     cfg,
     batch,
     torch.arange(1),

@@ -104,31 +104,24 @@ def batch_of(text: str, batch_size: int, max_length: int, stride: int, vocab_siz
         return first_batch(ids, batch_size, max_length, stride, drop_last=False)
 
 
-CACHED_ROWS_MAX = 2**21  # unique tokens × d kept per seed (8 MB)
+CACHED_ROWS_MAX = 2**21  # token rows × d kept per seed (8 MB)
 
 
-def _exact_text_rows(texts: tuple[str, ...], vocab_size: int, dim: int, seed: int) -> TokenRows:
-    # The rows live in the seed's kept stream, one copy for every text with that seed: a rerun for
-    # another context or batch size only looks them up (~1 ms).
-    index = _text_token_index(texts, vocab_size)  # [U]
+def _kept_rows(needed: torch.Tensor, vocab_size: int, dim: int, seed: int) -> TokenRows:
+    """Rows of ``needed`` [N] from the seed's kept stream (exact tables): only rows no view has asked
+    for yet are drawn, and a rerun for another context or batch size mostly looks them up (~1 ms)."""
+    index = torch.unique(needed)  # [U]
     stream = _token_stream(vocab_size, dim, seed, index)
     return TokenRows(index, stream.drawn.lookup(index), True, stream.state_after)
-
-
-@SHARED.cached
-def _text_token_index(texts: tuple[str, ...], vocab_size: int) -> torch.Tensor:
-    """The distinct token IDs of the texts, sorted: [U] (kept: a rerun need not list them again)."""
-    return torch.unique(
-        torch.tensor([i for text in texts for i in token_ids(text, vocab_size)], dtype=torch.long)
-    )
 
 
 def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> TokenStream:
     """The seed's exact token table as kept: its stream's saved states and rows, with ``ids`` [N] drawn.
 
-    Streaming the vocab×d draws is the costly part (~50 ms at the book's setting): once per seed. A new
-    text with a seed already drawn draws only its new token IDs' stretches of the stream (issue 26).
-    Shared between sessions: callers only read it.
+    Streaming the vocab×d draws is the costly part (~30 ms at the book's setting): once per seed, which
+    draws the rows asked for then. Rows asked for later (another text, batch or context) are drawn from
+    the nearest saved state, their stretches of the stream only (issue 26). Shared between sessions:
+    callers only read it.
     """
 
     def draw(found: bool, stream: TokenStream | None) -> TokenStream:
@@ -153,23 +146,17 @@ def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None
     return _token_stream(vocab_size, dim, seed, torch.empty(0, dtype=torch.long)).state_after  # kept
 
 
-@SHARED.cached
-def unique_token_count(texts: tuple[str, ...], vocab_size: int) -> int:
-    """How many distinct token IDs the texts use (kept: a rerun need not count them again)."""
-    return len({i for text in texts for i in token_ids(text, vocab_size)})
-
-
-def token_rows(texts: tuple[str, ...], cfg: PipelineConfig, needed: torch.Tensor) -> TokenRows:
-    """Token-table rows covering ``needed`` [N]: exact rows of all ``texts`` are cached when small."""
+def token_rows(cfg: PipelineConfig, needed: torch.Tensor) -> TokenRows:
+    """Token-table rows covering ``needed`` [N]: an exact table's come from the seed's kept stream."""
     V, d = cfg.vocab_size, cfg.output_dim
-    if _rows_cached(texts, V, d):
-        return _exact_text_rows(texts, V, d, cfg.seed)
-    return token_embedding_rows(needed, V, d, cfg.seed)  # row-seeded, or one uncached stream
+    if _kept(needed, V, d):
+        return _kept_rows(needed, V, d, cfg.seed)
+    return token_embedding_rows(needed, V, d, cfg.seed)  # row-seeded, or too many rows to keep
 
 
-def _rows_cached(texts: tuple[str, ...], vocab_size: int, dim: int) -> bool:
-    """Whether ``token_rows`` takes the texts' cached exact rows (else it draws the rows it needs)."""
-    return is_exact(vocab_size, dim) and unique_token_count(texts, vocab_size) * dim <= CACHED_ROWS_MAX
+def _kept(needed: torch.Tensor, vocab_size: int, dim: int) -> bool:
+    """Whether ``token_rows`` takes ``needed``'s rows from the seed's kept stream (else it draws them)."""
+    return is_exact(vocab_size, dim) and needed.numel() * dim <= CACHED_ROWS_MAX
 
 
 def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
@@ -189,7 +176,6 @@ def _shown_position_rows(cfg: PipelineConfig) -> TableRows:
 
 
 def view(
-    text: str,
     cfg: PipelineConfig,
     batch: Batch,
     batch_rows: torch.Tensor,
@@ -199,9 +185,9 @@ def view(
     """Real embedding values at the chosen batch rows and dimensions, positions in ``shown_positions``."""
     needed = batch.inputs[batch_rows][:, positions]  # [rows, positions]
     V, d = cfg.vocab_size, cfg.output_dim
-    drawn = 0 if _rows_cached((text,), V, d) else table_rows_bytes(needed.numel(), d, is_exact(V, d))
+    drawn = 0 if _kept(needed, V, d) else table_rows_bytes(needed.numel(), d, is_exact(V, d))
     with reserved(drawn, "drawing the token rows"):  # 13 MB at d 16,384 when the table is row-seeded
-        tokens = token_rows((text,), cfg, needed)
+        tokens = token_rows(cfg, needed)
         pos = _shown_position_rows(dataclasses.replace(cfg, batch_size=1, stride=1))
         return embedding_view(batch, tokens, pos, batch_rows, positions, dims)
 
@@ -215,7 +201,7 @@ def sentence_embeddings(
     reserve_for_run(
         why_bytes(max(map(len, ids)), cfg.output_dim), f"comparing the sentences at d = {cfg.output_dim:,}"
     )
-    rows = token_rows(texts, cfg, torch.cat(ids))
+    rows = token_rows(cfg, torch.cat(ids))
     return [rows.lookup(i) for i in ids], _position_table_rows(cfg, torch.arange(num_positions)).rows
 
 
