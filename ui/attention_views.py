@@ -118,9 +118,17 @@ class SentenceMaps:
         return f"head {self.head + 1} of {self.num_heads}"
 
 
-@cache.SHARED.cached
 def sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: Settings) -> SentenceMaps:
-    """Seeded random heads on ``texts`` (as the page reads them: a leading space when mid-sentence)."""
+    """Seeded random heads on ``texts`` (as the page reads them: a leading space when mid-sentence).
+
+    Kept per the settings they read: a new batch size or stride (which no map reads) finds them.
+    """
+    unread = {"batch_size": PipelineConfig.batch_size, "stride": PipelineConfig.stride}
+    return _sentence_maps(texts, dataclasses.replace(cfg, **unread), settings)
+
+
+@cache.SHARED.cached
+def _sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: Settings) -> SentenceMaps:
     ids = [cache.token_ids(t, cfg.vocab_size) for t in texts]
     N = max(map(len, ids))
     (tok_a, tok_b), _ = cache.sentence_embeddings(texts, cfg, N)

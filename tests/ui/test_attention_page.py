@@ -206,3 +206,21 @@ def test_why_position_still_says_added_where_a_table_is_added(open_page):
     at = open_page("pages/Why_position.py", method="learned")
     assert "… with positions 1 and 4 added" in [m.label for m in at.metric]
     assert not at.main.get("page_link")  # the sidebar's links only
+
+
+def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_them(open_page, monkeypatch):
+    from ui import attention_views
+
+    computed = []
+    real = attention_views.family_maps
+    monkeypatch.setattr(attention_views, "family_maps", lambda *a, **k: computed.append(1) or real(*a, **k))
+    at = open_page(PAGE, seed="321")  # a seed no other test keeps maps for
+    first = len(computed)
+    heatmaps = [c.proto.spec for c in charts(at)]
+    assert first == 2  # sentence A's families and B's method
+    at.sidebar.number_input(key="batch").set_value(3).run()
+    at.sidebar.number_input(key="stride").set_value(2).run()
+    assert len(computed) == first and not at.exception  # neither is read by a map
+    assert [c.proto.spec for c in charts(at)] == heatmaps
+    at.sidebar.number_input(key="seed").set_value(322).run()
+    assert len(computed) == first + 2  # new heads and embeddings
