@@ -175,6 +175,7 @@ def scatter_chart(frame: pd.DataFrame, x: str, y: str, color: str, title: str, f
     )
 
 
+@templated()  # layering two charts of one frame hashes it (its text: ~2 ms at 512 rows): once per shape
 def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, height: int = 360) -> alt.Chart:
     """Points joined in ``order`` (a path through the plane), coloured by ``order``."""
     base = alt.Chart(frame, title=title, height=height).encode(

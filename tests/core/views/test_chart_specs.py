@@ -11,7 +11,7 @@ import pytest
 from streamlit.elements import vega_charts
 
 from core.views.chart_specs import forget_templates, same_data, templated, unvalidated
-from core.views.charts import bar_chart, heatmap, line_chart, method_panel
+from core.views.charts import bar_chart, heatmap, line_chart, method_panel, path_chart
 
 BUILDS: list[str] = []
 
@@ -50,6 +50,7 @@ CHARTS = {
     "method panel": lambda f: method_panel(f, "r", "y", "Learned", "#4e79a7", 2, x_domain=(0, 4), note="n"),
     "bar": lambda f: bar_chart(f, "r", "y", "t"),
     "heatmap": lambda f: heatmap(f.assign(c=f["r"]).rename(columns={"y": "value"}), "r", "c", "t"),
+    "path": lambda f: path_chart(f.assign(x=f["y"] / 2), "x", "y", "r", "t"),
 }
 
 
