@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import torch
 
+from core.generator_jump import state_after_draws
+
 EXACT_MAX_ELEMENTS = 2**25  # 128 MB of fp32; streaming it costs ~0.12 s on one core
 STREAM_CHUNK_ELEMENTS = 2**20  # streaming buffer: 4 MB, a multiple of 16
 POSITION_STREAM = 0x5EED_9051  # separates the row-seeded positional table from token rows
@@ -248,14 +250,18 @@ class TokenStream:
     """What is cheap to keep of one seed's exact token table: states along its stream, rows drawn.
 
     The table (51 MB at the book's 50,257 × 256) is too big to keep per seed; the generator's state
-    every ``every`` elements (64 × 5 kB) and the rows drawn so far are not. A new text with the same
-    seed draws only its new token IDs' stretches of the stream from the nearest saved state.
+    every ``every`` elements (up to 64 × 5 kB) and the rows drawn so far are not. A new text with the
+    same seed draws only its new token IDs' stretches of the stream from the nearest saved state.
+
+    When rows are whole 16-value blocks the stream ends at its last kept row, and ``state_after`` is
+    jumped to (``core.generator_jump``): ``states`` then reach only that far, and rows past them draw
+    the states they need first, once.
     """
 
     num_rows: int  # V
     dim: int  # d
     every: int  # elements between two saved states
-    states: tuple[torch.Tensor, ...]  # the generator's state at elements 0, every, 2·every, …
+    states: tuple[torch.Tensor, ...]  # the generator's state at elements 0, every, 2·every, … (so far)
     state_after: torch.Tensor  # after the whole table: where nn.Embedding(context, d) starts
     drawn: TableRows  # the rows drawn so far
 
@@ -272,14 +278,31 @@ class TokenStream:
         new = self.missing(ids)
         if not len(new):
             return self
-        rows = resume_normal_rows(self.states, self.every, self.num_rows, self.dim, new)  # [M, d]
+        states = self.states
+        if self.dim % 16 == 0:  # the stream may have ended at its last kept row (``token_stream``)
+            states = _states_through(states, self.every, int(new[-1]) * self.dim // self.every)
+        rows = resume_normal_rows(states, self.every, self.num_rows, self.dim, new)  # [M, d]
         index = torch.cat([self.drawn.index, new])  # [U + M]
         values = torch.cat([self.drawn.rows, rows])  # [U + M, d]
         if max_elements is not None and values.numel() > max_elements:
             keep = torch.isin(index, torch.unique(ids.flatten()))  # [U + M]
             index, values = index[keep], values[keep]
         order = torch.argsort(index)
-        return dataclasses.replace(self, drawn=TableRows(index[order], values[order]))
+        return dataclasses.replace(self, states=states, drawn=TableRows(index[order], values[order]))
+
+
+def _states_through(states: tuple[torch.Tensor, ...], every: int, chunk: int) -> tuple[torch.Tensor, ...]:
+    """``states`` (the generator's state every ``every`` values), through the one at chunk ``chunk``:
+    the missing ones drawn on from the last (a byte's ``random_`` advances it a draw a value)."""
+    if chunk < len(states):
+        return states
+    g, more = torch.Generator(), list(states)
+    g.set_state(states[-1])
+    skipped = torch.empty(every, dtype=torch.uint8)
+    while len(more) <= chunk:
+        skipped.random_(generator=g)
+        more.append(g.get_state())
+    return tuple(more)
 
 
 def token_stream(token_ids: torch.Tensor, vocab_size: int, dim: int, seed: int) -> TokenStream:
@@ -295,8 +318,15 @@ def token_stream(token_ids: torch.Tensor, vocab_size: int, dim: int, seed: int) 
         raise ValueError(f"Token ID {int(unique[-1])} is not a row of a table with vocab size {vocab_size}.")
     every, states = checkpoint_elements(vocab_size, dim), []
     g = torch.Generator().manual_seed(seed)
-    rows = draw_normal_rows(g, vocab_size, dim, unique, every, states)  # [U, d]
-    return TokenStream(vocab_size, dim, every, tuple(states), g.get_state(), TableRows(unique, rows))
+    if dim % 16 == 0:  # whole blocks: the table makes V·d draws, jumped over past the last kept row
+        rows = torch.empty(len(unique), dim)  # [U, d]
+        _draw_runs(g, unique.tolist(), dim, rows.view(-1), 0, 0, None, states, every)
+        states = states or [g.get_state()]  # no row kept: the state at the table's start
+        after = state_after_draws(seed, vocab_size * dim)
+    else:
+        rows = draw_normal_rows(g, vocab_size, dim, unique, every, states)  # [U, d]
+        after = g.get_state()
+    return TokenStream(vocab_size, dim, every, tuple(states), after, TableRows(unique, rows))
 
 
 def token_embedding_rows(token_ids: torch.Tensor, vocab_size: int, dim: int, seed: int) -> TokenRows:

@@ -118,10 +118,10 @@ def _kept_rows(needed: torch.Tensor, vocab_size: int, dim: int, seed: int) -> To
 def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> TokenStream:
     """The seed's exact token table as kept: its stream's saved states and rows, with ``ids`` [N] drawn.
 
-    Streaming the vocab×d draws is the costly part (~30 ms at the book's setting): once per seed, which
-    draws the rows asked for then. Rows asked for later (another text, batch or context) are drawn from
-    the nearest saved state, their stretches of the stream only (issue 26). Shared between sessions:
-    callers only read it.
+    Streaming the vocab×d draws is the costly part: once per seed, through the last row asked for then,
+    and the rest jumped over (``core.generator_jump``: ~2 ms where drawing the book's table took ~27).
+    Rows asked for later (another text, batch or context) are drawn from the nearest saved state, their
+    stretches of the stream only (issue 26). Shared between sessions: callers only read it.
     """
 
     def draw(found: bool, stream: TokenStream | None) -> TokenStream:

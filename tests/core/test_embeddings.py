@@ -135,3 +135,29 @@ def test_a_kept_stream_matches_the_book_table_at_the_book_setting():
     assert torch.equal(stream.with_rows(ids).drawn.lookup(ids), table[ids])
     got = learned_position_rows(torch.arange(4), 4, 256, 123, stream.state_after)
     assert torch.equal(got, pos_layer.weight.detach())
+
+
+@pytest.mark.parametrize("kept", [[], [0], [2, 3], [7]])
+def test_a_stream_ends_at_its_last_kept_row_and_later_rows_draw_the_states_they_need(monkeypatch, kept):
+    # Whole 16-value blocks: the generator jumps over the rest of the table to where nn.Embedding leaves it.
+    monkeypatch.setattr(embeddings, "MIN_CHECKPOINT_ELEMENTS", 16)
+    monkeypatch.setattr(embeddings, "CHECKPOINTS", 10)
+    vocab_size, dim, seed = 40, 32, 4
+    tok_layer, pos_layer = book_layers(vocab_size, dim, 3, seed)
+    table = tok_layer.weight.detach()
+    stream = token_stream(torch.tensor(kept, dtype=torch.long), vocab_size, dim, seed)
+    every = stream.every
+    reached = (max(kept) + 1) * dim if kept else 1
+    assert len(stream.states) == -(-reached // every)  # states only as far as the kept rows
+    g = torch.Generator()
+    g.set_state(stream.state_after)
+    assert torch.equal(torch.empty(3, dim).normal_(generator=g), pos_layer.weight.detach())
+    later = torch.tensor([vocab_size - 1, 20, 1])
+    more = stream.with_rows(later)
+    assert torch.equal(more.drawn.lookup(later), table[later])
+    assert len(more.states) == (vocab_size - 1) * dim // every + 1  # through the last row's chunk
+    for c, state in enumerate(more.states):  # each one where the bulk draws stand at c · every
+        g.set_state(state)
+        assert torch.equal(
+            torch.empty(every).normal_(generator=g)[:dim], table.flatten()[c * every : c * every + dim]
+        )

@@ -1,0 +1,49 @@
+"""The Mersenne Twister's jump ahead (core.generator_jump) against torch's generator drawing every value."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from core import generator_jump
+from core.generator_jump import CHARPOLY_FILE, DEGREE, charpoly, state_after_draws
+
+
+def drawn(seed: int, draws: int) -> torch.Tensor:
+    """The state after ``draws`` draws, drawn one byte each."""
+    g = torch.Generator().manual_seed(seed)
+    torch.empty(draws, dtype=torch.uint8).random_(generator=g)
+    return g.get_state()
+
+
+def test_the_shipped_characteristic_polynomial_is_the_generators():
+    phi = charpoly()  # Berlekamp–Massey on the generator's own output bits
+    assert phi.bit_length() - 1 == DEGREE and phi & 1  # degree 19,937, and x does not divide it
+    assert phi == int(CHARPOLY_FILE.read_text().strip(), 16)
+
+
+@pytest.mark.parametrize("draws", [0, 1, 623, 624, 625, 1247, 1248, 1249, 19937, 100_003, 624 * 5000])
+@pytest.mark.parametrize("seed", [0, 123, 2**32 - 1, 2**40 + 7])
+def test_a_jump_lands_where_drawing_does(seed, draws):
+    assert torch.equal(state_after_draws(seed, draws), drawn(seed, draws))
+
+
+@pytest.mark.parametrize(
+    "vocab_size, dim, seed", [(50257, 256, 123), (50257, 256, 9), (1000, 64, 5), (50257, 16, 2), (3, 16, 1)]
+)
+def test_a_jump_over_a_table_lands_where_nn_embedding_leaves_the_generator(vocab_size, dim, seed):
+    torch.manual_seed(seed)
+    torch.nn.Embedding(vocab_size, dim)  # the book's token table: normal_ draws one value a draw
+    pos = torch.nn.Embedding(4, dim).weight.detach()  # and the positional table after it
+    g = torch.Generator()
+    g.set_state(state_after_draws(seed, vocab_size * dim))
+    assert torch.equal(torch.empty(4, dim).normal_(generator=g), pos)
+
+
+def test_the_polynomial_for_a_size_is_computed_once(monkeypatch):
+    generator_jump._jump_steps.cache_clear()
+    state_after_draws(1, 12_865_792)
+    calls = []
+    monkeypatch.setattr(generator_jump, "_reduced", lambda p: calls.append(p) or p)
+    state_after_draws(2, 12_865_792)  # another seed, the same table: the same steps
+    assert not calls
