@@ -47,3 +47,13 @@ def test_the_polynomial_for_a_size_is_computed_once(monkeypatch):
     monkeypatch.setattr(generator_jump, "_reduced", lambda p: calls.append(p) or p)
     state_after_draws(2, 12_865_792)  # another seed, the same table: the same steps
     assert not calls
+
+
+def test_a_jump_stays_cheap_under_the_servers_allocator_settings():
+    # The server maps every block of 128 kB or more anew (ui.memory): a jump's buffers stay below that,
+    # where each block's pages would otherwise fault in on every call (14 ms against 2).
+    import numpy as np
+
+    from ui.memory import MMAP_THRESHOLD
+
+    assert generator_jump.GATHERED_ROWS * generator_jump.WORDS * np.dtype(np.uint32).itemsize < MMAP_THRESHOLD
