@@ -62,6 +62,18 @@ BATCHES = [7, 6, 5, 4, 3, 2, 1]  # the default is 8: every change is a new value
 SEEDS = iter(range(1000, 10**6))  # a Seed change takes a seed no session of this run used before
 VERDICT = ROOT.parent / "shared" / "data" / "the-verdict.txt"  # the book's text (rasbt ch. 2)
 BOOK = {"Batch B": 8, "Seed": 123}  # the book's settings (the app's defaults otherwise: V, d, T, stride)
+# --book: each kind of change, its widget, its new values (each new for the session), the book's value
+# to return to, and the book body's argument it sets. V only grows: the book's GPT-2 tokens need ≥ 50,257
+# rows (GPT-2 pads its own to 50,304); d stays a multiple of 16 with V·d ≤ 2^25 (an exact table). The
+# method has no code of its own in the book: it is compared with the book's learned table.
+CHANGES = {
+    "batch": ("Batch B", BATCHES, 8, "batch_size"),
+    "vocab": ("Vocab V", [50304, 50260, 50400, 50600, 51000, 51200, 52000], 50257, "vocab_size"),
+    "dim": ("Dim d", [128, 64, 192, 320, 384, 448, 512], 256, "output_dim"),
+    "context": ("Context T", [8, 5, 6, 7, 3, 2, 16], 4, "max_length"),
+    "stride": ("Stride", [1, 2, 3, 5, 6, 7, 8], 4, "stride"),
+    "method": ("Positional method", ["sinusoidal", "rope", "alibi", "t5", "shaw", "nope"], "learned", None),
+}
 POLL = 0.02  # seconds between two reads of the server's CPU time while waiting for it to idle
 
 
@@ -148,10 +160,10 @@ def create_dataloader_v1(txt, batch_size, max_length, stride, shuffle=False, dro
     dataset = GPTDatasetV1(txt, tokenizer, max_length, stride)
     return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)
 
-def body(raw_text, seed, batch_size, vocab_size=50257, output_dim=256, max_length=4):  # ch. 2.8
+def body(raw_text, seed, batch_size, vocab_size=50257, output_dim=256, max_length=4, stride=4):  # ch. 2.8
     torch.manual_seed(seed)
     dataloader = create_dataloader_v1(raw_text, batch_size=batch_size, max_length=max_length,
-                                      stride=max_length, shuffle=False)
+                                      stride=stride, shuffle=False)
     inputs, targets = next(iter(dataloader))
     token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
     token_embeddings = token_embedding_layer(inputs)
@@ -169,9 +181,10 @@ body(text, 123, 8)  # a warm process, as the server is after its first run
 out = {}
 for change, runs in json.loads(sys.argv[2]).items():
     out[change] = []
-    for seed, batch, shift in runs:
+    for run in runs:
+        shift = run.pop("shift")
         t = time.process_time()
-        body(text[shift:] + text[:shift], seed, batch)
+        body(text[shift:] + text[:shift], **run)
         out[change].append((time.process_time() - t) * 1000)
 print(json.dumps(out))
 """
@@ -183,8 +196,9 @@ def rotated(text: str, shift: int) -> str:
     return text[shift:] + text[:shift]
 
 
-def book_cpu_ms(runs: dict[str, list[tuple[int, int, int]]]) -> dict[str, list[float]]:
-    """CPU ms of the book's ch. 2.8 code, per change: runs of (seed, batch, text shift), in a child."""
+def book_cpu_ms(runs: dict[str, list[dict]]) -> dict[str, list[float]]:
+    """CPU ms of the book's ch. 2.8 code, per change: runs of ``body``'s settings and a text shift, in a
+    child process."""
     import json
 
     out = subprocess.run(
@@ -199,15 +213,17 @@ def book_cpu_ms(runs: dict[str, list[tuple[int, int, int]]]) -> dict[str, list[f
 async def measure_book(
     base: str, proc, page: str, repeats: int, warmup: int, quiet: float, shifts
 ) -> tuple[dict[str, Measured], dict[str, list]]:
-    """Open ``page`` with the book's text pasted; measure Batch, Seed and new-text changes.
+    """Open ``page`` with the book's text pasted; measure each kind of change (``CHANGES``, a Seed, a new
+    text), each returned to the book's value before the next kind.
 
-    Returns the app's measurements per change and, per change, the book-code runs (seed, batch,
-    shift) that repeat the same settings.
+    Returns the app's measurements per change and, per change, the book-code runs (``body``'s settings
+    and a text shift) that repeat the same settings.
     """
     url = base.replace("http://", "ws://") + "/_stcore/stream"
     verdict = VERDICT.read_text(encoding="utf-8")
-    out = {c: Measured() for c in ("batch", "seed", "text")}
-    book = {c: [] for c in out}
+    kinds = [*CHANGES, "seed", "text"]
+    out = {c: Measured() for c in kinds}
+    book = {c: [] for c in kinds}
     async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
         client = Client(ws, base, {}, page)
         for label, value in [(None, None), ("Text", "Paste"), ("Paste text", verdict)]:
@@ -228,20 +244,23 @@ async def measure_book(
                 out[kind].cpu_ms.append((after - before) * 1000)
                 out[kind].wall_ms.append(wall * 1000)
 
-        for c in range(warmup + repeats):
-            batch = BATCHES[c % len(BATCHES)]
-            await change("batch", "Batch B", batch, c >= warmup)
-            book["batch"].append((123, batch, 0))
-        await change("batch", "Batch B", BOOK["Batch B"], False)
+        book_settings = {"seed": 123, "batch_size": 8, "shift": 0}
+        for kind, (label, values, back, argument) in CHANGES.items():
+            for c in range(warmup + repeats if kind == "batch" else repeats):
+                value = values[c % len(values)]
+                await change(kind, label, value, c >= warmup or kind != "batch")
+                if c >= warmup or kind != "batch":
+                    book[kind].append({**book_settings, **({argument: value} if argument else {})})
+            await change(kind, label, back, False)
         for _ in range(repeats):
             seed = next(SEEDS)
             await change("seed", "Seed", seed, True)
-            book["seed"].append((seed, 8, 0))
+            book["seed"].append({**book_settings, "seed": seed})
         await change("seed", "Seed", BOOK["Seed"], False)
         for _ in range(repeats):
             shift = next(shifts)
             await change("text", "Paste text", rotated(verdict, shift), True)
-            book["text"].append((123, 8, shift))
+            book["text"].append({**book_settings, "shift": shift})
     return out, book
 
 
