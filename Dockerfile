@@ -17,6 +17,7 @@ RUN pip install --no-cache-dir -r requirements.txt
 
 COPY .streamlit/ .streamlit/
 COPY streamlit_app.py ./
+COPY app_script.py ./
 COPY core/ core/
 COPY ui/ ui/
 COPY pages/ pages/

@@ -1,19 +1,24 @@
-"""Positional Embeddings Explorer: the entry point.
+"""Positional Embeddings Explorer: the server. ``streamlit run streamlit_app.py`` serves ``app``.
 
-Every page shares one sidebar, drawn here before the page runs: its settings are the same widgets
-on every page, bound to the URL, so a link or a reload reproduces the view after any page switch.
-The pages (``pages/``) read them with ``ui.app.settings()``.
+``app`` is Streamlit's ``App`` for ``app_script.py``, the script every session runs. Its start-up
+imports what every page imports, builds GPT-2's BPE and runs the main page once, as a session that
+nobody sees (``ui.warm_up``: ~2.5 s of CPU), before the server answers. So no student's first run pays
+for that: thirty students opening the link of a fresh server at once wait for their own pages alone
+(issue 26).
 """
 
-from ui.first_imports import imports_without_collection
+from contextlib import asynccontextmanager
 
-with imports_without_collection():  # a fresh server's first run: torch, pandas, Altair (0.3 s less)
-    from ui.app import end_run, start_run
-    from ui.navigation import navigation
+import streamlit as st
 
-page = navigation()
-start_run(page)
-try:
-    page.run()
-finally:  # also when the page stops early (st.stop) or reruns
-    end_run(page)
+
+@asynccontextmanager
+async def warmed_up(_app):
+    """Start-up, before the server answers: ``ui.warm_up``'s imports and first run. Nothing at shut-down."""
+    from ui.warm_up import warmed_up_server
+
+    await warmed_up_server()
+    yield
+
+
+app = st.App("app_script.py", lifespan=warmed_up)

@@ -33,7 +33,7 @@ def apptest(method: str) -> float:
     """AppTest's median rerun time after a seed change (no server: no post-run GC, no websocket)."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "app_script.py"), default_timeout=300)
     for key, value in {**QUERY, "method": method}.items():
         at.query_params[key] = value
     at.run()  # the entry point first: it draws the sidebar (the seed) before the page

@@ -72,7 +72,7 @@ def app_rerun(setting: dict, reruns: int) -> float:
     """Median seconds of a full page rerun after the context length or batch size changes."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "app_script.py"), default_timeout=300)
     for key, value in setting.items():
         at.query_params[key] = str(value)
     at.query_params["sample"] = "log"
@@ -108,7 +108,7 @@ def vocab_rerun(reruns: int) -> float:
     """Median seconds of a full page rerun after V changes to a size the server has not built yet."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "app_script.py"), default_timeout=300)
     at.query_params["sample"] = "log"
     at.run()
     times = []

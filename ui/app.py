@@ -60,11 +60,11 @@ def settings() -> tuple[PipelineConfig, TextChoice]:
     return st.session_state[SETTINGS]
 
 
-ENTRY_POINT = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
+ENTRY_POINT = str(Path(__file__).resolve().parents[1] / "app_script.py")
 
 
 def _entry_point_is_running() -> bool:
-    """Whether this page was started by ``streamlit_app.py`` (its frame is below us on the stack)."""
+    """Whether this page was started by ``app_script.py`` (its frame is below us on the stack)."""
     frame = sys._getframe(1)
     while frame is not None:
         if frame.f_code.co_filename == ENTRY_POINT:

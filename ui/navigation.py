@@ -1,7 +1,7 @@
 """The app's pages and the session key that hands each run's settings from the sidebar to the page.
 
-The entry point (``streamlit_app.py``) calls ``navigation()`` and draws the sidebar before the page;
-the page reads what the sidebar holds with ``ui.app.settings()`` (or ``checked_settings()``).
+The script every run executes (``app_script.py``) calls ``navigation()`` and draws the sidebar before
+the page; the page reads what the sidebar holds with ``ui.app.settings()`` (or ``checked_settings()``).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ def _legacy_path_only_on_the_first_run():
     AppTest._run, PagesManager.__init__ = run, init
 
 
-APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app_script.py")
 PIPELINE = "pages/Pipeline.py"
 
 

@@ -34,7 +34,7 @@ def runtime():
     assert not Runtime.exists()
     rt = Runtime(
         RuntimeConfig(
-            script_path="streamlit_app.py",
+            script_path="app_script.py",
             media_file_storage=MemoryMediaFileStorage("/media"),
             uploaded_file_manager=MemoryUploadedFileManager("/upload"),
             session_storage=MemorySessionStorage(ttl_seconds=TTL),

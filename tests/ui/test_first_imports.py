@@ -72,5 +72,5 @@ def test_the_entry_point_imports_torch_pandas_and_altair_within_the_block():
         "assert {'torch', 'pandas', 'altair'} <= set(sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
-    entry = (ROOT / "streamlit_app.py").read_text()
+    entry = (ROOT / "app_script.py").read_text()
     assert entry.index("with imports_without_collection():") < entry.index("from ui.app import")

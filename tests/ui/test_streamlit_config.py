@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = [ROOT / "streamlit_app.py", *sorted((ROOT / "pages").glob("*.py"))]
+SCRIPTS = [ROOT / "app_script.py", *sorted((ROOT / "pages").glob("*.py"))]
 
 
 def test_magic_is_off_and_no_script_needs_it():
