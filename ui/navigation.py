@@ -17,7 +17,8 @@ from streamlit.navigation.page import StreamlitPage
 # A fresh server's first request is often a deep link (a class opening a link as a Community Cloud app
 # wakes up), so the names match and that run executes the page file itself, whose ``settings()`` then
 # does what the entry point does (``ui.app.start_run``) and calls ``st.navigation``, which ends the
-# legacy path for the whole process: every later run starts at the entry point.
+# legacy path for the whole process: every later run starts at the entry point. Served by
+# ``streamlit_app.py``, the server's own warm-up run of the main page (``ui.warm_up``) is that first run.
 PAGES = [
     ("pages/Pipeline.py", "Pipeline", ":material/linear_scale:", "Pipeline"),
     ("pages/Why_position.py", "Why position?", ":material/swap_horiz:", "Why_position"),
