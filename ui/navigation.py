@@ -6,6 +6,8 @@ the page; the page reads what the sidebar holds with ``ui.app.settings()`` (or `
 
 from __future__ import annotations
 
+import copy
+
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
@@ -31,17 +33,34 @@ PAGES = [
 SETTINGS = "_settings"  # session key: this run's settings, read by the page
 
 
-def navigation() -> StreamlitPage:
-    """The app's pages (``PAGES``); the sidebar draws their links, with their icons, itself.
+_built: tuple[StreamlitPage, ...] | None = None  # app_pages(), once per process
+
+
+def app_pages() -> tuple[StreamlitPage, ...]:
+    """``st.Page`` for each of ``PAGES``, built in the process's first run and kept: ``st.Page`` finds
+    its file through the file system (``Path.resolve``: ~4 ms a run on a server busy with thirty
+    first runs, and as much again for the sidebar's links by path). Only read: ``navigation()`` hands
+    each run copies, and the sidebar links to these (a link reads a page's URL path and hash alone).
 
     No icon here: the browser would take a page's ``:material/…`` icon for the tab's favicon and fetch
     its SVG from fonts.gstatic.com (a classroom may have no network); the tab shows ``ui/favicon.png``.
     """
-    pages = [
-        st.Page(path, title=title, url_path=url, default=i == 0)
-        for i, (path, title, _, url) in enumerate(PAGES)
-    ]
-    return st.navigation(pages, position="hidden")
+    global _built
+    if _built is None:
+        _built = tuple(
+            st.Page(path, title=title, url_path=url, default=i == 0)
+            for i, (path, title, _, url) in enumerate(PAGES)
+        )
+    return _built
+
+
+def navigation() -> StreamlitPage:
+    """This run's page, of the app's (``PAGES``); the sidebar draws their links, with their icons, itself.
+
+    Each run gets copies of ``app_pages()``: ``st.navigation`` marks the page it returns as the one this
+    run may run, a mark that must not pass to another session's run.
+    """
+    return st.navigation([copy.copy(page) for page in app_pages()], position="hidden")
 
 
 def forget_settings() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.navigation import PAGES, SETTINGS
+from ui.navigation import PAGES, SETTINGS, app_pages
 from ui.presenter import PRESENT, presenter_toggle
 from ui.presets import apply_new_preset
 from ui.settings import pipeline_settings
@@ -30,8 +30,8 @@ def sidebar() -> None:
     if note := apply_new_preset():
         st.info(note, icon=":material/swap_horiz:")
     with st.sidebar:
-        for path, title, icon, _ in PAGES:
-            st.page_link(path, label=title, icon=icon)
+        for page, (_, title, icon, _) in zip(app_pages(), PAGES, strict=True):
+            st.page_link(page, label=title, icon=icon)
         st.divider()
         choice = text_source()
         st.divider()

@@ -112,7 +112,11 @@ def values_table(
     """
     columns = [f"d{int(j)}" for j in dims]
     index = labels or [f"t={int(t)}" for t in positions]
-    frame = pd.DataFrame(values.double().numpy(), index=index, columns=columns)
+    # Labels as plain objects: pandas' Arrow-backed str labels are converted back to objects for every
+    # lookup while the frame is converted for sending (0.6 ms of a table's 1.3).
+    frame = pd.DataFrame(
+        values.double().numpy(), index=pd.Index(index, dtype=object), columns=pd.Index(columns, dtype=object)
+    )
     if presenting():  # an HTML table grows with the presenter's type; the grid's canvas would not
         st.table(frame.style.format("{:.4f}"))
         return

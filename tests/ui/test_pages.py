@@ -443,3 +443,23 @@ def test_the_copy_button_holds_user_text_only_escaped(open_page):
     link_attribute = body.split('data-link="', 1)[1].split('"', 1)[0]
     assert "<" not in link_attribute and "&quot;" not in link_attribute  # URL-encoded, then HTML-escaped
     assert "%22quoted%22" in link_attribute
+
+
+def test_the_pages_are_built_once_per_process_and_each_run_navigates_copies(open_page, monkeypatch):
+    import streamlit as st
+    from streamlit.util import calc_hash
+
+    navigated, real = [], st.navigation
+    monkeypatch.setattr(st, "navigation", lambda pages, **kw: navigated.append(pages) or real(pages, **kw))
+    at = open_page()
+    built = navigation._built
+    at.sidebar.number_input(key="context").set_value(16).run()
+    assert not at.exception and navigation._built is built  # not built again
+    assert len(navigated) == 2
+    for pages in navigated:  # a run's own copies, never the kept pages (st.navigation marks one of them)
+        assert not {id(p) for p in pages} & {id(p) for p in built}
+        assert [(p.title, p.url_path) for p in pages] == [(p.title, p.url_path) for p in built]
+    links = at.sidebar.get("page_link")
+    assert [(link.proto.label, link.proto.page_script_hash) for link in links] == [
+        (title, calc_hash(url)) for _, title, _, url in navigation.PAGES
+    ]
