@@ -195,7 +195,7 @@ def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, heig
     return line + points
 
 
-@templated(lambda frame, **_: (len(frame) <= 64,))
+@templated(lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain"))
 def method_panel(
     frame: pd.DataFrame,
     x: str,
@@ -210,7 +210,8 @@ def method_panel(
     """One method's curve on its own linear axis, in its colour (small multiples, one per method).
 
     ``x_domain``: the x axis's ends (default: the data's, made nice); ``note``: a line under the title
-    (e.g. why this panel's axis is shorter than its neighbours').
+    (e.g. why this panel's axis is shorter than its neighbours'). ``rule_at`` and ``x_domain`` are
+    written in as they are (live: one template serves every context length).
     """
     heading = alt.Title(title, color=color, anchor="start", fontSize=14)
     if note:
@@ -229,10 +230,11 @@ def method_panel(
     )
     if rule_at is None:
         return chart
+    # The rule's x as a datum on one inline row (not a frame of its own): a number in the spec.
     rule = (
-        alt.Chart(pd.DataFrame({x: [rule_at]}))
+        alt.Chart(alt.Data(values=[{}]))
         .mark_rule(strokeDash=[6, 4], color="#6b7280")
-        .encode(x=f"{x}:Q")
+        .encode(x=alt.datum(rule_at))
     )
     return chart + rule
 

@@ -159,6 +159,24 @@ def test_live_arguments_share_one_template_and_each_copy_has_its_own():
     assert drawn(symlog) == drawn(scaled.__wrapped__(frame([0, 1, 4]), "t", (-2.0, 2.0), constant=0.02))
 
 
+def test_method_panels_for_every_context_length_share_one_template(monkeypatch):
+    # Families draws seven panels per context length T (the rule at T, the learned panel's axis 0…T)
+    from core.views import chart_specs
+
+    built, build = [], chart_specs._template
+    monkeypatch.setattr(chart_specs, "_template", lambda *a: built.append(a[0].__qualname__) or build(*a))
+    for T in (4, 5, 16, 1024):
+        f = frame(range(2 * T if T < 64 else 100))
+        for fit in ({}, {"x_domain": (0, T), "note": "rows"}):
+            chart = method_panel(f, "r", "y", "Learned", "#4e79a7", T, **fit)
+            direct = method_panel.__wrapped__(f, "r", "y", "Learned", "#4e79a7", T, **fit)
+            with alt.data_transformers.disable_max_rows():
+                assert chart.to_dict() == direct.to_dict()
+            assert drawn(chart) == drawn(direct)
+            assert drawn(chart)["layer"][1]["encoding"]["x"] == {"datum": T}  # the rule at T
+    assert len(built) == 4  # ≤ 64 points or more, with the learned panel's axis or without
+
+
 def test_a_live_argument_the_builder_changes_is_refused():
     @templated(live=("limit",))
     def doubled(frame: pd.DataFrame, limit: float) -> alt.Chart:
