@@ -6,6 +6,8 @@ a view stays far below 1 MB of chart data at any context length.
 
 from __future__ import annotations
 
+import json
+
 import altair as alt
 import pandas as pd
 import torch
@@ -82,13 +84,13 @@ def log_domain(values: pd.Series, also: float | None = None) -> list[float]:
     return [min(ends), max(ends)]
 
 
-def _line_shape(frame: pd.DataFrame, x: str, color: str | None, rule_at, log_x: bool, **_) -> tuple:
+def _line_shape(frame: pd.DataFrame, x: str, color: str | None, log_x: bool, x_domain, **_) -> tuple:
     """What ``line_chart`` reads from the data: points or not, legend rows, the log axis's ends."""
-    domain = tuple(log_domain(frame[x], rule_at)) if log_x else None
+    domain = tuple(log_domain(frame[x])) if log_x and x_domain is None else None
     return len(frame) <= 64, frame[color].nunique() if color else 0, domain
 
 
-@templated(_line_shape)
+@templated(_line_shape, live=("rule_at", "x_domain"))
 def line_chart(
     frame: pd.DataFrame,
     x: str,
@@ -103,11 +105,16 @@ def line_chart(
     colors: dict[str, str] | None = None,
     log_x: bool = False,
     y_format: str = ".4f",
+    x_domain: tuple[float, float] | None = None,
+    rule_format: str | None = None,
 ) -> alt.Chart:
     """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule.
 
     ``colors``: a colour per ``color`` value (e.g. each ``Family.color`` by label); the
-    legend sits below the plot, so the plot keeps the width on a phone.
+    legend sits below the plot, so the plot keeps the width on a phone. The rule at ``rule_at`` is
+    labelled ``rule_label``, followed by ``rule_at`` in d3's ``rule_format`` if one is given (written by
+    the browser). ``x_domain``: the log axis's ends (default: the data's). ``rule_at`` and ``x_domain``
+    are written in as they are (live: one template serves every value of them).
     """
     scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
     encoding = {
@@ -116,7 +123,7 @@ def line_chart(
             f"{x}:Q",
             title=x,
             axis=alt.Axis(tickMinStep=1),
-            scale=alt.Scale(type="log", nice=False, domain=log_domain(frame[x], rule_at))
+            scale=alt.Scale(type="log", nice=False, domain=list(x_domain or log_domain(frame[x])))
             if log_x
             else alt.Undefined,
         ),
@@ -136,8 +143,10 @@ def line_chart(
     )
     if rule_at is None:
         return chart
-    rule = pd.DataFrame({x: [rule_at], "label": [rule_label]})
-    base = alt.Chart(rule).encode(x=f"{x}:Q")
+    field = f"datum[{json.dumps(x)}]"
+    label = json.dumps(rule_label) + (f" + format({field}, {json.dumps(rule_format)})" if rule_format else "")
+    # One inline row (not a frame of its own): rule_at is a number in the spec, its label computed from it
+    base = alt.Chart(alt.Data(values=[{x: rule_at}])).transform_calculate(label=label).encode(x=f"{x}:Q")
     marks = base.mark_rule(strokeDash=[6, 4], color="#6b7280") + base.mark_text(
         align="left", dx=4, dy=-6, color="#374151"
     ).encode(text="label:N", y=alt.value(10))
@@ -299,7 +308,14 @@ def vocab_charts(frame: pd.DataFrame, vocab_size: int) -> tuple[alt.Chart, alt.C
 
     ``frame``: columns ``V_AXIS``, tokens in the text, parameters V × d (a ``vocab_frame``).
     """
-    mark = {"rule_at": vocab_size, "rule_label": f"V = {vocab_size:,}", "log_x": True, "y_format": ","}
+    mark = {
+        "rule_at": vocab_size,
+        "rule_label": "V = ",
+        "rule_format": ",",
+        "log_x": True,
+        "x_domain": tuple(log_domain(frame[V_AXIS], vocab_size)),
+        "y_format": ",",
+    }
     return (
         line_chart(frame, V_AXIS, "tokens in the text", "Vocabulary size against sequence length", **mark),
         line_chart(frame, V_AXIS, "parameters V × d", "…and the token table's size", log_y=True, **mark),

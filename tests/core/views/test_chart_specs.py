@@ -177,6 +177,25 @@ def test_method_panels_for_every_context_length_share_one_template(monkeypatch):
     assert len(built) == 4  # ≤ 64 points or more, with the learned panel's axis or without
 
 
+def test_the_vocab_charts_for_every_v_share_their_two_templates(monkeypatch):
+    from core.text.vocab import SweepPoint
+    from core.views import chart_specs
+    from core.views.charts import vocab_charts, vocab_frame
+
+    built, build = [], chart_specs._template
+    monkeypatch.setattr(chart_specs, "_template", lambda *a: built.append(a[0].__qualname__) or build(*a))
+    sweep = vocab_frame([SweepPoint(257, 900), SweepPoint(5000, 300), SweepPoint(50257, 200)], 16)
+    marked = {V: vocab_charts(sweep, V) for V in (300, 1000, 50257, 70000)}  # 70,000: past the sweep
+    assert len(built) == 2  # one template per chart, whatever V
+    for V, charts in marked.items():
+        for chart, direct in zip(charts, _unTemplated(lambda f, V=V: vocab_charts(f, V), sweep), strict=True):
+            with alt.data_transformers.disable_max_rows():
+                assert chart.to_dict() == direct.to_dict()
+            assert drawn(chart) == drawn(direct)
+            assert drawn(chart)["layer"][1]["data"]["values"] == [{"vocab size V (log)": V}]
+            assert drawn(chart)["layer"][0]["encoding"]["x"]["scale"]["domain"] == [257, max(V, 50257)]
+
+
 def test_a_live_argument_the_builder_changes_is_refused():
     @templated(live=("limit",))
     def doubled(frame: pd.DataFrame, limit: float) -> alt.Chart:

@@ -71,9 +71,11 @@ def test_structure_chart_marks_the_step_shown():
 
     frame = pd.DataFrame({"step": [0, 10, 20], "structure": [0.0, 0.2, 0.5]})
     spec = structure_chart(frame, 10).to_dict()
-    curve, rule = spec["datasets"].values()
+    (curve,) = spec["datasets"].values()
     assert [row["structure"] for row in curve] == [0.0, 0.2, 0.5]
-    assert rule == [{"step": 10, "label": "shown"}]
+    marks = spec["layer"][1]
+    assert marks["data"] == {"values": [{"step": 10}]}  # the rule at the step shown, labelled "shown"
+    assert [layer["transform"] for layer in marks["layer"]] == [[{"calculate": '"shown"', "as": "label"}]] * 2
     assert spec["layer"][0]["title"] == "Learned structure"
 
 
@@ -106,7 +108,11 @@ def test_vocab_charts_tabulate_the_sweep_and_mark_v():
         "nice": False,
         "type": "log",
     }
-    assert list(table["datasets"].values())[1] == [{V_AXIS: 1000, "label": "V = 1,000"}]
+    marks = table["layer"][1]  # the rule at V, labelled "V = 1,000" by the browser (d3's "," format)
+    assert marks["data"] == {"values": [{V_AXIS: 1000}]}
+    label = {"calculate": '"V = " + format(datum["vocab size V (log)"], ",")', "as": "label"}
+    assert [layer["transform"] for layer in marks["layer"]] == [[label]] * 2
+    assert marks["layer"][1]["encoding"]["text"]["field"] == "label"
 
 
 def test_unvalidated_charts_give_the_same_spec_without_validating():
