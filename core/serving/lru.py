@@ -25,7 +25,10 @@ WAIT_FOR_OTHERS_SECONDS = 10.0  # a session waits this long for another's comput
 
 
 def nbytes(value: Any) -> int:
-    """Approximate bytes held by ``value``: tensors, dataclasses, sequences, dicts, strings, numbers."""
+    """Approximate bytes held by ``value``: tensors, dataclasses, sequences, dicts, strings, numbers, and
+    whatever states its own (a ``held_bytes`` attribute: a chart with its data, say)."""
+    if (held := getattr(value, "held_bytes", None)) is not None:
+        return held
     if isinstance(value, torch.Tensor):
         return value.nbytes
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

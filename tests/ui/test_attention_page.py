@@ -224,3 +224,18 @@ def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_th
     assert [c.proto.spec for c in charts(at)] == heatmaps
     at.sidebar.number_input(key="seed").set_value(322).run()
     assert len(computed) == first + 2  # new heads and embeddings
+
+
+def test_a_rerun_that_changes_no_map_draws_the_kept_heatmaps_and_a_new_seed_new_ones(open_page, monkeypatch):
+    from ui import attention_views
+
+    at = open_page(PAGE, method="alibi")
+    specs = [c.proto.spec for c in charts(at)]
+    built, frame = [], attention_views.heatmap_frame
+    monkeypatch.setattr(attention_views, "heatmap_frame", lambda *a: built.append(1) or frame(*a))
+    at.sidebar.number_input(key="batch").set_value(4).run()  # no map reads the batch size
+    assert not at.exception and not built
+    assert [c.proto.spec for c in charts(at)] == specs  # the same charts, drawn again
+    at.sidebar.number_input(key="seed").set_value(7).run()  # new embeddings: new maps, new charts
+    assert not at.exception and len(built) == len(charts(at)) == len(specs)
+    assert [c.proto.spec for c in charts(at)] != specs
