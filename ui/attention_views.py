@@ -260,7 +260,7 @@ def heatmap(
             height=height,
             **options,
         )
-        return readable(chart), int(frame.memory_usage(index=True).sum())
+        return readable(chart), frame.size * 8  # i, j and v: 8 bytes a cell (pandas' own count: ~0.4 ms)
 
     key = (tuple(pieces), title, legend, tuple(domain), height, on, tuple(sorted(options.items())))
     where.altair_chart(_kept_heatmap(values, m.mask, key, build), width="stretch", height=height)

@@ -127,10 +127,11 @@ def signature(family: Family, m: AttentionMap) -> str:
         )
     T = len(m.mask)
     i, j = torch.meshgrid(torch.arange(T), torch.arange(T), indexing="ij")  # [T, T] each
-    offsets = (i - j)[m.mask]  # [n]
-    relative = all(
-        float(values[offsets == o].max() - values[offsets == o].min()) <= tol for o in offsets.unique()
-    )
+    offsets = (i - j)[m.mask] + T - 1  # [n]: i − j, from 0
+    none = torch.full((2 * T - 1,), -torch.inf, dtype=values.dtype)  # [2T − 1]: no cell at that distance
+    top, bottom = (none.scatter_reduce(0, offsets, v, "amax") for v in (values, -values))  # max, −min
+    spread = top + bottom
+    relative = bool((spread[spread > -torch.inf] <= tol).all())  # max − min at each distance i − j shown
     if relative:
         shape = "the same along every diagonal: it depends only on the distance i − j"
     elif family.kind == "relative":
