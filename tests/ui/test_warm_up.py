@@ -7,6 +7,7 @@ import logging
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,13 @@ from streamlit.web.server.app_discovery import discover_asgi_app
 from ui import warm_up
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(coroutine):
+    """``coroutine``'s result, run in a thread of its own: a browser test earlier in the session leaves
+    Playwright's event loop running in this one (``asyncio.run`` refuses to start there)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_streamlit_run_finds_the_app_that_warms_up_and_serves_the_script():
@@ -62,7 +70,7 @@ def test_a_failed_warm_up_run_is_logged_and_the_server_starts_all_the_same(monke
 
     monkeypatch.setattr(Runtime, "instance", classmethod(lambda cls: _FailingRuntime()))
     with caplog.at_level(logging.WARNING, logger="ui.warm_up"):
-        assert asyncio.run(warm_up.warm_up_run()) is False
+        assert run(warm_up.warm_up_run()) is False
     assert "did not succeed: error" in caplog.text
 
 
@@ -76,4 +84,4 @@ def test_a_fresh_server_has_run_the_main_page_before_it_answers():
         while "Warmed up in" not in "".join(server.output) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert "and the main page's first run." in "".join(server.output)
-        assert not shown_errors(asyncio.run(open_page(server.url)))
+        assert not shown_errors(run(open_page(server.url)))
