@@ -8,13 +8,17 @@ from tests.e2e.layout import drawn_size
 
 
 def chip_ids(page) -> list[int]:
-    return [int(s) for s in page.locator(".chips").first.locator("sub").all_inner_texts()]
+    """The token IDs the first row of chips shows, once it is drawn (the frontend mounts elements lazily:
+    the script can have finished, and no chart be mounted yet, before the chips are on the page)."""
+    chips = page.locator(".chips").first.locator("sub")
+    expect(chips.first).to_be_visible(timeout=30_000)
+    return [int(s) for s in chips.all_inner_texts()]
 
 
-def test_moving_v_changes_the_chips_and_the_marked_charts(server, page, wait_for_app, wait_for_charts):
+def test_moving_v_changes_the_chips_and_the_marked_charts(server, page, wait_for_app, wait_for_settled):
     page.goto(server + "/?batch=2")
     wait_for_app(page)
-    wait_for_charts(page)
+    wait_for_settled(page)
     before = chip_ids(page)
     assert max(before) > 1000  # whole words, GPT-2's IDs
     box = page.get_by_role("spinbutton", name="Vocab V", exact=True)
@@ -24,7 +28,7 @@ def test_moving_v_changes_the_chips_and_the_marked_charts(server, page, wait_for
     caption = captions.filter(has_text="GPT-2's BPE cut to its first 300 tokens").first
     expect(caption).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(r"vocab=300"))
-    wait_for_charts(page)
+    wait_for_settled(page)
     after = chip_ids(page)
     assert max(after) < 300 and after != before[: len(after)]
     total = re.search(r"→ ([\d,]+) tokens", caption.inner_text()).group(1)
