@@ -10,8 +10,11 @@ number generators", 2008).
 
 The book's token table, ``nn.Embedding(50257, 256)``, is 12.9 M draws: ~27 ms to draw even at a byte
 each, and every new seed paid it for the generator's state after the table, where the positional table
-starts. Jumping there costs ~2 ms: g (~14 ms, once per table size), then ~20,000 words drawn and
-~10,000 windows XORed. Tested bit-identical to the bulk draws (``tests/core/test_generator_jump.py``).
+starts. xⁿ mod φ itself costs 10–20 ms of big-integer arithmetic, so it is not computed while a page
+runs: ``data/mt19937_jumps.npy`` ships it for every multiple of ``ANCHOR_DRAWS`` up to the largest exact
+table (2²⁵ draws; ``write_anchors()`` makes the file again). A state is one anchor's jump (~2 ms: ~20,000
+words drawn and ~10,000 windows XORed) and at most ``ANCHOR_DRAWS`` draws on (~1 ms). Tested
+bit-identical to the bulk draws (``tests/core/test_generator_jump.py``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ _MATRIX_A, _UPPER, _LOWER = 0x9908B0DF, 0x80000000, 0x7FFFFFFF
 GATHERED_ROWS = 48  # windows XORed at a time: 117 kB, below the server's mmap threshold (ui.memory), where
 # a bigger buffer would be mapped anew on every call and its pages faulted in (14 ms a jump instead of 2)
 CHARPOLY_FILE = Path(__file__).resolve().parents[1] / "data" / "mt19937_charpoly.txt"
+ANCHOR_TWISTS = 840  # twists between two shipped jumps: 524,160 draws, ~1 ms to draw at a byte each
+ANCHOR_DRAWS = WORDS * ANCHOR_TWISTS
+ANCHORS = 64  # jumps to k · ANCHOR_DRAWS, k = 1 … 64: an exact table (≤ 2²⁵ draws) ends < one unit past one
+ANCHORS_FILE = CHARPOLY_FILE.with_name("mt19937_jumps.npy")  # [ANCHORS, 2,493] uint8: each xⁿ mod φ's bits
+DRAWN_ON = 65_536  # bytes drawn at a time after an anchor (a buffer below the mmap threshold, ui.memory)
 
 
 def charpoly() -> int:
@@ -86,9 +94,8 @@ def _reduced(p: int) -> int:
     return p
 
 
-@functools.lru_cache(maxsize=16)  # one per table size in use, 10,000 indices each
-def _jump_steps(n: int) -> np.ndarray:
-    """The steps i < 19,937 whose windows XOR to the window at step ``n``: the ones of xⁿ mod φ."""
+def jump_polynomial(n: int) -> int:
+    """xⁿ mod φ (bit i: the coefficient of xⁱ), by squaring and multiplying by x: 10–20 ms for n ~ 2²⁴."""
     g, phi = 1, _charpoly()
     for bit in f"{n:b}":
         g = _reduced(_squared(g))
@@ -96,8 +103,30 @@ def _jump_steps(n: int) -> np.ndarray:
             g <<= 1
             if g >> DEGREE & 1:
                 g ^= phi
-    packed = np.frombuffer(g.to_bytes((g.bit_length() + 7) // 8 or 1, "little"), dtype=np.uint8)
-    return np.flatnonzero(np.unpackbits(packed, bitorder="little"))
+    return g
+
+
+def _anchor_jump(k: int) -> int:
+    """The jump to the window one word before the state after ``k · ANCHOR_DRAWS`` draws."""
+    return ANCHOR_DRAWS * k - 1
+
+
+def write_anchors(path: Path = ANCHORS_FILE) -> None:
+    """Compute the shipped jumps again (~1 s) and save them."""
+    size = (DEGREE + 7) // 8
+    rows = [jump_polynomial(_anchor_jump(k)).to_bytes(size, "little") for k in range(1, ANCHORS + 1)]
+    np.save(path, np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(ANCHORS, size))
+
+
+@functools.cache
+def _anchors() -> np.ndarray:
+    return np.load(ANCHORS_FILE)  # [ANCHORS, 2,493]
+
+
+@functools.cache
+def _anchor_steps(k: int) -> np.ndarray:
+    """The steps i < 19,937 whose windows XOR to the window of anchor ``k``: the ones of its xⁿ mod φ."""
+    return np.flatnonzero(np.unpackbits(_anchors()[k - 1], bitorder="little"))
 
 
 def _words(state: torch.Tensor) -> np.ndarray:
@@ -107,13 +136,23 @@ def _words(state: torch.Tensor) -> np.ndarray:
 def state_after_draws(seed: int, draws: int) -> torch.Tensor:
     """The generator state after ``torch.Generator().manual_seed(seed)`` and ``draws`` 32-bit draws, as
     ``get_state()`` gives it (``normal_`` on a float tensor of n ≥ 16 values, n a multiple of 16, makes n
-    draws). Bit-identical to drawing them."""
-    if draws <= WORDS:
-        g = torch.Generator().manual_seed(seed)
-        torch.empty(draws, dtype=torch.uint8).random_(generator=g)
-        return g.get_state()
-    twists = -(-draws // WORDS)  # the first draw twists, then one every 624 draws
-    steps = _jump_steps(WORDS * twists - 1)  # to the window one word before the state's
+    draws): the nearest anchor below, then the rest drawn a byte each. Bit-identical to drawing them all."""
+    k = min(draws // ANCHOR_DRAWS, ANCHORS)
+    g = torch.Generator()
+    if k:
+        g.set_state(_jumped(seed, _anchor_steps(k)))
+    else:
+        g.manual_seed(seed)
+    rest = draws - k * ANCHOR_DRAWS
+    block = torch.empty(min(rest, DRAWN_ON), dtype=torch.uint8)
+    for start in range(0, rest, DRAWN_ON):
+        block[: min(DRAWN_ON, rest - start)].random_(generator=g)
+    return g.get_state()
+
+
+def _jumped(seed: int, steps: np.ndarray) -> torch.Tensor:
+    """The state after whole twists, from the window one word before it: the XOR of the windows at
+    ``steps`` (sorted, the last < 19,937) of ``manual_seed(seed)``'s raw words."""
     g = torch.Generator().manual_seed(seed)
     windows, block = [_words(g.get_state())], torch.empty(WORDS, dtype=torch.uint8)
     while len(windows) * WORDS < int(steps[-1]) + WORDS:  # the raw words x_0 … x_(i+623) for every i
@@ -128,7 +167,7 @@ def state_after_draws(seed: int, draws: int) -> torch.Tensor:
     last = int(window[397]) ^ mixed >> 1 ^ (_MATRIX_A if mixed & 1 else 0)
     state_words = np.append(window[1:], np.uint32(last))
     g = torch.Generator().manual_seed(seed)  # a state with the same place in its words (left, next)
-    torch.empty(draws - WORDS * (twists - 1), dtype=torch.uint8).random_(generator=g)
+    torch.empty(WORDS, dtype=torch.uint8).random_(generator=g)
     state = g.get_state()
     state[_WORDS_AT] = torch.from_numpy(state_words.astype(np.int64)).view(torch.uint8)
     return state
