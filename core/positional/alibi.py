@@ -42,7 +42,9 @@ def alibi_slopes(num_heads: int) -> torch.Tensor:
     return torch.tensor(get_slopes(num_heads), dtype=torch.float32)  # [H]
 
 
-def alibi_bias(num_heads: int, length: int, positions: torch.Tensor | None = None) -> torch.Tensor:
+def alibi_bias(
+    num_heads: int, length: int, positions: torch.Tensor | None = None, keys: torch.Tensor | None = None
+) -> torch.Tensor:
     """The causal ALiBi bias ``bias[h, i, j] = -m_h·(i − j)`` (paper, Figure 3).
 
     Entries with ``j > i`` come out positive; a causal model never uses them, since the causal
@@ -53,15 +55,17 @@ def alibi_bias(num_heads: int, length: int, positions: torch.Tensor | None = Non
         num_heads: H.
         length: L, the number of queries and keys.
         positions: [P] the positions (within ``0 … L−1``) to evaluate, e.g. a chart's sample; default all.
+        keys: [K] the key positions, when they are not ``positions``.
     Returns:
-        [H, P, P] float32 (P = L by default).
+        [H, P, K] float32 (P = K = L by default).
     """
     if length < 0:
         raise ValueError(f"ALiBi needs a non-negative length (got {length}).")
     slopes = alibi_slopes(num_heads)  # [H]
     positions = torch.arange(length) if positions is None else positions
-    offset = positions[None, :] - positions[:, None]  # [P, P]  j − i, so the diagonal is +0, not −0
-    return slopes[:, None, None] * offset  # [H, P, P]  = −m_h·(i − j)
+    keys = positions if keys is None else keys
+    offset = keys[None, :] - positions[:, None]  # [P, K]  j − i, so the diagonal is +0, not −0
+    return slopes[:, None, None] * offset  # [H, P, K]  = −m_h·(i − j)
 
 
 def alibi_attention_bias(num_heads: int, positions: torch.Tensor) -> torch.Tensor:
@@ -72,8 +76,9 @@ def alibi_attention_bias(num_heads: int, positions: torch.Tensor) -> torch.Tenso
 
 
 def alibi_logits(x: LogitInputs) -> torch.Tensor:
-    with_key = torch.cat([torch.zeros(1, dtype=torch.long), x.distances.long()])  # [1 + R]: key 0, queries
-    return alibi_bias(x.fam.heads, len(with_key), with_key)[0, 1:, 0].double()  # [R]: head 1, query r, key 0
+    queries, key = x.distances.long(), torch.zeros(1, dtype=torch.long)  # [R] queries at r, the key at 0
+    length = int(queries.max()) + 1 if len(queries) else 0
+    return alibi_bias(x.fam.heads, length, queries, key)[0, :, 0].double()  # [R]: head 1, query r, key 0
 
 
 def describe_alibi(
@@ -100,6 +105,7 @@ register(
         logits=alibi_logits,
         describe_logits=describe_alibi,
         reads_seed=False,  # no table, no content vector
+        reads_dim=False,
         trainable=True,
         attention_bias=alibi_attention_bias,
     )

@@ -52,6 +52,7 @@ register(
         logits=nope_logits,
         describe_logits=describe_nope,
         reads_seed=False,  # no table, no content vector
+        reads_dim=False,
         trainable=True,
     )
 )

@@ -82,6 +82,17 @@ def test_reads_seed_says_whether_the_curve_changes_with_the_seed(method):
     assert [name for name, f in FAMILIES.items() if not f.reads_seed] == ["nope", "alibi"]
 
 
+@pytest.mark.parametrize("method", list(FAMILIES))
+def test_reads_dim_says_whether_the_curve_changes_with_d(method):
+    # The Families page keeps a panel across dims when reads_dim is False: true to the numbers.
+    def curve(d: int) -> torch.Tensor:
+        rows = TableRows(R, torch.randn(len(R), d, generator=torch.Generator().manual_seed(d)))
+        return position_logits(method, R, FAM, d, SEED, rows if FAMILIES[method].additive else None, len(R))
+
+    assert torch.equal(curve(64), curve(128)) != FAMILIES[method].reads_dim, method
+    assert [name for name, f in FAMILIES.items() if not f.reads_dim] == ["nope", "alibi"]
+
+
 def test_sinusoidal_continues_past_any_length():
     rows = TableRows(R, sinusoidal(len(R), D))
     y = logits("sinusoidal", additive_rows=rows)

@@ -138,3 +138,41 @@ def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
     else:  # kept: tests/core/test_families.py checks its curve is the same for every seed
         assert first is second
     assert (method in ("nope", "alibi")) != FAMILIES[method].reads_seed
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("change", [{"output_dim": 64}, {"vocab_size": 50_304}])
+def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change):
+    # issue 26: a new d rebuilds no ALiBi or NoPE panel, a new V only the learned one (drawn after the
+    # token table); each kept panel equals the one built for the new settings
+    from dataclasses import replace
+
+    from core.config import FAMILIES, FamilyConfig, PipelineConfig
+    from ui.families.compare import logit_panel, panel_settings
+
+    fam, cfg = FamilyConfig(), PipelineConfig(context_length=16)
+    new = replace(cfg, **change)
+    first, second = (logit_panel(method, panel_settings(method, c), fam.items()) for c in (cfg, new))
+    reads = FAMILIES[method].reads_dim if "output_dim" in change else FAMILIES[method].seeded
+    assert (first is not second) == reads
+    fresh = logit_panel.__wrapped__(method, new, fam.items())  # built for the new settings themselves
+    assert second[0].to_dict() == fresh[0].to_dict() and second[1] == fresh[1]
+    if reads:
+        assert first[0].to_dict() != second[0].to_dict()
+
+
+@pytest.mark.parametrize("method", ["learned", "sinusoidal", "rope"])
+def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_token_table(method):
+    from dataclasses import replace
+
+    from core.config import FAMILIES, FamilyConfig, PipelineConfig
+    from ui.families.compare import similarity_families, similarity_settings, similarity_view
+
+    assert similarity_families() == ["learned", "sinusoidal", "rope"]
+    fam, cfg = FamilyConfig(), PipelineConfig(context_length=16)
+    new = replace(cfg, vocab_size=50_304)
+    first, second = (similarity_view(method, similarity_settings(method, c), fam.items()) for c in (cfg, new))
+    assert (first is not second) == FAMILIES[method].seeded
+    fresh = similarity_view.__wrapped__(method, new, fam.items())
+    assert second[0].to_dict() == fresh[0].to_dict() and second[2] == fresh[2]
+    assert second[1].equals(fresh[1])

@@ -79,9 +79,13 @@ def seeded_settings(cfg: PipelineConfig, reads_seed: bool) -> PipelineConfig:
 
 
 def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
-    """What family ``name``'s chart 1 panel depends on: the seed unless its logit does not read it
-    (ALiBi, NoPE)."""
-    return seeded_settings(cfg, FAMILIES[name].reads_seed)
+    """What family ``name``'s chart 1 panel depends on: the seed and d unless its logit does not read
+    them (ALiBi, NoPE), V only for a table drawn after the token table (learned)."""
+    f, default = FAMILIES[name], PipelineConfig()
+    settings = seeded_settings(cfg, f.reads_seed)
+    if not f.seeded:
+        settings = replace(settings, vocab_size=default.vocab_size)
+    return settings if f.reads_dim else replace(settings, output_dim=default.output_dim)
 
 
 @st.cache_resource(max_entries=56, show_spinner=False)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
@@ -145,9 +149,11 @@ def similarity_families() -> list[str]:
 
 
 def similarity_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
-    """What family ``name``'s position vectors depend on: the seed only for a table drawn from the
-    lesson's generator (learned)."""
-    return seeded_settings(cfg, FAMILIES[name].seeded)
+    """What family ``name``'s position vectors depend on: the seed and V only for a table drawn from the
+    lesson's generator after the token table (learned)."""
+    seeded = FAMILIES[name].seeded
+    settings = seeded_settings(cfg, seeded)
+    return settings if seeded else replace(settings, vocab_size=PipelineConfig().vocab_size)
 
 
 def position_vectors(
