@@ -74,6 +74,7 @@ CHANGES = {
     "stride": ("Stride", [1, 2, 3, 5, 6, 7, 8], 4, "stride"),
     "method": ("Positional method", ["sinusoidal", "rope", "alibi", "t5", "shaw", "nope"], "learned", None),
 }
+KINDS = [*CHANGES, "seed", "text"]  # --book's kinds of change
 POLL = 0.02  # seconds between two reads of the server's CPU time while waiting for it to idle
 
 
@@ -211,17 +212,16 @@ def book_cpu_ms(runs: dict[str, list[dict]]) -> dict[str, list[float]]:
 
 
 async def measure_book(
-    base: str, proc, page: str, repeats: int, warmup: int, quiet: float, shifts
+    base: str, proc, page: str, repeats: int, warmup: int, quiet: float, shifts, kinds: list[str]
 ) -> tuple[dict[str, Measured], dict[str, list]]:
     """Open ``page`` with the book's text pasted; measure each kind of change (``CHANGES``, a Seed, a new
-    text), each returned to the book's value before the next kind.
+    text; those in ``kinds``), each returned to the book's value before the next kind.
 
     Returns the app's measurements per change and, per change, the book-code runs (``body``'s settings
     and a text shift) that repeat the same settings.
     """
     url = base.replace("http://", "ws://") + "/_stcore/stream"
     verdict = VERDICT.read_text(encoding="utf-8")
-    kinds = [*CHANGES, "seed", "text"]
     out = {c: Measured() for c in kinds}
     book = {c: [] for c in kinds}
     async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
@@ -246,18 +246,21 @@ async def measure_book(
 
         book_settings = {"seed": 123, "batch_size": 8, "shift": 0}
         for kind, (label, values, back, argument) in CHANGES.items():
+            if kind not in kinds:
+                continue
             for c in range(warmup + repeats if kind == "batch" else repeats):
                 value = values[c % len(values)]
                 await change(kind, label, value, c >= warmup or kind != "batch")
                 if c >= warmup or kind != "batch":
                     book[kind].append({**book_settings, **({argument: value} if argument else {})})
             await change(kind, label, back, False)
-        for _ in range(repeats):
+        for _ in range(repeats if "seed" in kinds else 0):
             seed = next(SEEDS)
             await change("seed", "Seed", seed, True)
             book["seed"].append({**book_settings, "seed": seed})
-        await change("seed", "Seed", BOOK["Seed"], False)
-        for _ in range(repeats):
+        if "seed" in kinds:
+            await change("seed", "Seed", BOOK["Seed"], False)
+        for _ in range(repeats if "text" in kinds else 0):
             shift = next(shifts)
             await change("text", "Paste text", rotated(verdict, shift), True)
             book["text"].append({**book_settings, "shift": shift})
@@ -281,7 +284,9 @@ async def run_book(args) -> None:
         proc = psutil.Process(server.proc.pid)
         await open_page(server.url)  # a fresh server's first run: the main page
         for page in pages:
-            work = measure_book(server.url, proc, page, args.repeats, args.warmup, args.quiet / 1000, shifts)
+            work = measure_book(
+                server.url, proc, page, args.repeats, args.warmup, args.quiet / 1000, shifts, args.changes
+            )
             try:
                 app, runs = await asyncio.wait_for(work, args.timeout)
             except TimeoutError:
@@ -388,6 +393,12 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300, help="seconds per page and group, at most")
     parser.add_argument(
         "--book", action="store_true", help="Batch, Seed and new-text changes against the book's code"
+    )
+    parser.add_argument(
+        "--changes",
+        default=",".join(KINDS),
+        type=lambda v: v.split(","),
+        help="with --book, a comma list of the changes to measure: " + ", ".join(KINDS),
     )
     args = parser.parse_args()
     asyncio.run(run_book(args) if args.book else run(args))
