@@ -15,13 +15,20 @@ from ui.memory import give_back_memory, note_activity, release_run, use_mmap_for
 from ui.moved_session import moved_session_note
 from ui.navigation import SETTINGS, forget_settings, navigation
 from ui.presenter import presenter_style, presenting
-from ui.runtime import build_charts_without_validation, freeze_if_due, note_run_ended, use_one_torch_thread
+from ui.runtime import (
+    build_charts_without_validation,
+    freeze_if_due,
+    note_run_ended,
+    use_one_arrow_thread,
+    use_one_torch_thread,
+)
 from ui.sidebar import sidebar
 from ui.text_source import TextChoice
 from ui.widgets import page_setup
 
 ALLOCATOR_TUNED = use_mmap_for_large_blocks()  # once per server process, when this module is first imported
 use_one_torch_thread()
+use_one_arrow_thread()
 build_charts_without_validation()
 
 

@@ -36,3 +36,14 @@ def test_the_freeze_collects_nothing_itself(fresh_process, monkeypatch):
     monkeypatch.setattr(gc, "collect", lambda *args: collections.append(args) or 0)
     runtime.note_run_ended("pipeline")
     assert runtime.freeze_if_due() and not collections
+
+
+def test_the_server_converts_frames_to_arrow_in_one_thread():
+    # ui.app sets it as the server first imports it: pyarrow would otherwise convert a frame of more than
+    # 100 rows a column with a thread pool made for that one call (~4x the CPU of the conversion itself)
+    import subprocess
+    import sys
+
+    code = "import pyarrow as pa; import ui.app; print(pa.cpu_count())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-1] == "1"
