@@ -17,6 +17,7 @@ from ui.navigation import SETTINGS, forget_settings, navigation
 from ui.presenter import presenter_style, presenting
 from ui.runtime import (
     build_charts_without_validation,
+    collect_if_due,
     freeze_if_due,
     note_run_ended,
     use_one_arrow_thread,
@@ -50,6 +51,7 @@ def end_run(page: StreamlitPage) -> None:
     forget_settings()
     release_run()
     note_activity()  # an idle server drops its caches after a minute (core.serving.memory_governor)
+    collect_if_due()  # Streamlit's collection after every run is off (ui.runtime)
     give_back_memory()
     note_run_ended(page.url_path)
 

@@ -4,8 +4,8 @@ Importing torch, pandas and Altair creates ~370,000 long-lived objects (modules,
 and almost no garbage (~9,000 objects in cycles). With the collector on, the growing heap triggers full
 collections that walk all of them again and again: 0.3 s of CPU, a fifth of the imports' cost. Here
 the collector is off while they import; what they created then goes straight to the permanent
-generation (``gc.freeze()``), so no later collection walks it either, Streamlit's ``gc.collect(2)``
-after every run included (``ui.runtime`` freezes again after each page's first run). This module
+generation (``gc.freeze()``), so no later collection walks it either, the full collection at a
+run's end included (``ui.runtime`` freezes again after each page's first run). This module
 imports nothing heavy itself: it must run before torch is imported.
 """
 

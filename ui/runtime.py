@@ -10,21 +10,25 @@
 * **No schema validation while building charts.** Altair validates every chart part against
   Vega-Lite's JSON schema as it is made (its "debug mode") and again on ``to_dict()``; the charts of
   ``core/views/charts.py`` are validated by the tests, so the server builds and draws them without it.
-* **Long-lived objects out of the collector's way.** Streamlit calls ``gc.collect(2)`` after every
+* **Long-lived objects out of the collector's way.** Streamlit would call ``gc.collect(2)`` after every
   script run (``runner.postScriptGC``); with torch, pandas, Altair and every page's modules loaded, a
   full collection walks ~260,000 objects (~130 ms of CPU). What the first imports create is frozen as
-  they end (``ui.first_imports``); after each page's first run in the process,
-  ``gc.freeze()`` moves the objects alive then — modules, caches, the shared sidebar — into the
-  permanent generation, so later collections walk only what reruns create. The freeze waits for the
-  next run's start: Streamlit's own collection after the first run has freed that run's garbage by
-  then, so the app needs no full collection of its own (a fresh server's first page: 0.14 s less).
-  Objects frozen are still freed by reference counting as usual (cached tensors included); only
-  cycles among them would stay.
+  they end (``ui.first_imports``); after each page's first run in the process, ``gc.freeze()`` moves
+  the objects alive then — modules, caches, the shared sidebar — into the permanent generation, so later
+  collections walk only what reruns create. The freeze waits for the next run's start, and collects
+  first: the first run's garbage is freed, not frozen. Objects frozen are still freed by reference
+  counting as usual (cached tensors included); only cycles among them would stay.
+* **A full collection at most every two seconds.** Even so, the collection after every run was 4–5 ms
+  of an Attention rerun's ~50 (issue 26). ``runner.postScriptGC`` is off (``.streamlit/config.toml``);
+  a run's end collects everything when ``FULL_COLLECTION_SECONDS`` have passed since the last full
+  collection, and Python's own generational collections run as usual in between. Tensors are freed by
+  reference counting; only cyclic garbage waits, for two seconds at most while runs go on.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 
 import pyarrow as pa
 import torch
@@ -32,6 +36,8 @@ from altair.utils.schemapi import disable_debug_mode
 
 _first_runs: set[str] = set()  # pages whose first run in this process has ended
 _freeze_pending = False  # a page's first run ended: freeze at the next run's start
+FULL_COLLECTION_SECONDS = 2.0
+_last_full_collection = float("-inf")  # time.monotonic() of the last full collection after a run
 
 
 def use_one_torch_thread() -> None:
@@ -58,11 +64,24 @@ def note_run_ended(page: str) -> None:
 
 
 def freeze_if_due() -> bool:
-    """At a run's start, after a page's first run: freeze what is alive (True then). Streamlit's
-    collection after that run (``runner.postScriptGC``) has freed the run's garbage meanwhile."""
+    """At a run's start, after a page's first run: collect that run's garbage, then freeze what is
+    alive (True then)."""
     global _freeze_pending
     if not _freeze_pending:
         return False
     _freeze_pending = False
+    gc.collect()
     gc.freeze()
+    return True
+
+
+def collect_if_due(now: float | None = None) -> bool:
+    """At a run's end: a full collection if ``FULL_COLLECTION_SECONDS`` have passed since the last one
+    (True then); Streamlit's collection after every run is off (``runner.postScriptGC``)."""
+    global _last_full_collection
+    now = time.monotonic() if now is None else now
+    if now - _last_full_collection < FULL_COLLECTION_SECONDS:
+        return False
+    _last_full_collection = now
+    gc.collect()
     return True
