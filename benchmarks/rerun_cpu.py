@@ -9,9 +9,10 @@ session), and per page three kinds of change, each against the book's ch. 2.8 co
 settings measured in the same run: a Batch change (every cache hit), a Seed change (a seed no session
 used before: the token table's stream is drawn again) and a new text (the-verdict rotated to start
 at another character, a text no session used before, at seed 123: its windows, its tokens' rows).
-The book's code runs in a child process of this benchmark (so on the same machine at the same time
-as the server), warm as the server is (torch imported, GPT-2's BPE loaded, one torch thread like the
-server's), and each repetition runs the lesson's script body for the same change: tokenize and cut
+The book's code runs in a child process of this benchmark (so on the same machine as the server),
+warm as the server is (torch imported, GPT-2's BPE loaded, one torch thread like the server's), and
+right after each of the app's changes it runs the lesson's script body once for the same settings
+(so both meet the same moment of a machine whose speed drifts): tokenize and cut
 the text with the book's ``GPTDatasetV1``/``DataLoader``, ``torch.manual_seed(seed)``, both
 ``nn.Embedding`` layers, the lookups and the add. Its cost is that process's CPU time
 (``time.process_time``) over the body; the ratio app / book is printed per page and change.
@@ -179,17 +180,45 @@ BOOK_CODE = (
 text = open(sys.argv[1], encoding="utf-8").read()
 gpt2_tokenizer().encode("warm")  # loaded once, as the server's tokenizer is
 body(text, 123, 8)  # a warm process, as the server is after its first run
-out = {}
-for change, runs in json.loads(sys.argv[2]).items():
-    out[change] = []
-    for run in runs:
-        shift = run.pop("shift")
+for line in sys.stdin:  # body's settings and a text shift a line: its CPU ms, then again at once
+    run = json.loads(line)
+    shift = run.pop("shift")
+    ms = []
+    for _ in range(2):
         t = time.process_time()
         body(text[shift:] + text[:shift], **run)
-        out[change].append((time.process_time() - t) * 1000)
-print(json.dumps(out))
+        ms.append((time.process_time() - t) * 1000)
+    print(json.dumps(ms), flush=True)
 """
 )
+
+
+class BookCode:
+    """The book's ch. 2.8 code in a warm child process: ``cpu_ms(settings)`` runs its body for
+    ``settings`` (``body``'s arguments and a text ``shift``) and returns that run's CPU ms and a second
+    run's right after it. The first follows the app's change it compares with, so both meet the same
+    moment of the machine (and both find their caches as the other process left them); the second is
+    the book's code with everything hot, as back-to-back runs measure it."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", BOOK_CODE, str(VERDICT), "-", str(ROOT)],  # argv[3]: the project
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def cpu_ms(self, settings: dict) -> tuple[float, float]:
+        import json
+
+        self.proc.stdin.write(json.dumps(settings) + "\n")
+        self.proc.stdin.flush()
+        first, again = json.loads(self.proc.stdout.readline())
+        return first, again
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
 def rotated(text: str, shift: int) -> str:
@@ -197,28 +226,22 @@ def rotated(text: str, shift: int) -> str:
     return text[shift:] + text[:shift]
 
 
-def book_cpu_ms(runs: dict[str, list[dict]]) -> dict[str, list[float]]:
-    """CPU ms of the book's ch. 2.8 code, per change: runs of ``body``'s settings and a text shift, in a
-    child process."""
-    import json
-
-    out = subprocess.run(
-        [sys.executable, "-c", BOOK_CODE, str(VERDICT), json.dumps(runs), str(ROOT)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 async def measure_book(
-    base: str, proc, page: str, repeats: int, warmup: int, quiet: float, shifts, kinds: list[str]
-) -> tuple[dict[str, Measured], dict[str, list]]:
+    base: str,
+    proc,
+    page: str,
+    repeats: int,
+    warmup: int,
+    quiet: float,
+    shifts,
+    kinds: list[str],
+    book_code: BookCode,
+) -> tuple[dict[str, Measured], dict[str, list[tuple[float, float]]]]:
     """Open ``page`` with the book's text pasted; measure each kind of change (``CHANGES``, a Seed, a new
     text; those in ``kinds``), each returned to the book's value before the next kind.
 
-    Returns the app's measurements per change and, per change, the book-code runs (``body``'s settings
-    and a text shift) that repeat the same settings.
+    Returns the app's measurements per change and, per change, the book code's CPU ms for the same
+    settings (``BookCode.cpu_ms``: right after the app's change, and again at once).
     """
     url = base.replace("http://", "ws://") + "/_stcore/stream"
     verdict = VERDICT.read_text(encoding="utf-8")
@@ -252,18 +275,19 @@ async def measure_book(
                 value = values[c % len(values)]
                 await change(kind, label, value, c >= warmup or kind != "batch")
                 if c >= warmup or kind != "batch":
-                    book[kind].append({**book_settings, **({argument: value} if argument else {})})
+                    settings = {**book_settings, **({argument: value} if argument else {})}
+                    book[kind].append(book_code.cpu_ms(settings))
             await change(kind, label, back, False)
         for _ in range(repeats if "seed" in kinds else 0):
             seed = next(SEEDS)
             await change("seed", "Seed", seed, True)
-            book["seed"].append({**book_settings, "seed": seed})
+            book["seed"].append(book_code.cpu_ms({**book_settings, "seed": seed}))
         if "seed" in kinds:
             await change("seed", "Seed", BOOK["Seed"], False)
         for _ in range(repeats if "text" in kinds else 0):
             shift = next(shifts)
             await change("text", "Paste text", rotated(verdict, shift), True)
-            book["text"].append({**book_settings, "shift": shift})
+            book["text"].append(book_code.cpu_ms({**book_settings, "shift": shift}))
     return out, book
 
 
@@ -277,46 +301,53 @@ async def run_book(args) -> None:
     print(
         f"app: {app_version()}; {args.repeats} changes of each kind per page, after {args.warmup} batch ones"
     )
-    rows = []
+    rows, book_code = [], BookCode()
     with running_server() as server:
         import psutil
 
         proc = psutil.Process(server.proc.pid)
         await open_page(server.url)  # a fresh server's first run: the main page
         for page in pages:
+            quiet = args.quiet / 1000
             work = measure_book(
-                server.url, proc, page, args.repeats, args.warmup, args.quiet / 1000, shifts, args.changes
+                server.url, proc, page, args.repeats, args.warmup, quiet, shifts, args.changes, book_code
             )
             try:
-                app, runs = await asyncio.wait_for(work, args.timeout)
+                app, book = await asyncio.wait_for(work, args.timeout)
             except TimeoutError:
                 print(f"{PAGE_NAMES[page]}: timed out after {args.timeout:.0f} s", flush=True)
                 continue
-            book = book_cpu_ms(runs)  # right after the app's, on the same machine
             for kind, m in app.items():
                 rows.append((PAGE_NAMES[page], kind, m, book[kind]))
                 print(book_row(*rows[-1]), flush=True)
         status = Path(f"/proc/{server.proc.pid}/status").read_text()
         hwm = next(line for line in status.splitlines() if line.startswith("VmHWM"))
+    book_code.close()
     print("\nserver CPU ms per rerun (median [min–max] of the changes) against the book's code for the same")
     print("settings (median [min–max]), and the ratio of the medians:")
-    print(f"{'page':18s} {'change':6s} {'app':>16s} {'book':>16s} {'ratio':>6s} {'app wall':>9s}")
+    print(
+        f"{'page':18s} {'change':6s} {'app':>16s} {'book':>16s} {'ratio':>6s} {'again':>5s} {'ratio':>6s}",
+        end="",
+    )
+    print(f" {'app wall':>9s}")
     for row in rows:
         print(book_row(*row))
     rss = int(hwm.split()[1]) / 1024
     print(f"\nserver peak RSS {rss:.0f} MB; total wall time {time.perf_counter() - start:.1f} s")
 
 
-def book_row(page: str, kind: str, m: Measured, book: list[float]) -> str:
-    """One line of the ``--book`` table."""
+def book_row(page: str, kind: str, m: Measured, book: list[tuple[float, float]]) -> str:
+    """One line of the ``--book`` table: the app, the book right after it and the ratio, the book's
+    immediate repeat (hot) and the ratio to that."""
     if not m.cpu_ms:
         return f"{page:18s} {kind:6s} no measurement: {m.errors[:1]}"
-    app, ref = statistics.median(m.cpu_ms), statistics.median(book)
+    first, again = [b[0] for b in book], [b[1] for b in book]
+    app, ref, hot = statistics.median(m.cpu_ms), statistics.median(first), statistics.median(again)
     errors = f"  {len(m.errors)} error(s): {m.errors[0][:80]}" if m.errors else ""
     return (
         f"{page:18s} {kind:6s} {app:5.0f} [{min(m.cpu_ms):3.0f}–{max(m.cpu_ms):4.0f}] "
-        f"{ref:5.0f} [{min(book):3.0f}–{max(book):4.0f}] {app / ref:5.2f}× "
-        f"{statistics.median(m.wall_ms):6.0f} ms" + errors
+        f"{ref:5.0f} [{min(first):3.0f}–{max(first):4.0f}] {app / ref:5.2f}× "
+        f"{hot:5.0f} {app / hot:5.2f}× {statistics.median(m.wall_ms):6.0f} ms" + errors
     )
 
 
