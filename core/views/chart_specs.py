@@ -26,7 +26,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 import altair as alt
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 MAX_TEMPLATES = 64  # chart shapes kept (30–60 kB each: the chart on an empty frame and its spec)
 
@@ -98,7 +100,7 @@ def _from_template(
     if spec is None or spec[0] != key:
         collected: dict = {}
         with alt.data_transformers.enable(alt.data_transformers.active, datasets=collected):
-            empty = _dataset_name(template.__dict__["_frame"])
+            empty = _dataset_name(template.__dict__["_frame"], as_altair_does=True)  # as in its spec
             text = json.dumps(template.to_dict(validate=False))
         others = {name: data for name, data in collected.items() if name != empty}
         spec = (key, text, others, json.dumps(empty) if empty else None)
@@ -114,10 +116,25 @@ def _from_template(
     return key, text, {**others, name: datasets[name]}
 
 
-def _dataset_name(frame: pd.DataFrame) -> str | None:
-    """The name the active data transformer gives ``frame`` (collecting it), or None if it gives none."""
-    out = alt.data_transformers.get()(frame)
+def _dataset_name(frame: pd.DataFrame, as_altair_does: bool = False) -> str | None:
+    """The name the active data transformer gives ``frame`` (collecting it), or None if it gives none:
+    given as Arrow when it can be (``_as_arrow``), else (and ``as_altair_does``) as the frame itself."""
+    out = alt.data_transformers.get()(frame if as_altair_does else _as_arrow(frame))
     return out.get("name") if isinstance(out, dict) else None
+
+
+_NUMERIC = frozenset("biuf")  # numpy dtype kinds: bool, int, unsigned, float
+
+
+def _as_arrow(frame: pd.DataFrame) -> pd.DataFrame | pa.Table:
+    """A frame of numeric columns on a plain row index as an Arrow table of the same columns, which
+    Streamlit's transformer sends as it is (~0.1 ms a chart's frame, where pandas' conversion takes
+    ~0.3); any other frame as it is."""
+    index = frame.index
+    plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    if not plain or not all(isinstance(t, np.dtype) and t.kind in _NUMERIC for t in frame.dtypes):
+        return frame
+    return pa.table({str(name): frame[name].to_numpy() for name in frame.columns})
 
 
 _PARTS = ("layer", "hconcat", "vconcat", "concat")  # a compound chart's lists of subcharts

@@ -12,6 +12,7 @@ from streamlit.elements import vega_charts
 
 from core.views.chart_specs import forget_templates, same_data, templated, unvalidated
 from core.views.charts import bar_chart, heatmap, line_chart, method_panel, path_chart
+from tests.core.views.support import rows_of
 
 BUILDS: list[str] = []
 
@@ -29,9 +30,14 @@ def frame(values) -> pd.DataFrame:
     return pd.DataFrame({"r": range(len(values)), "y": [float(v) for v in values]})
 
 
-def drawn(chart) -> dict:
+def sent(chart) -> dict:
     """What ``st.altair_chart`` sends for ``chart`` (its spec, with its data as Arrow)."""
     return vega_charts._convert_altair_to_vega_lite_spec(unvalidated(chart))
+
+
+def drawn(chart) -> tuple[dict, dict]:
+    """What the browser draws of ``chart``: its spec and its datasets' rows (``rows_of(sent(chart))``)."""
+    return rows_of(sent(chart))
 
 
 @pytest.fixture(autouse=True)
@@ -75,13 +81,13 @@ def _unTemplated(make, f):
 def test_each_shape_is_built_once_and_its_copies_are_not_converted_again(monkeypatch):
     first, second = counted(frame([0, 1, 4]), "t"), counted(frame([2, 3, 5]), "t")
     assert BUILDS == ["t"]  # one template for both frames
-    spec = drawn(first)
+    spec = sent(first)
     converted = []
     monkeypatch.setattr(alt.TopLevelMixin, "to_dict", lambda *a, **k: converted.append(a) or {})
-    other = drawn(second)  # the template's spec with the second frame's dataset in it
+    other = sent(second)  # the template's spec with the second frame's dataset in it
     assert not converted
     monkeypatch.undo()
-    assert other == drawn(counted.__wrapped__(frame([2, 3, 5]), "t"))  # the builder itself: a build
+    assert rows_of(other) == drawn(counted.__wrapped__(frame([2, 3, 5]), "t"))  # the builder itself: a build
     assert other["datasets"] != spec["datasets"] and len(other["datasets"]) == 2  # the line's and the rule's
     BUILDS.clear()
     counted(frame([0, 1, 4, 9]), "t")  # another shape: four rows draw no points
@@ -132,7 +138,7 @@ def test_a_builder_that_reads_its_values_gets_a_template_per_data():
     assert BUILDS == ["t", "t"]  # the same values: one build; other values: their own
     assert drawn(again) == drawn(first)
     assert drawn(other) == drawn(ranged.__wrapped__(frame([0, 1, 5]), "t"))
-    assert drawn(other)["encoding"]["y"]["scale"]["domain"] == [0.0, 5.0]
+    assert sent(other)["encoding"]["y"]["scale"]["domain"] == [0.0, 5.0]
 
 
 @templated(live=("domain", "constant"))
@@ -151,7 +157,7 @@ def test_live_arguments_share_one_template_and_each_copy_has_its_own():
         direct = scaled.__wrapped__(frame([0, 1, 4]), "t", (-lim, lim))
         assert chart.to_dict() == direct.to_dict()  # the Altair chart itself holds the numbers
         assert drawn(chart) == drawn(direct)  # and so does the spec from the template
-        assert drawn(chart)["encoding"]["color"]["scale"]["domain"] == [-lim, lim]
+        assert sent(chart)["encoding"]["color"]["scale"]["domain"] == [-lim, lim]
     BUILDS.clear()
     scaled(frame([0, 1, 4]), "t", (-9.0, 9.0))
     symlog = scaled(frame([0, 1, 4]), "t", (-2.0, 2.0), constant=0.02)  # None → a number: another shape
@@ -173,7 +179,7 @@ def test_method_panels_for_every_context_length_share_one_template(monkeypatch):
             with alt.data_transformers.disable_max_rows():
                 assert chart.to_dict() == direct.to_dict()
             assert drawn(chart) == drawn(direct)
-            assert drawn(chart)["layer"][1]["encoding"]["x"] == {"datum": T}  # the rule at T
+            assert sent(chart)["layer"][1]["encoding"]["x"] == {"datum": T}  # the rule at T
     assert len(built) == 4  # ≤ 64 points or more, with the learned panel's axis or without
 
 
@@ -192,8 +198,8 @@ def test_the_vocab_charts_for_every_v_share_their_two_templates(monkeypatch):
             with alt.data_transformers.disable_max_rows():
                 assert chart.to_dict() == direct.to_dict()
             assert drawn(chart) == drawn(direct)
-            assert drawn(chart)["layer"][1]["data"]["values"] == [{"vocab size V (log)": V}]
-            assert drawn(chart)["layer"][0]["encoding"]["x"]["scale"]["domain"] == [257, max(V, 50257)]
+            assert sent(chart)["layer"][1]["data"]["values"] == [{"vocab size V (log)": V}]
+            assert sent(chart)["layer"][0]["encoding"]["x"]["scale"]["domain"] == [257, max(V, 50257)]
 
 
 def test_a_live_argument_the_builder_changes_is_refused():
