@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -345,6 +346,17 @@ def test_a_heatmap_sends_only_its_visible_cells():
     # 64 tokens: a causal map's 2,080 cells in about 60 kB
     big = heatmap_frame(torch.randn(64, 64), causal_mask(64), torch.arange(64))
     assert len(big) == 2080 and chart_bytes(big) < 70_000
+
+
+def test_a_heatmap_frame_holds_each_visible_cell_of_the_shown_rows_and_columns_row_by_row():
+    g = torch.Generator().manual_seed(0)
+    values, mask = torch.randn(9, 9, generator=g), torch.rand(9, 9, generator=g) > 0.4  # any mask
+    shown = [0, 2, 5, 8]
+    cells = [(i, j, float(np.round(float(values[i, j]), 4))) for i in shown for j in shown if mask[i, j]]
+    shown = torch.tensor(shown)
+    frame = heatmap_frame(values, mask, shown)
+    assert list(frame.itertuples(index=False, name=None)) == cells
+    assert [str(t) for t in frame.dtypes] == ["int64", "int64", "float64"]
 
 
 def test_the_heatmap_labels_its_axes_with_the_tokens_and_outlines_the_moved_row():
