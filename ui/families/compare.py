@@ -71,21 +71,19 @@ def chart_settings(cfg: PipelineConfig) -> PipelineConfig:
     return PipelineConfig(cfg.vocab_size, cfg.output_dim, cfg.context_length, seed=cfg.seed)
 
 
-def seeded_settings(cfg: PipelineConfig, reads_seed: bool) -> PipelineConfig:
-    """``chart_settings``, with the seed only when the view reads it (else the default): a new seed then
-    recomputes only the views that change."""
-    settings = chart_settings(cfg)
-    return settings if reads_seed else replace(settings, seed=PipelineConfig.seed)
+def read_settings(cfg: PipelineConfig, seed: bool, vocab: bool, dim: bool = True) -> PipelineConfig:
+    """``chart_settings``, with the seed, V and d only where the view reads them (else the defaults): a
+    change then recomputes only the views that it changes."""
+    default, settings = PipelineConfig(), chart_settings(cfg)
+    unread = {"seed": seed, "vocab_size": vocab, "output_dim": dim}
+    return replace(settings, **{key: getattr(default, key) for key, reads in unread.items() if not reads})
 
 
 def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
     """What family ``name``'s chart 1 panel depends on: the seed and d unless its logit does not read
     them (ALiBi, NoPE), V only for a table drawn after the token table (learned)."""
-    f, default = FAMILIES[name], PipelineConfig()
-    settings = seeded_settings(cfg, f.reads_seed)
-    if not f.seeded:
-        settings = replace(settings, vocab_size=default.vocab_size)
-    return settings if f.reads_dim else replace(settings, output_dim=default.output_dim)
+    f = FAMILIES[name]
+    return read_settings(cfg, seed=f.reads_seed, vocab=f.seeded, dim=f.reads_dim)
 
 
 @st.cache_resource(max_entries=56, show_spinner=False)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
@@ -152,8 +150,7 @@ def similarity_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
     """What family ``name``'s position vectors depend on: the seed and V only for a table drawn from the
     lesson's generator after the token table (learned)."""
     seeded = FAMILIES[name].seeded
-    settings = seeded_settings(cfg, seeded)
-    return settings if seeded else replace(settings, vocab_size=PipelineConfig().vocab_size)
+    return read_settings(cfg, seed=seeded, vocab=seeded)
 
 
 def position_vectors(
