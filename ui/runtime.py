@@ -70,7 +70,7 @@ def freeze_if_due() -> bool:
     if not _freeze_pending:
         return False
     _freeze_pending = False
-    gc.collect()
+    _collected_fully()
     gc.freeze()
     return True
 
@@ -78,10 +78,15 @@ def freeze_if_due() -> bool:
 def collect_if_due(now: float | None = None) -> bool:
     """At a run's end: a full collection if ``FULL_COLLECTION_SECONDS`` have passed since the last one
     (True then); Streamlit's collection after every run is off (``runner.postScriptGC``)."""
-    global _last_full_collection
     now = time.monotonic() if now is None else now
     if now - _last_full_collection < FULL_COLLECTION_SECONDS:
         return False
-    _last_full_collection = now
-    gc.collect()
+    _collected_fully(now)
     return True
+
+
+def _collected_fully(now: float | None = None) -> None:
+    """A full collection, noted: the next run's end need not repeat it for two seconds."""
+    global _last_full_collection
+    gc.collect()
+    _last_full_collection = time.monotonic() if now is None else now
