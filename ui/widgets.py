@@ -3,6 +3,7 @@ heatmaps and download buttons. User text is always escaped before it is shown.""
 
 from __future__ import annotations
 
+import base64
 import html
 from collections.abc import Callable
 from functools import partial
@@ -35,8 +36,11 @@ _CSS = """
 """
 
 
-FAVICON = str(Path(__file__).with_name("favicon.png"))  # a local file: a page icon named ":material/…"
-# makes the browser fetch its SVG from fonts.gstatic.com, and a classroom may have no network
+_ICON = base64.b64encode(Path(__file__).with_name("favicon.png").read_bytes()).decode()
+# The app's own icon, inline: a page icon named ":material/…" makes the browser fetch its SVG from
+# fonts.gstatic.com, and a classroom may have no network; a file's path is read and re-encoded by
+# Streamlit on every run (~1 ms), a data URL is passed on as it is.
+FAVICON = "data:image/png;base64," + _ICON
 
 
 def page_setup(title: str, sidebar_collapsed: bool = False) -> None:

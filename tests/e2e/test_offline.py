@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from ui.navigation import PAGES
+from ui.widgets import FAVICON
 
 
 @pytest.mark.parametrize("url_path", [url for *_, url in PAGES])
@@ -26,4 +27,5 @@ def test_a_page_asks_nothing_of_any_other_host(server, page, wait_for_app, wait_
     page.wait_for_timeout(1000)  # the favicon and fonts load after the page
     assert elsewhere == []
     icon = page.evaluate("[...document.querySelectorAll('link[rel*=icon]')].map(l => l.href)")
-    assert icon and all(urlsplit(href).netloc == host for href in icon), icon  # the app's own favicon
+    assert FAVICON in icon, icon  # the app's own favicon, inline
+    assert all(href == FAVICON or urlsplit(href).netloc == host for href in icon), icon
