@@ -7,7 +7,7 @@ import dataclasses
 import weakref
 from dataclasses import dataclass
 
-import pandas as pd
+import pyarrow as pa
 import streamlit as st
 import torch
 
@@ -109,6 +109,7 @@ class SentenceMaps:
     head: int  # h, 0-based
     num_heads: int  # H
     weights: str  # where W_q and W_k come from, in words (Markdown)
+    signatures: dict[str, str]  # family name -> what its position part on A shows, in words (``signature``)
 
     @property
     def moved(self) -> Moved | None:
@@ -152,7 +153,8 @@ def _sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: Settin
         "no model is trained here, so only the position part is the method's own"
     )
     H = settings.fam.heads
-    return SentenceMaps(ids[0], ids[1], cfg.method, maps[0], maps[1][cfg.method], settings.head, H, weights)
+    a, b = maps[0], maps[1][cfg.method]
+    return SentenceMaps(ids[0], ids[1], cfg.method, a, b, settings.head, H, weights, signatures(a))
 
 
 def trained_run() -> TrainResult | None:
@@ -213,7 +215,13 @@ def trained_maps(run: TrainResult, settings: Settings, ids: tuple[list[int], lis
             else ""
         )
     )
-    return SentenceMaps(cut[0], cut[1], c.method, {c.method: maps[0]}, maps[1], head, num_heads, weights)
+    a, b = {c.method: maps[0]}, maps[1]
+    return SentenceMaps(cut[0], cut[1], c.method, a, b, head, num_heads, weights, signatures(a))
+
+
+def signatures(maps: dict[str, AttentionMap]) -> dict[str, str]:
+    """Each family's signature on its map, computed once with the maps they read (kept with them)."""
+    return {name: signature(FAMILIES[name], m) for name, m in maps.items()}
 
 
 def position_part_name(family: Family) -> str:
@@ -295,8 +303,8 @@ def grid(count: int, per_row: int = 2) -> list:
 def split_view(family: Family, m: AttentionMap, pieces: list[str], label: str) -> None:
     """Section 1: content, position part, scores with the mask and weights of one sentence (presenting:
     content, position part and weights in one row, the scores being their sum)."""
-    scores = [pd.DataFrame({"v": t[m.mask].numpy()}) for t in (m.content, m.position, m.scores)]
-    domain = symmetric_domain(scores)  # one scale for the three scores: their sizes compare
+    # One scale for the three scores: their sizes compare.
+    domain = symmetric_domain([t[m.mask] for t in (m.content, m.position, m.scores)])
     panels = [
         (m.content, f"{label}: content q·kᵀ/√dh", "score", domain),
         (m.position, f"{label}: position part, {position_part_name(family)}", "score", domain),
@@ -329,7 +337,7 @@ def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
     Presenting: four in a row, without legends, axis titles or signatures, so that the seven fit the
     projector (the caption names the scale; a hover gives each number).
     """
-    domain = symmetric_domain([pd.DataFrame({"v": m.position[m.mask].numpy()}) for m in view.maps_a.values()])
+    domain = symmetric_domain([m.position[m.mask] for m in view.maps_a.values()])
     constant = domain[1] / 100  # symmetric log: T5's small untrained biases show next to ALiBi's
     on = presenting()
     for cell, (name, m) in zip(grid(len(view.maps_a), 4 if on else 2), view.maps_a.items(), strict=True):
@@ -338,7 +346,7 @@ def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
         common = {"symlog": constant, "title_color": family.color, "compact": on, "height": 215}
         heatmap(m.position, m, pieces, title, "position part", domain, cell, **common)
         if not on:
-            cell.caption(signature(family, m))
+            cell.caption(view.signatures[name])
     scale = f"One colour scale for all {len(view.maps_a)}: {domain[0]:+.3f} (blue) to {domain[1]:+.3f} (red)"
     st.caption(
         f"{scale}, symmetric-log (linear within ±{constant:.3g}); grey: masked."
@@ -356,17 +364,20 @@ def row_table(row: list[KeyWeight], vocab_size: int) -> None:
 
     a = [seen(k.weight_a, k.masked_a) for k in row]
     b = [seen(k.weight_b, k.masked_b) for k in row]
-    frame = pd.DataFrame(
+    weights = {
+        "weight in A": a,
+        "weight in B": b,
+        "B − A": [None if x is None or y is None else y - x for x, y in zip(a, b, strict=True)],
+    }
+    # An Arrow table: Streamlit sends it as it is (~0.1 ms, where a pandas frame's conversion took ~1).
+    table = pa.table(
         {
-            "key token": token_strings([k.token_id for k in row], vocab_size),
-            "weight in A": a,
-            "weight in B": b,
-            "B − A": [None if x is None or y is None else y - x for x, y in zip(a, b, strict=True)],
+            "key token": pa.array(token_strings([k.token_id for k in row], vocab_size), pa.string()),
+            **{name: pa.array(values, pa.float64()) for name, values in weights.items()},
         }
     )
     number = st.column_config.NumberColumn(format="%.4f")
-    columns = dict.fromkeys(frame.columns[1:], number)
-    st.dataframe(frame, hide_index=True, width="stretch", column_config=columns)
+    st.dataframe(table, hide_index=True, width="stretch", column_config=dict.fromkeys(weights, number))
     st.caption("None: the token is not in that sentence, or the causal mask hides it from the moved token.")
 
 

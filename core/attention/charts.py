@@ -10,6 +10,7 @@ import json
 
 import altair as alt
 import pandas as pd
+import torch
 
 from core.views.chart_specs import templated
 
@@ -17,9 +18,10 @@ MASKED = "#d1d5db"  # the background a hidden (masked) cell shows
 HIGHLIGHT = "#111827"
 
 
-def symmetric_domain(frames: list[pd.DataFrame]) -> tuple[float, float]:
-    """One colour domain for several diverging heatmaps: ±(largest |v|), at least ±1e-6."""
-    limit = max([float(f["v"].abs().max()) for f in frames if len(f)] + [1e-6])
+def symmetric_domain(values: list[torch.Tensor]) -> tuple[float, float]:
+    """One colour domain for several diverging heatmaps, from each one's visible values [n]: ±(largest
+    |v|), at least ±1e-6."""
+    limit = max([float(v.abs().max()) for v in values if len(v)] + [1e-6])
     return (-limit, limit)
 
 

@@ -231,11 +231,16 @@ def test_a_rerun_that_changes_no_map_draws_the_kept_heatmaps_and_a_new_seed_new_
 
     at = open_page(PAGE, method="alibi")
     specs = [c.proto.spec for c in charts(at)]
+    captions = [c.value for c in at.caption]
     built, frame = [], attention_views.heatmap_frame
     monkeypatch.setattr(attention_views, "heatmap_frame", lambda *a: built.append(1) or frame(*a))
+    read, signature = [], attention_views.signature
+    monkeypatch.setattr(attention_views, "signature", lambda *a: read.append(1) or signature(*a))
     at.sidebar.number_input(key="batch").set_value(4).run()  # no map reads the batch size
-    assert not at.exception and not built
+    assert not at.exception and not built and not read  # the signatures are kept with the maps
     assert [c.proto.spec for c in charts(at)] == specs  # the same charts, drawn again
+    assert [c.value for c in at.caption] == captions
     at.sidebar.number_input(key="seed").set_value(7).run()  # new embeddings: new maps, new charts
     assert not at.exception and len(built) == len(charts(at)) == len(specs)
+    assert len(read) == len(FAMILIES)  # each family's signature on the new maps of A
     assert [c.proto.spec for c in charts(at)] != specs

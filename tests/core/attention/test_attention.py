@@ -363,7 +363,7 @@ def test_the_heatmap_labels_its_axes_with_the_tokens_and_outlines_the_moved_row(
     m = amap("alibi")
     frame = heatmap_frame(m.position, m.mask, torch.arange(3))
     labels = token_labels([" dog", " bites", ' "man"'])
-    domain = symmetric_domain([frame])
+    domain = symmetric_domain([m.position[m.mask]])
     chart = attention_heatmap(frame, labels, "ALiBi", domain=domain, legend="score", highlight=2, symlog=0.01)
     spec = chart.to_dict(validate=True)
     assert len(spec["layer"]) == 2
@@ -374,4 +374,5 @@ def test_the_heatmap_labels_its_axes_with_the_tokens_and_outlines_the_moved_row(
     )
     assert cells["color"]["scale"]["type"] == "symlog" and cells["color"]["scale"]["domain"] == [-1.0, 1.0]
     assert spec["config"]["view"]["fill"] == "#d1d5db"  # masked cells show the grey background
-    assert symmetric_domain([frame.iloc[:0]]) == (-1e-6, 1e-6)
+    assert symmetric_domain([m.position[:0]]) == (-1e-6, 1e-6)
+    assert symmetric_domain([torch.tensor([0.5, -2.0]), torch.tensor([1.5]), torch.tensor([])]) == (-2.0, 2.0)
