@@ -4,7 +4,6 @@ maps of the two sentences, and the heatmaps. Why position? reads the same settin
 from __future__ import annotations
 
 import dataclasses
-import weakref
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -270,29 +269,11 @@ def heatmap(
         )
         return readable(chart), frame.size * 8  # i, j and v: 8 bytes a cell (pandas' own count: ~0.4 ms)
 
+    # Kept while the map lives: a rerun that changes no map (a new batch size or stride) draws the page's
+    # 13 charts without building or converting them again (~40 ms).
     key = (tuple(pieces), title, legend, tuple(domain), height, on, tuple(sorted(options.items())))
-    where.altair_chart(_kept_heatmap(values, m.mask, key, build), width="stretch", height=height)
-
-
-@dataclass(frozen=True)
-class _KeptChart:
-    chart: object
-    of: tuple[weakref.ref, ...]  # the tensors it draws
-    held_bytes: int  # its frame, that frame's Arrow bytes and its spec (a 64-token map's: ~0.2 MB)
-
-
-def _kept_heatmap(values: torch.Tensor, mask: torch.Tensor, key: tuple, build):
-    """``build()``'s chart, kept in the shared cache while ``values`` and ``mask`` (a kept map's tensors)
-    live: a rerun that changes no map (a new batch size or stride) draws the page's 13 charts without
-    building or converting them again (~40 ms)."""
-    full = ("attention heatmap", id(values), id(mask), *key)
-    found, kept = cache.SHARED.get(full)
-    if found and kept.of[0]() is values and kept.of[1]() is mask:
-        return kept.chart
-    chart, frame_bytes = build()
-    held = 4 * frame_bytes + 10_000  # the frame, its Arrow bytes and copies in between; the spec's text
-    cache.SHARED.put(full, _KeptChart(chart, (weakref.ref(values), weakref.ref(mask)), held))
-    return chart
+    chart = cache.kept_chart(key, (values, m.mask), build)
+    where.altair_chart(chart, width="stretch", height=height)
 
 
 def grid(count: int, per_row: int = 2) -> list:

@@ -8,6 +8,8 @@ text it sent itself. Results that hold tensors or token lists share one cache bo
 from __future__ import annotations
 
 import dataclasses
+import weakref
+from collections.abc import Callable
 
 import streamlit as st
 import torch
@@ -225,3 +227,27 @@ def _input_rows(
     state = generator_state(vocab_size, dim, seed) if family.seeded else None
     index = torch.tensor(positions, dtype=torch.long)
     return family.input_rows(index, T, dim, seed, own, state)
+
+
+@dataclasses.dataclass(frozen=True)
+class _KeptChart:
+    chart: object
+    of: tuple[weakref.ref, ...]  # the kept objects (tensors, frames) it draws
+    held_bytes: int  # its frame, that frame's Arrow bytes and its spec
+
+
+def kept_chart(key: tuple, of: tuple[object, ...], build: Callable[[], tuple[object, int]]):
+    """``build()``'s chart, kept in the shared cache while the objects ``of`` (kept tensors or frames,
+    which it draws) live: a rerun that changes none of them draws the chart without building or
+    converting it again (its spec is kept on it: ``core.views.chart_specs``).
+
+    ``build() -> (chart, bytes of its frame)``; ``key``: whatever else the chart reads (title, height…).
+    """
+    full = ("kept chart", *map(id, of), *key)
+    found, kept = SHARED.get(full)
+    if found and all(ref() is obj for ref, obj in zip(kept.of, of, strict=True)):
+        return kept.chart
+    chart, frame_bytes = build()
+    held = 4 * frame_bytes + 10_000  # the frame, its Arrow bytes and copies in between; the spec's text
+    SHARED.put(full, _KeptChart(chart, tuple(weakref.ref(obj) for obj in of), held))
+    return chart

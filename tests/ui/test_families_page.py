@@ -176,3 +176,30 @@ def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_toke
     fresh = similarity_view.__wrapped__(method, new, fam.items())
     assert second[0].to_dict() == fresh[0].to_dict() and second[2] == fresh[2]
     assert second[1].equals(fresh[1])
+
+
+@pytest.mark.parametrize("method", ["learned", "sinusoidal"])
+def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(method, open_page, monkeypatch):
+    # issue 26: the similarity curve and the close-up's table heatmap were built again on every rerun
+    from ui import cache
+    from ui.families import close_up, compare
+
+    cache.SHARED.clear()  # nothing kept from earlier tests: the new d below is new to every cache
+    compare.similarity_view.clear()
+    at = open_page(PAGE, method=method)
+    specs = [c.proto.spec for c in charts(at)]
+    tables = [d.value for d in at.dataframe]
+    built = []
+
+    def counted(name, original):
+        return lambda *a, **k: built.append(name) or original(*a, **k)
+
+    for module, name in ((compare, "line_chart"), (close_up, "grid_frame")):
+        monkeypatch.setattr(module, name, counted(name, getattr(module, name)))
+    at.sidebar.number_input(key="batch").set_value(3).run()  # no chart reads the batch size
+    assert not at.exception and built == []
+    assert [c.proto.spec for c in charts(at)] == specs
+    assert all(a.equals(b) for a, b in zip([d.value for d in at.dataframe], tables, strict=True))
+    at.sidebar.number_input(key="dim").set_value(128).run()  # new tables: the curve and the close-up anew
+    assert not at.exception and sorted(built) == ["grid_frame", "line_chart"]
+    assert [c.proto.spec for c in charts(at)] != specs

@@ -15,7 +15,7 @@ import torch
 from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.views.charts import grid_frame, heatmap, line_chart
-from ui.cache import additive_rows
+from ui.cache import additive_rows, kept_chart
 from ui.presenter import readable
 from ui.widgets import sampled_note
 
@@ -40,9 +40,14 @@ def table_heatmap(cfg: PipelineConfig, fam: FamilyConfig, title: str) -> None:
     """Position × dimension heatmap of the additive table (strided sample of real values)."""
     T, d = cfg.context_length, cfg.output_dim
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
-    rows = additive_rows(cfg, fam, tuple(positions.tolist())).rows[:, dims]  # [P, D]
-    frame = grid_frame(rows, positions, dims, "position t", "dimension j")
-    st.altair_chart(readable(heatmap(frame, "dimension j", "position t", title)), width="stretch")
+    table = additive_rows(cfg, fam, tuple(positions.tolist())).rows  # [P, d], kept
+
+    def build() -> tuple[object, int]:
+        frame = grid_frame(table[:, dims], positions, dims, "position t", "dimension j")  # [P, D] cells
+        return heatmap(frame, "dimension j", "position t", title), 24 * len(frame)
+
+    chart = kept_chart(("table heatmap", title, tuple(dims.tolist())), (table,), build)
+    st.altair_chart(readable(chart), width="stretch")
     st.caption(sampled_note(T, d, positions, dims))
 
 
