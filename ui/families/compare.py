@@ -17,7 +17,7 @@ from core.pipeline import sample_indices
 from core.similarity import cosine_matrix, mean_by_distance
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.units import every
-from ui.cache import additive_rows, kept_chart
+from ui.cache import additive_rows, kept_chart, per_process
 from ui.memory import forget_when_short
 from ui.presenter import presenting, readable, slide_height
 
@@ -87,7 +87,7 @@ def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
     return read_settings(cfg, seed=f.reads_seed, vocab=f.seeded, dim=f.reads_dim)
 
 
-@st.cache_resource(max_entries=56, show_spinner=False)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
+@per_process(max_entries=56)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
 def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.TopLevelMixin, str]:
     """Chart 1's panel of family ``name`` and its finding, for the family settings ``settings``
     (``FamilyConfig.items()``); kept, since it depends only on these settings."""
@@ -163,7 +163,7 @@ def position_vectors(
     return FAMILIES[name].vectors(positions, cfg.output_dim, fam)  # the all-ones query rotated
 
 
-@st.cache_resource(max_entries=15, show_spinner=False)  # < 0.5 MB each: 5 settings × 3 families (budget)
+@per_process(max_entries=15)  # < 0.5 MB each: 5 settings × 3 families (budget)
 def similarity_view(
     name: str, cfg: PipelineConfig, settings: tuple
 ) -> tuple[alt.TopLevelMixin, pd.DataFrame, str]:
