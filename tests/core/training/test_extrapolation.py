@@ -102,3 +102,30 @@ def test_measure_trains_rope_and_evaluates_past_t():
     assert all(len(v) == 16 for v in e.losses.values())
     with pytest.raises(ValueError, match="RoPE"):
         measure(ids, TrainConfig(method="learned"))
+
+
+def test_the_shipped_run_is_the_one_measure_trains(tmp_path):
+    # The Long context page reads data/extrapolation_measured.json instead of training on a fresh server:
+    # trained again here, every loss is the shipped one (bit-identical on this machine; 1e-6 allows a
+    # CPU whose float32 sums round otherwise).
+    from core.training.extrapolation import RUN, measured, write_measured
+
+    shipped = measured()
+    fresh = measure(encode(SAMPLES["log"]))
+    assert (shipped.trained, shipped.length, shipped.steps) == (
+        RUN.context_length,
+        4 * RUN.context_length,
+        RUN.steps,
+    )
+    assert (fresh.trained, fresh.length, fresh.steps) == (shipped.trained, shipped.length, shipped.steps)
+    assert list(shipped.losses) == list(SCALINGS)
+    for name in SCALINGS:
+        assert fresh.losses[name] == pytest.approx(shipped.losses[name], abs=1e-6, rel=0), name
+    assert findings(fresh) == findings(shipped)  # the sentences the page writes from them
+    write_measured(fresh, tmp_path / "again.json")  # and what the tool writes reads back the same
+    again = measured(tmp_path / "again.json")
+    assert (
+        again.losses == fresh.losses
+        and again.steps == fresh.steps
+        and again.seconds == round(fresh.seconds, 2)
+    )
