@@ -21,7 +21,7 @@ text``: ``"session k marker zq{k}x draft c " * 40``):
 
 Session 0 opens the fresh server alone (the cold start); the others connect together once its
 first run has finished. ``--burst``: every session opens the fresh server at once, as soon as it
-answers (each one's first run is the main page's, as session 0's is; a cold start for a class that
+answers, at its own page's link (``--pages``: the main page by default; a cold start for a class that
 opens the link together), and the report gives the first runs' p50/p95, and the same counted from the
 server process's start (its warm-up before it answers included: ``ui/warm_up.py``).
 
@@ -307,8 +307,9 @@ async def session(base: str, k: int, page: str, args, result: dict) -> None:
     if k and not args.burst:  # session 0 has the fresh server to itself until its first run finished
         await result["warm"].wait()
     async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
-        # The very first run of a fresh server is the main page's (see the docstring).
-        client = Client(ws, base, {"context": context}, page if k and not args.burst else "")
+        # The very first run of a fresh server is the main page's (see the docstring); bursting, the
+        # warm-up has run it, and each session opens its own page's link.
+        client = Client(ws, base, {"context": context}, page if k or args.burst else "")
         t = time.perf_counter()
         elements = await client.rerun()
         result["first"][k] = time.perf_counter() - t
