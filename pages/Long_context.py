@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from core.positional.long_context import PRESETS, long_context_view
+from core.positional.long_context import PRESETS
 from core.scripts.long_context import long_context_script
 from ui.app import settings
 from ui.code_view import show_script
@@ -15,6 +15,7 @@ from ui.long_context_views import (
     pairs_section,
     rope_config,
     score_section,
+    view_of,
 )
 from ui.presenter import Slides, predict_number, presenting
 
@@ -31,7 +32,7 @@ with st.expander("The config: a released model's, or your own", expanded=not pre
 label = label_of(preset)
 try:
     cfg = PRESETS[preset].config if preset in PRESETS else rope_config(values)
-    view = long_context_view(cfg, label)
+    view = view_of(cfg, label)
 except ValueError as exc:
     st.error(str(exc))
     st.stop()

@@ -26,6 +26,7 @@ from core.positional.long_context import (
     attention_factor_curves,
     config_json,
     factor_list_text,
+    long_context_view,
     pair_findings,
     parse_factor_list,
 )
@@ -41,6 +42,7 @@ from core.positional.rope_scaling_charts import (
 )
 from core.training.extrapolation import RUN, SCALINGS, Extrapolation, findings, measured
 from core.views.chart_specs import same_data, templated
+from ui import cache
 from ui.presenter import presenting, readable
 from ui.url_keys import register_url_keys, url_bound
 
@@ -232,6 +234,13 @@ def rope_config(values: dict) -> RopeConfig:
     )
 
 
+@cache.per_process(max_entries=32)  # a view is ~10 kB (its θ, scores and distances)
+def view_of(cfg: RopeConfig, label: str) -> LongContextView:
+    """``long_context_view(cfg, label)``, computed once per config: the page draws it on every rerun, and
+    a new batch size or seed (which it does not read) computed it again (~7 ms)."""
+    return long_context_view(cfg, label)
+
+
 def label_of(preset: str) -> str:
     """The config's name on the charts."""
     return PRESETS[preset].label.split(" (")[0] if preset in PRESETS else "your config"
@@ -264,15 +273,18 @@ def overview(preset: str, cfg: RopeConfig, view: LongContextView) -> None:
 
 def pairs_section(view: LongContextView) -> None:
     """Which pairs are kept, interpolated or blended: wavelengths and slow-downs, and what they show."""
-    frame = pair_frame(view)
-    cfg = view.cfg
-    if presenting():  # one chart, the whole width, its legend at the side: a projector is short
-        chart = wavelength_chart(frame, cfg.original, cfg.extended, 300, side=True)
-        st.altair_chart(readable(chart), width="stretch")
-    else:
-        c1, c2 = st.columns(2)
-        c1.altair_chart(readable(wavelength_chart(frame, cfg.original, cfg.extended)), width="stretch")
-        c2.altair_chart(readable(slowdown_chart(frame, cfg.factor)), width="stretch")
+    cfg, on = view.cfg, presenting()
+
+    def build() -> tuple[tuple, int]:  # kept with the view: built once per config
+        frame = pair_frame(view)
+        if on:  # one chart, the whole width, its legend at the side: a projector is short
+            return (wavelength_chart(frame, cfg.original, cfg.extended, 300, side=True),), 64 * len(frame)
+        charts = wavelength_chart(frame, cfg.original, cfg.extended), slowdown_chart(frame, cfg.factor)
+        return charts, 64 * len(frame)
+
+    charts = cache.kept_chart(("long context pairs", on), (view,), build)
+    for column, chart in zip(st.columns(len(charts)) if len(charts) > 1 else [st], charts, strict=True):
+        column.altair_chart(readable(chart), width="stretch")
     findings = pair_findings(view)
     st.markdown(findings[0] if presenting() else " ".join(findings))
 
@@ -280,9 +292,13 @@ def pairs_section(view: LongContextView) -> None:
 def score_section(view: LongContextView, label: str) -> None:
     """The position-only score against distance, this config beside plain RoPE and the general methods."""
     height, side = (300, True) if presenting() else (300, False)
-    st.altair_chart(
-        readable(score_chart(score_frame(view), label, view.cfg.original, height, side)), width="stretch"
-    )
+
+    def build() -> tuple[alt.TopLevelMixin, int]:  # kept with the view
+        frame = score_frame(view)
+        return score_chart(frame, label, view.cfg.original, height, side), 64 * len(frame)
+
+    chart = cache.kept_chart(("long context scores", label, side), (view,), build)
+    st.altair_chart(readable(chart), width="stretch")
     words = [
         "q = k = the all-ones head: the score is the mean over pairs of cos(r·θᵢ), so it shows what "
         "position alone does; each point is the mean over every distance from its r to the next point's. "
@@ -305,13 +321,15 @@ def attention_section(view: LongContextView) -> None:
         f"score grows by its square: here {a:.4f}² = {a**2:.4f}. YaRN and LongRoPE use it to keep attention "
         "as sharp at L' as at L; the others leave it at 1."
     )
-    factors = torch.logspace(0, max(2.0, math.log10(2 * cfg.factor)), 60, dtype=torch.float64)  # [S]
-    curves = attention_factor_curves(cfg, factors)
     height, side = (230, True) if presenting() else (220, False)
-    st.altair_chart(
-        readable(attention_chart(attention_frame(curves, factors), cfg.factor, a, height, side)),
-        width="stretch",
-    )
+
+    def build() -> tuple[alt.TopLevelMixin, int]:  # kept with the view
+        factors = torch.logspace(0, max(2.0, math.log10(2 * cfg.factor)), 60, dtype=torch.float64)  # [S]
+        frame = attention_frame(attention_factor_curves(cfg, factors), factors)
+        return attention_chart(frame, cfg.factor, a, height, side), 64 * len(frame)
+
+    chart = cache.kept_chart(("long context attention factor", side), (view,), build)
+    st.altair_chart(readable(chart), width="stretch")
     st.caption(f"The red dot is this config: s = {cfg.factor:g}, attention factor {a:.4f}.")
     p = cfg.parameters()
     if cfg.rope_type == "yarn" and p.get("mscale_all_dim"):
@@ -372,5 +390,9 @@ def extrapolation_section() -> None:
             f"({e.seconds:.1f} s) by `tools/measure_extrapolation.py`, the app shows its numbers, and the "
             "tests train it again and compare every loss."
         )
-    st.altair_chart(readable(extrapolation_chart(e, 230 if presenting() else 300)), width="stretch")
+    height = 230 if presenting() else 300
+    chart = cache.kept_chart(
+        ("extrapolation", height), (e,), lambda: (extrapolation_chart(e, height), 20_000)
+    )
+    st.altair_chart(readable(chart), width="stretch")
     st.markdown(" ".join(findings(e)))

@@ -171,3 +171,28 @@ def test_a_bad_link_value_is_explained_and_the_default_used(open_page):
     assert "URL parameter **lc\\_head\\_dim** = “abc” is not a whole number: using the default, 128." in text
     assert "URL parameter **lc\\_rope\\_type** = “nope” is not one of" in text
     assert at.selectbox(key="lc_rope_type").value == "llama3"
+
+
+def test_a_rerun_that_changes_no_config_draws_kept_charts_and_a_new_config_new_ones(open_page, monkeypatch):
+    # issue 26: the page computed its view and built its five charts again on every rerun
+    from ui import cache, long_context_views
+
+    long_context_views.view_of.clear()  # nothing kept from earlier tests: the preset picked below is new
+    cache.SHARED.clear()
+    at = open_page(PAGE)
+    specs = [c.proto.spec for c in charts(at)]
+    built = []
+
+    def counted(name, original):
+        return lambda *a: built.append(name) or original(*a)
+
+    for name in ("long_context_view", "pair_frame", "score_frame", "attention_frame", "extrapolation_chart"):
+        monkeypatch.setattr(long_context_views, name, counted(name, getattr(long_context_views, name)))
+    at.sidebar.number_input(key="batch").set_value(3).run()  # the page does not read the batch size
+    assert not at.exception and built == []
+    assert [c.proto.spec for c in charts(at)] == specs
+    pick(at, next(k for k in PRESETS if k != at.selectbox(key="lc_preset").value))
+    assert not at.exception
+    assert sorted(built) == ["attention_frame", "long_context_view", "pair_frame", "score_frame"]
+    assert [c.proto.spec for c in charts(at)][:4] != specs[:4]
+    assert [c.proto.spec for c in charts(at)][4] == specs[4]  # the measured run is the same for every config
