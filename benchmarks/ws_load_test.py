@@ -7,7 +7,8 @@ Like benchmarks/load_test.py, but each session is a websocket to ``/_stcore/stre
 the browser's protobufs (BackMsg ``rerun_script`` out, ForwardMsg deltas in), so the 2 cores go
 to the server instead of 30 Chromium pages. Session k opens its page (``--pages pipeline``, the
 default: every session on the pipeline; ``--pages all``: session k on page k mod 5, or a comma
-list of URL paths) with ``?context=4+k%8``, pastes its own text (``"session k marker zq{k}x " * 40``)
+list of URL paths) with ``?context=4+k%8`` (``--contexts N``: ``4+k%N``; 1 for a class that opens one
+shared link), pastes its own text (``"session k marker zq{k}x " * 40``)
 and then sets "Batch B" (``--change batch``, the default), or a seed no session used before
 (``--change seed``: the token table is drawn again), or pastes a new text of its own (``--change
 text``: ``"session k marker zq{k}x draft c " * 40``):
@@ -301,7 +302,7 @@ def ready(result: dict, k: object) -> None:
 
 async def session(base: str, k: int, page: str, args, result: dict) -> None:
     """Open this session's page with its context, paste its own text, change the batch size."""
-    context, text = 4 + k % 8, f"session {k} marker zq{k}x " * 40
+    context, text = 4 + k % args.contexts, f"session {k} marker zq{k}x " * 40
     url = base.replace("http://", "ws://") + "/_stcore/stream"
     name = PAGE_NAMES[page]
     if k and not args.burst:  # session 0 has the fresh server to itself until its first run finished
@@ -572,6 +573,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--burst", action="store_true", help="every session opens the fresh server at once (a cold start)"
+    )
+    parser.add_argument(
+        "--contexts", type=int, default=8, help="distinct context lengths among the sessions (4 + k %% N)"
     )
     parser.add_argument("--train", action="store_true", help="one more session trains during the load")
     parser.add_argument("--train-steps", type=int, help="Steps of that run (default: the page's)")
