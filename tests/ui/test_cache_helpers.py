@@ -47,3 +47,32 @@ def test_per_process_keeps_results_by_the_arguments_values_and_drops_the_oldest(
     square.clear()
     square(PipelineConfig(output_dim=64), (("heads", 4),))
     assert len(calls) == 5
+
+
+def test_per_process_computes_a_result_once_while_others_wait_for_it():
+    import threading
+    import time
+
+    calls = []
+
+    @cache.per_process(max_entries=4)
+    def slow(n: int) -> object:
+        calls.append(n)
+        time.sleep(0.2)  # thirty sessions opening a page together all ask while it computes
+        if n < 0:
+            raise ValueError("no")
+        return object()
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(slow(1))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls == [1] and len(results) == 8 and all(r is results[0] for r in results)
+    for _ in range(2):  # a failure is not kept: the next call computes again
+        try:
+            slow(-1)
+        except ValueError:
+            pass
+    assert calls == [1, -1, -1]
