@@ -119,6 +119,7 @@ def token_ids(text: str, vocab_size: int = GPT2_VOCAB_SIZE) -> list[int]:
     return _token_ids(text, tokenizer_vocab_size(vocab_size))  # one entry for every V ≥ 50,257
 
 
+@functools.lru_cache(maxsize=2)  # a new text asks twice (tokenizing, the sweep): ≤ 2 texts at the cap kept
 def text_size(text: str) -> tuple[int, int]:
     """UTF-8 bytes of ``text`` and of its longest piece (BPE's unit), for the cost models."""
     return len(text.encode("utf-8")), longest_piece(text)
