@@ -179,9 +179,9 @@ def templated(shape: Callable[..., object] | None = None, live: tuple[str, ...] 
     the same columns and dtypes, copy one template chart (its frame emptied) with their own frame in it:
     the chart ``build`` gives for that frame.
 
-    ``live``: arguments (numbers, or tuples of them) that the builder writes into the chart as they are,
-    such as a colour scale's ends: one template serves every value of them. It is built with stand-in
-    numbers, which each copy replaces by its own.
+    ``live``: arguments (numbers or strings, or tuples of them) that the builder writes into the chart as
+    they are, such as a colour scale's ends or a subtitle: one template serves every value of them. It is
+    built with stand-ins, which each copy replaces by its own (None is no value: another template).
     """
 
     def decorate(build):
@@ -227,10 +227,16 @@ def templated(shape: Callable[..., object] | None = None, live: tuple[str, ...] 
 
 
 _STAND_IN = 1.2345678901e-200  # stand-in k is _STAND_IN * (1 + k / 1000): no chart holds such a number
+_LIVE = (float, str)  # what a live argument holds: numbers (ints are written as floats) and strings
+
+
+def _stand_in(value, k: int) -> float | str:
+    """The k-th stand-in of a template, for a live ``value`` of that type: no chart holds either."""
+    return f"\x00live {k}\x00" if isinstance(value, str) else _STAND_IN * (1 + k / 1000)
 
 
 def _numbers(value) -> tuple | None:
-    """A live argument's numbers, in order (None stays None: the builder may draw something else)."""
+    """A live argument's values, in order (None stays None: the builder may draw something else)."""
     if value is None:
         return None
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
@@ -243,7 +249,7 @@ def _template(build, arguments: dict, frame: pd.DataFrame, live: tuple[str, ...]
         value = given[name]
         if value is None:
             continue
-        numbers = [_STAND_IN * (1 + (len(stand_ins) + k) / 1000) for k in range(len(_numbers(value)))]
+        numbers = [_stand_in(v, len(stand_ins) + k) for k, v in enumerate(_numbers(value))]
         stand_ins += numbers
         given[name] = type(value)(numbers) if isinstance(value, (tuple, list)) else numbers[0]
     empty = frame.iloc[:0]
@@ -260,11 +266,11 @@ def _template(build, arguments: dict, frame: pd.DataFrame, live: tuple[str, ...]
     return template
 
 
-def _find_holders(value, stand_ins: set[float], holders: set[int]) -> set[float]:
+def _find_holders(value, stand_ins: set, holders: set[int]) -> set:
     """The stand-ins ``value`` (a chart, a part of one, a list, …) holds; the ids of the parts that hold
     one go into ``holders``, so that a copy walks only those (``_substituted``). A chart is converted
     with its values as they are, so a stand-in missing here was changed by its builder."""
-    if isinstance(value, float):
+    if isinstance(value, _LIVE):
         return {value} & stand_ins
     if isinstance(value, alt.SchemaBase):
         parts = [value._args, value._kwds]
@@ -280,10 +286,10 @@ def _find_holders(value, stand_ins: set[float], holders: set[int]) -> set[float]
     return found
 
 
-def _substituted(value, numbers: dict[float, float], holders: set[int]):
-    """``value`` (a template, a part of one, a list, …) with each stand-in number replaced: copies of
+def _substituted(value, numbers: dict, holders: set[int]):
+    """``value`` (a template, a part of one, a list, …) with each stand-in replaced: copies of
     the parts that hold one (``holders``: their ids), the same objects elsewhere."""
-    if isinstance(value, float):
+    if isinstance(value, _LIVE):
         return numbers.get(value, value)
     if id(value) not in holders:
         return value
@@ -300,7 +306,7 @@ def _substituted(value, numbers: dict[float, float], holders: set[int]):
         return value if all(a is b for a, b in zip(items, value, strict=True)) else type(value)(items)
     if isinstance(value, dict):  # a chart's fields: most hold no stand-in, and are not walked
         items = {
-            k: _substituted(x, numbers, holders) if isinstance(x, float) or id(x) in holders else x
+            k: _substituted(x, numbers, holders) if isinstance(x, _LIVE) or id(x) in holders else x
             for k, x in value.items()
         }
         return value if all(items[k] is value[k] for k in value) else items

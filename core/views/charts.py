@@ -204,7 +204,7 @@ def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, heig
     return line + points
 
 
-@templated(lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain"))
+@templated(lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain", "note"))
 def method_panel(
     frame: pd.DataFrame,
     x: str,
@@ -219,11 +219,11 @@ def method_panel(
     """One method's curve on its own linear axis, in its colour (small multiples, one per method).
 
     ``x_domain``: the x axis's ends (default: the data's, made nice); ``note``: a line under the title
-    (e.g. why this panel's axis is shorter than its neighbours'). ``rule_at`` and ``x_domain`` are
-    written in as they are (live: one template serves every context length).
+    (e.g. why this panel's axis is shorter than its neighbours'). ``rule_at``, ``x_domain`` and ``note``
+    are written in as they are (live: one template serves every context length).
     """
     heading = alt.Title(title, color=color, anchor="start", fontSize=14)
-    if note:
+    if note is not None:
         heading = alt.Title(
             title, color=color, anchor="start", fontSize=14, subtitle=note, subtitleColor=color
         )

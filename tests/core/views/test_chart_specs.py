@@ -173,14 +173,16 @@ def test_method_panels_for_every_context_length_share_one_template(monkeypatch):
     monkeypatch.setattr(chart_specs, "_template", lambda *a: built.append(a[0].__qualname__) or build(*a))
     for T in (4, 5, 16, 1024):
         f = frame(range(2 * T if T < 64 else 100))
-        for fit in ({}, {"x_domain": (0, T), "note": "rows"}):
+        for fit in ({}, {"x_domain": (0, T), "note": f"rows 0…{T - 1:,} only (no row at r ≥ {T:,})"}):
             chart = method_panel(f, "r", "y", "Learned", "#4e79a7", T, **fit)
             direct = method_panel.__wrapped__(f, "r", "y", "Learned", "#4e79a7", T, **fit)
             with alt.data_transformers.disable_max_rows():
                 assert chart.to_dict() == direct.to_dict()
             assert drawn(chart) == drawn(direct)
             assert sent(chart)["layer"][1]["encoding"]["x"] == {"datum": T}  # the rule at T
-    assert len(built) == 4  # ≤ 64 points or more, with the learned panel's axis or without
+            if fit:  # the learned panel's note, written in as it is
+                assert sent(chart)["layer"][0]["title"]["subtitle"] == fit["note"]
+    assert len(built) == 4  # ≤ 64 points or more, with the learned panel's axis and note or without
 
 
 def test_the_vocab_charts_for_every_v_share_their_two_templates(monkeypatch):
@@ -202,6 +204,28 @@ def test_the_vocab_charts_for_every_v_share_their_two_templates(monkeypatch):
             assert sent(chart)["layer"][0]["encoding"]["x"]["scale"]["domain"] == [257, max(V, 50257)]
 
 
+@templated(live=("note",))
+def noted(frame: pd.DataFrame, title: str, note: str | None = None) -> alt.Chart:
+    """A chart whose subtitle is written in as given."""
+    BUILDS.append(title)
+    heading = alt.Title(title, subtitle=note) if note is not None else alt.Title(title)
+    return alt.Chart(frame, title=heading).mark_line().encode(x="r:Q", y="y:Q")
+
+
+def test_a_live_string_is_written_into_each_copy_as_it_is():
+    notes = ["rows 0…3 only", 'a "quoted" ≥ note', ""]
+    charts = [noted(frame([0, 1, 4]), "t", note) for note in notes]
+    assert BUILDS == ["t"]  # one template for every note
+    for note, chart in zip(notes, charts, strict=True):
+        direct = noted.__wrapped__(frame([0, 1, 4]), "t", note)
+        assert chart.to_dict() == direct.to_dict()
+        assert drawn(chart) == drawn(direct)
+        assert sent(chart)["title"]["subtitle"] == note
+    BUILDS.clear()
+    plain = noted(frame([0, 1, 4]), "t")  # no note: another shape
+    assert BUILDS == ["t"] and "subtitle" not in sent(plain)["title"]
+
+
 def test_a_live_argument_the_builder_changes_is_refused():
     @templated(live=("limit",))
     def doubled(frame: pd.DataFrame, limit: float) -> alt.Chart:
@@ -213,6 +237,13 @@ def test_a_live_argument_the_builder_changes_is_refused():
 
     with pytest.raises(ValueError, match="not written into the chart as it is"):
         doubled(frame([0, 1]), 1.0)
+
+    @templated(live=("note",))
+    def suffixed(frame: pd.DataFrame, note: str) -> alt.Chart:
+        return alt.Chart(frame, title=alt.Title("t", subtitle=note + "!")).mark_line().encode(x="r:Q")
+
+    with pytest.raises(ValueError, match="not written into the chart as it is"):
+        suffixed(frame([0, 1]), "a note")
 
 
 def test_a_builder_that_draws_another_frame_is_refused():
