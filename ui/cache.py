@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import threading
+import sys
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable
 
 import streamlit as st
@@ -51,49 +50,14 @@ def per_process(max_entries: int):
 
     For results that hold no session's text, as ``st.cache_resource``, which hashed every call's
     arguments with its own recursive hasher: ~0.5 ms a call for a config and a settings tuple, eleven
-    calls on every Families rerun. As it does, one thread computes a result while the others that ask
-    for it wait (thirty sessions opening a page together would each compute it otherwise).
+    calls on every Families rerun. As it does (a ``ByteLRU`` of its own, bounded by entries), one thread
+    computes a result while the others that ask for it wait.
     """
 
     def decorate(fn):
-        kept: OrderedDict = OrderedDict()
-        computing: dict[tuple, threading.Lock] = {}
-        lock = threading.Lock()
-
-        def found(args: tuple) -> tuple[bool, object]:
-            with lock:
-                if args in kept:
-                    kept.move_to_end(args)
-                    return True, kept[args]
-            return False, None
-
-        @functools.wraps(fn)
-        def wrapper(*args):
-            hit, value = found(args)
-            if hit:
-                return value
-            with lock:
-                mine = computing.setdefault(args, threading.Lock())
-            with mine:
-                hit, value = found(args)  # computed by another thread while this one waited
-                if hit:
-                    return value
-                try:
-                    value = fn(*args)
-                    with lock:
-                        kept[args] = value
-                        while len(kept) > max_entries:
-                            kept.popitem(last=False)
-                finally:
-                    with lock:
-                        computing.pop(args, None)
-            return value
-
-        def clear() -> None:
-            with lock:
-                kept.clear()
-
-        wrapper.clear = clear
+        kept = ByteLRU(sys.maxsize, max_entries=max_entries)
+        wrapper = kept.cached(fn)
+        wrapper.clear = kept.clear
         return wrapper
 
     return decorate

@@ -41,10 +41,12 @@ def nbytes(value: Any) -> int:
 
 
 class ByteLRU:
-    """Keeps results up to ``max_bytes`` in all; the least recently used go first."""
+    """Keeps results up to ``max_bytes`` in all (and ``max_entries``, if given); the least recently used go
+    first."""
 
-    def __init__(self, max_bytes: int):
+    def __init__(self, max_bytes: int, max_entries: int | None = None):
         self.max_bytes = max_bytes
+        self.max_entries = max_entries
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._computing: dict[Hashable, threading.Lock] = {}  # key -> held while one thread computes it
@@ -66,7 +68,8 @@ class ByteLRU:
                 self.total -= self._entries.pop(key)[1]
             self._entries[key] = (value, size)
             self.total += size
-            while self.total > self.max_bytes:
+            most = len(self._entries) if self.max_entries is None else self.max_entries
+            while self.total > self.max_bytes or len(self._entries) > most:
                 self.total -= self._entries.popitem(last=False)[1][1]
 
     @contextlib.contextmanager

@@ -87,3 +87,12 @@ def test_a_session_waits_for_another_computation_only_so_long(monkeypatch):
     holder.join()
     assert 0.09 <= waited < 2
     assert cache._computing == {}
+
+
+def test_an_entry_bound_drops_the_least_recently_used_past_it():
+    from core.serving.lru import ByteLRU
+
+    lru = ByteLRU(10**9, max_entries=2)
+    for key in "abc":
+        lru.put(key, 1)
+    assert [lru.get(k)[0] for k in "abc"] == [False, True, True] and len(lru) == 2
