@@ -283,10 +283,11 @@ def pairs_section(view: LongContextView) -> None:
         return charts, 64 * len(frame)
 
     charts = cache.kept_chart(("long context pairs", on), (view,), build)
-    for column, chart in zip(st.columns(len(charts)) if len(charts) > 1 else [st], charts, strict=True):
-        column.altair_chart(readable(chart), width="stretch")
+    cells = st.columns(len(charts)) if len(charts) > 1 else [st]  # presenting: one chart, full width
+    for cell, chart in zip(cells, charts, strict=True):
+        cell.altair_chart(readable(chart), width="stretch")
     findings = pair_findings(view)
-    st.markdown(findings[0] if presenting() else " ".join(findings))
+    st.markdown(findings[0] if on else " ".join(findings))
 
 
 def score_section(view: LongContextView, label: str) -> None:
