@@ -9,11 +9,12 @@ from ui.first_imports import imports_without_collection
 
 with imports_without_collection():  # served without the warm-up (``streamlit run app_script.py``): 0.3 s less
     from ui.app import end_run, start_run
-    from ui.navigation import navigation
+    from ui.navigation import navigation, next_step
 
 page = navigation()
 start_run(page)
 try:
     page.run()
+    next_step()  # not after a page that stopped early (st.stop): its message is the last word
 finally:  # also when the page stops early (st.stop) or reruns
     end_run(page)

@@ -20,10 +20,11 @@ from ui.families.compare import (
 )
 from ui.families.controls import family_settings
 from ui.memory import forget_when_short, reserve_for_run
+from ui.navigation import page_title
 from ui.presenter import Slides, presenting
 
 cfg, _ = settings()
-st.title("Positional-encoding families, side by side")
+page_title("Positional-encoding families, side by side")
 INTRO = (
     "Absolute methods give every **position** a vector; relative methods act on the **distance** between a "
     f"query and a key, inside attention. Here all {len(FAMILIES)} meet on the same axes. The sidebar's "

@@ -17,10 +17,11 @@ from ui.long_context_views import (
     score_section,
     view_of,
 )
+from ui.navigation import page_title
 from ui.presenter import Slides, predict_number, presenting
 
 settings()  # the shared sidebar; this page reads only its own config
-st.title("Long context: RoPE scaling in released models")
+page_title("Long context: RoPE scaling in released models")
 if not presenting():
     st.markdown(
         "A model with RoPE is trained on L positions. Past L its slow pairs turn to angles it never saw, "

@@ -21,6 +21,7 @@ from core.views import MAX_LOOKUP_ROWS, escape_markdown, human_bytes, lookup_svg
 from ui import cache
 from ui.app import settings
 from ui.code_view import show_script
+from ui.navigation import page_title
 from ui.pipeline_views import broadcast_step, no_window, position_step, windows_step
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
@@ -35,7 +36,7 @@ CHIP_MARKS = (
 )
 
 cfg, choice = settings()
-st.title("From text to input embeddings")
+page_title("From text to input embeddings")
 if not presenting():
     st.caption(
         "The lesson's pipeline, live: every shape, count and value below comes from real tensors "

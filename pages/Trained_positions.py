@@ -5,6 +5,7 @@ import streamlit as st
 from core.scripts.trained_positions import trained_positions_script
 from ui.app import checked_settings
 from ui.code_view import show_script
+from ui.navigation import page_title
 from ui.presenter import Slides, predict_number, presenting
 from ui.pretrained_views import (
     pca_view,
@@ -18,7 +19,7 @@ from ui.pretrained_views import (
 )
 
 cfg, _ = checked_settings()
-st.title("What trained positions look like")
+page_title("What trained positions look like")
 named = tables(cfg.seed)
 trained = next(iter(named.values()))
 quoted = trained_figures()

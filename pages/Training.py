@@ -11,6 +11,7 @@ from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key,
 from ui import cache
 from ui.app import checked_settings
 from ui.code_view import show_script
+from ui.navigation import page_title
 from ui.presenter import Slides, presenting
 from ui.run_link import forget_run, lost_run_message, remember_run
 from ui.training_views import (
@@ -27,7 +28,7 @@ from ui.training_views import (
 )
 
 cfg, choice = checked_settings()
-st.title("Watch positions being learned")
+page_title("Watch positions being learned")
 INTRO = (
     "The lesson's positional table starts random; *how do we know the actual values? That is part of the "
     "LLM training process.* Here a tiny GPT (token embedding + positions + causal self-attention blocks) "

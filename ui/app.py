@@ -13,7 +13,7 @@ from core.config import PipelineConfig
 from ui import cache, sentences, training_views  # noqa: F401  (they register their URL keys)
 from ui.memory import give_back_memory, note_activity, release_run, use_mmap_for_large_blocks
 from ui.moved_session import moved_session_note
-from ui.navigation import SETTINGS, forget_settings, navigation
+from ui.navigation import SETTINGS, forget_settings, navigation, note_page
 from ui.presenter import presenter_style, presenting
 from ui.runtime import (
     build_charts_without_validation,
@@ -37,6 +37,7 @@ def start_run(page: StreamlitPage) -> None:
     """Set up the page ``page`` and draw the sidebar; ``settings()`` then reads it."""
     freeze_if_due()  # after a page's first run in the process (ui.runtime)
     page_setup(page.title, sidebar_collapsed=presenting())
+    note_page(page.url_path)
     release_run()  # what a run that never reached end_run still held (a fresh server's first run)
     cache.warm_tokenizer()
     moved_session_note()  # a browser that reconnected from a process that stopped (deploy/)

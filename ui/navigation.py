@@ -7,29 +7,96 @@ the page; the page reads what the sidebar holds with ``ui.app.settings()`` (or `
 from __future__ import annotations
 
 import copy
+from typing import NamedTuple
 
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-# (file, title, icon, URL path): the app's pages, in the order of the sidebar's links. The first is
-# the default, at "/". Each file is named exactly as its URL path, on purpose. With a ``pages/`` folder,
-# Streamlit runs the very first script run of a process through its legacy multipage path
-# (``_mpa_v1`` in streamlit/runtime/scriptrunner/script_runner.py): it builds pages from the file names
-# in ``pages/`` and sends "Page not found" (a modal that blocks clicks) when the URL names none of them.
-# A fresh server's first request is often a deep link (a class opening a link as a Community Cloud app
-# wakes up), so the names match and that run executes the page file itself, whose ``settings()`` then
-# does what the entry point does (``ui.app.start_run``) and calls ``st.navigation``, which ends the
-# legacy path for the whole process: every later run starts at the entry point. Served by
-# ``streamlit_app.py``, the server's own warm-up run of the main page (``ui.warm_up``) is that first run.
-PAGES = [
-    ("pages/Pipeline.py", "Pipeline", ":material/linear_scale:", "Pipeline"),
-    ("pages/Why_position.py", "Why position?", ":material/swap_horiz:", "Why_position"),
-    ("pages/Attention.py", "Attention: where position acts", ":material/grid_on:", "Attention"),
-    ("pages/Families.py", "Families side by side", ":material/compare:", "Families"),
-    ("pages/Long_context.py", "Long context: RoPE scaling", ":material/expand:", "Long_context"),
-    ("pages/Training.py", "Watch positions being learned", ":material/model_training:", "Training"),
-    ("pages/Trained_positions.py", "Real trained positions", ":material/insights:", "Trained_positions"),
+from ui.presenter import presenting
+
+
+class Stop(NamedTuple):
+    """A page of the app: its file, title, icon, URL path, and the question it answers, in the lecture's
+    words (the Start page's route and the page's own opening both read it)."""
+
+    path: str
+    title: str
+    icon: str
+    url: str
+    question: str
+
+
+# The lesson's route, in order; the first is the Start page, at "/". Each file is named exactly as its URL
+# path, on purpose. With a ``pages/`` folder, Streamlit runs the very first script run of a process
+# through its legacy multipage path (``_mpa_v1`` in streamlit/runtime/scriptrunner/script_runner.py): it
+# builds pages from the file names in ``pages/`` and sends "Page not found" (a modal that blocks clicks)
+# when the URL names none of them. A fresh server's first request is often a deep link, so the names
+# match and that run executes the page file itself, whose ``settings()`` then does what the entry point
+# does (``ui.app.start_run``) and calls ``st.navigation``, which ends the legacy path for the process.
+START = Stop(
+    "pages/Start.py",
+    "Start here",
+    ":material/flag:",
+    "Start",
+    "How does a model know where each token stands?",
+)
+ROUTE = [
+    Stop(
+        "pages/Why_position.py",
+        "Why position?",
+        ":material/swap_horiz:",
+        "Why_position",
+        "“The cat sat on the mat” and “On the mat the cat sat”: does the embedding layer give ‘cat’ the "
+        "same vector in both?",
+    ),
+    Stop(
+        "pages/Pipeline.py",
+        "Pipeline",
+        ":material/linear_scale:",
+        "Pipeline",
+        "How does text become the input embeddings an LLM trains on: token IDs, batches, then token "
+        "embeddings plus positional embeddings?",
+    ),
+    Stop(
+        "pages/Attention.py",
+        "Attention: where position acts",
+        ":material/grid_on:",
+        "Attention",
+        "Relative positional embeddings care about “how far apart” two tokens are: where in the model "
+        "does that happen?",
+    ),
+    Stop(
+        "pages/Families.py",
+        "Families side by side",
+        ":material/compare:",
+        "Families",
+        "Absolute or relative, learned or fixed: what does each method give a position, side by side?",
+    ),
+    Stop(
+        "pages/Long_context.py",
+        "Long context: RoPE scaling",
+        ":material/expand:",
+        "Long_context",
+        "Relative methods should generalize to longer sequences: what do today's long-context models "
+        "change to get there?",
+    ),
+    Stop(
+        "pages/Training.py",
+        "Watch positions being learned",
+        ":material/model_training:",
+        "Training",
+        "GPT's positional embeddings are optimized during training: what do they become?",
+    ),
+    Stop(
+        "pages/Trained_positions.py",
+        "Real trained positions",
+        ":material/insights:",
+        "Trained_positions",
+        "What does a real model's trained positional embedding table look like?",
+    ),
 ]
+PAGES = [START, *ROUTE]  # the sidebar's links, in order; the first is the default
+
 SETTINGS = "_settings"  # session key: this run's settings, read by the page
 
 
@@ -49,7 +116,7 @@ def app_pages() -> tuple[StreamlitPage, ...]:
     if _built is None:
         _built = tuple(
             st.Page(path, title=title, url_path=url, default=i == 0)
-            for i, (path, title, _, url) in enumerate(PAGES)
+            for i, (path, title, _, url, _) in enumerate(PAGES)
         )
     return _built
 
@@ -66,3 +133,68 @@ def navigation() -> StreamlitPage:
 def forget_settings() -> None:
     """End of a run: the next run's page must not read this run's settings."""
     st.session_state.pop(SETTINGS, None)
+
+
+CURRENT = "_page"  # session key: the URL path of the page this run draws
+VISITED = "_visited"  # session key: the URL paths of the pages this session has opened
+
+
+def note_page(url_path: str) -> None:
+    """Start of a run: remember which page it draws, and that the session has been there."""
+    st.session_state[CURRENT] = url_path
+    st.session_state.setdefault(VISITED, set()).add(url_path)
+
+
+def visited(stop: Stop) -> bool:
+    """Whether this session has opened ``stop``'s page."""
+    return stop.url in st.session_state.get(VISITED, ())
+
+
+def current_stop() -> Stop | None:
+    """The route's stop this run draws (None on the Start page)."""
+    url = st.session_state.get(CURRENT)
+    return next((s for s in ROUTE if s.url == url), None)
+
+
+def page_of(stop: Stop) -> StreamlitPage:
+    """The ``st.Page`` of ``stop``, for a link to it."""
+    return app_pages()[PAGES.index(stop)]
+
+
+def where_am_i(stop: Stop) -> str:
+    """'Step 2 of 7' for a stop on the route."""
+    return f"Step {ROUTE.index(stop) + 1} of {len(ROUTE)}"
+
+
+def page_title(title: str) -> None:
+    """A page's title; above it, where the page stands on the route, and under it, its question (not
+    when presenting: the projector's screen is short)."""
+    stop = current_stop()
+    if stop is None or presenting():
+        st.title(title)
+        return
+    st.caption(f"{where_am_i(stop)} · Positional Embeddings Explorer")
+    st.title(title)
+    st.markdown(f"**The question:** {stop.question}")
+
+
+def next_step() -> None:
+    """The end of a page: a link to the next stop of the route (the last one leads back to the start)."""
+    stop = current_stop()
+    if stop is None or presenting():
+        return
+    st.divider()
+    k = ROUTE.index(stop)
+    if k + 1 < len(ROUTE):
+        after = ROUTE[k + 1]
+        st.page_link(
+            page_of(after),
+            label=f"Next: {where_am_i(after).lower()}, {after.title}. {after.question}",
+            icon=":material/arrow_forward:",
+        )
+    else:
+        st.page_link(
+            page_of(START),
+            label="That was the last step. Back to the route, to open any step again",
+            icon=":material/flag:",
+        )

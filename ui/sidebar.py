@@ -30,8 +30,8 @@ def sidebar() -> None:
     if note := apply_new_preset():
         st.info(note, icon=":material/swap_horiz:")
     with st.sidebar:
-        for page, (_, title, icon, _) in zip(app_pages(), PAGES, strict=True):
-            st.page_link(page, label=title, icon=icon)
+        for k, (page, stop) in enumerate(zip(app_pages(), PAGES, strict=True)):
+            st.page_link(page, label=f"{k}. {stop.title}" if k else stop.title, icon=stop.icon)
         st.divider()
         choice = text_source()
         st.divider()

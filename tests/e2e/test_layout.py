@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
 from ui.navigation import PAGES as APP_PAGES
 
-PAGES = ["" if i == 0 else url for i, (*_, url) in enumerate(APP_PAGES)]  # every page; the first is "/"
+PAGES = ["" if i == 0 else stop.url for i, stop in enumerate(APP_PAGES)]  # every page; the first is "/"
 
 
 @pytest.fixture(params=list(VIEWPORTS))

@@ -36,6 +36,7 @@ def _legacy_path_only_on_the_first_run():
 
 APP = str(Path(__file__).resolve().parents[2] / "app_script.py")
 PIPELINE = "pages/Pipeline.py"
+START = "pages/Start.py"  # the default page, at "/"
 
 
 def open_app(page: str = PIPELINE, *, first_request: bool = False, **params: str) -> AppTest:
@@ -48,7 +49,7 @@ def open_app(page: str = PIPELINE, *, first_request: bool = False, **params: str
     at._has_run = not first_request  # read by first_run_tracking above
     for key, value in params.items():
         at.query_params[key] = value
-    if page != PIPELINE:
+    if page != START:
         at.switch_page(page)
     return at.run()
 

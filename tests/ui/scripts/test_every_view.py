@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from ui.navigation import PAGES as APP_PAGES
+from ui.navigation import ROUTE
 
-# Every page of the app (a new page cannot be left out) and its script's name: pages/Why_position.py ->
+# Every step of the route (a new page cannot be left out) and its script's name: pages/Why_position.py ->
 # why_position.py and why_position.ipynb.
-PAGES = {path: Path(path).stem.lower() for path, *_ in APP_PAGES}
+PAGES = {path: Path(path).stem.lower() for path, *_ in ROUTE}
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.config import MAX_SEED
-from ui.navigation import PAGES
+from ui.navigation import ROUTE
 
 ROOT = Path(__file__).resolve().parents[3]
 LONG_WORD = "Supercalifragilistic" * 6  # 120 characters and no space: a literal must still be split
@@ -40,7 +40,7 @@ CASES = [
         {**params, **(PAGE_VALUES.get(url, {}) if name == "long-values" else {})},
         id=f"{url}-{name}",
     )
-    for path, _, _, url in PAGES
+    for path, _, _, url, _ in ROUTE
     if (ROOT / path).is_file()
     for name, params in SETTINGS.items()
 ]
