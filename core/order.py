@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import torch
 
-from core.positional import FAMILIES, apply_rope
+from core.positional import FAMILIES
 from core.serving.budget import REQUEST_BYTES
 from core.similarity import cosine
 
@@ -150,13 +150,6 @@ def first_moved(shared: list[SharedToken]) -> SharedToken | None:
     return next((s for s in shared if s.position_a != s.position_b), None)
 
 
-def rope_cosine(vector: torch.Tensor, position_a: int, position_b: int, base: float = 10000.0) -> float:
-    """cos between ``vector`` [d] rotated by RoPE to two positions (one head of d dims, d even)."""
-    x = vector.double().expand(2, -1)  # [2, d]
-    rotated = apply_rope(x, torch.tensor([position_a, position_b]), base)  # [2, d]
-    return cosine(rotated[0], rotated[1])
-
-
 def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> list[str]:
     """What the shuffle comparison shows, one sentence per finding, from its numbers.
 
@@ -204,3 +197,36 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
         "compares vectors pair by pair."
     )
     return out
+
+
+def reordering_sentence(ids_a: list[int], ids_b: list[int], pieces: dict[int, str]) -> str:
+    """Whether B is an exact reordering of A's tokens, and if not, what differs (plain text).
+
+    Args:
+        ids_a, ids_b: the two sentences' token IDs.
+        pieces: token ID -> its text, for every ID of both.
+    """
+    if sorted(ids_a) == sorted(ids_b):
+        return "B is an exact reordering of A's tokens."
+    end = "so they differ even without positions."
+    only_b = [t for t in dict.fromkeys(ids_b) if t not in ids_a]
+    only_a = [t for t in dict.fromkeys(ids_a) if t not in ids_b]
+    if not only_a and not only_b:
+        return f"A and B use the same tokens, but not equally often, {end}"
+    lacking, having, other, own = ("A", "B", only_a, only_b) if only_b else ("B", "A", only_b, only_a)
+
+    def look_alike(t: int) -> int | None:  # a token of the other sentence that differs by case or a space
+        key = pieces[t].strip().casefold()
+        return next((u for u in other if pieces[u].strip().casefold() == key), None)
+
+    distinct = len(dict.fromkeys(ids_b if having == "B" else ids_a))
+    verb = "is" if len(own) == 1 else "are"
+    pair = next(((t, u) for t in own if (u := look_alike(t)) is not None), None)
+    if pair:
+        example = f"GPT-2 gives {pieces[pair[0]]!r} and {pieces[pair[1]]!r} different IDs"
+    else:
+        example = f"for example {pieces[own[0]]!r}"
+    return (
+        f"A and B are not an exact reordering of each other: {len(own)} of {having}'s {distinct} distinct "
+        f"tokens {verb} not in {lacking} ({example}), {end}"
+    )

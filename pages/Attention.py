@@ -4,18 +4,20 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from core.attention import change_sentences, top_key
+from core.attention.facts import key_fact
 from core.config import FAMILIES
 from core.order import check_sentence_tokens, mid_sentence
 from core.scripts.attention import attention_script
 from core.text import token_strings
-from core.views import escape_markdown
 from ui import cache
 from ui.app import settings
 from ui.attention_views import (
+    BRIDGE,
+    attention_bridge,
     attention_settings,
     check,
-    move_row,
+    pair_question,
+    pairs_of,
     quoted,
     row_table,
     sentence_maps,
@@ -24,19 +26,21 @@ from ui.attention_views import (
     split_view,
     trained_maps,
     trained_run,
+    weights_note,
     weights_switch,
 )
 from ui.code_view import show_script
-from ui.presenter import Slides, predict_token, presenting
+from ui.navigation import page_title
+from ui.presenter import Slides, presenting
 from ui.sentences import sentence_inputs
 
 cfg, _ = settings()
-st.title("Attention: where position acts")
+page_title("Attention: where position acts")
 if not presenting():
     st.markdown(
-        "Attention compares every token (a **query**, row i) with every token it may see (a **key**, column "
-        "j): the score `q·kᵀ/√dh` becomes a weight by a softmax over the row. Absolute methods add position "
-        "to the input; relative ones act right here, on the scores. Same two sentences as **Why position?**."
+        "Absolute methods add position to the input embeddings. Relative methods leave the input alone and "
+        "act inside attention, on the score of each pair of tokens: there they can see how far apart two "
+        "tokens are. Same two sentences as **Why position?**."
     )
 with st.sidebar if presenting() else nullcontext():  # presenting, the inputs wait in the sidebar
     typed_a, typed_b, mid = sentence_inputs()
@@ -68,8 +72,9 @@ if use_trained:
     except ValueError as exc:
         st.warning(f"{exc} Showing the random head.")
 family = FAMILIES[view.method]
+causal = view is not every or chosen.causal
 pieces = (token_strings(view.ids_a, cfg.vocab_size), token_strings(view.ids_b, cfg.vocab_size))
-mask = "Causal mask on." if view is not every or chosen.causal else "No mask: every token sees every token."
+mask = "Causal mask on." if causal else "No mask: every token sees every token."
 weights = f"Weights: {view.weights}. {view.head_label.capitalize()}. {mask}"
 if not presenting():
     st.caption(weights)
@@ -77,13 +82,31 @@ if not presenting():
     show_script(
         attention_script(cfg, chosen.fam, chosen.head, chosen.causal, text_a, text_b),
         f"with seeded random heads, it prints sentence A's content part, what {FAMILIES[cfg.method].label} "
-        "changes and the weights, B's weights and the moved token's row, and last one JSON line with them.",
+        "changes and the weights, B's weights, the moved token's row and the pairs' terms, and last one JSON "
+        "line with them.",
     )
-slides = Slides("attention", [f"Where {family.label} acts", "A and B, side by side", "Every family"])
+headline = pairs_of(view, cfg.vocab_size, causal)
+slides = Slides(
+    "attention",
+    [
+        ("Attention in one minute", ["", "one query's row"]),
+        f"Where {family.label} acts",
+        "A and B, side by side",
+        "Every family",
+    ],
+)
 if slides.shows(1):
-    st.subheader(f"1. Where {family.label} acts, on sentence A ({view.head_label})")
+    st.subheader("1. Attention in one minute" if slides.on else f"1. {BRIDGE}")
+    attention_bridge(view, pieces[0], causal, words=slides.at(0), picture=slides.at(1))
+
+if slides.shows(2):
+    st.subheader(f"2. Where {family.label} acts, on sentence A ({view.head_label})")
     if slides.on:
         st.caption(weights)
+    distances = [p.a.distance for p in (headline.kept, headline.changed) if p] + [
+        p.b.distance for p in (headline.kept, headline.changed) if p
+    ]
+    st.info(key_fact(family, chosen.fam, view.head, distances, causal), icon=":material/key:")
     if family.additive:
         st.markdown(
             f"{family.label} adds its table to the input, so these scores are computed from **x + p**: "
@@ -93,34 +116,34 @@ if slides.shows(1):
         st.markdown(f"{family.where}: the position part is exactly that term. The input is the token alone.")
     else:
         st.markdown(
-            "NoPE adds nothing anywhere: its only position signal is the **causal mask** (grey), so a token "
-            "sees just its prefix. Without the mask it could not tell orders apart."
+            f"{family.label} adds nothing anywhere: its only position signal is the **causal mask** "
+            "(grey), so a token sees just the tokens up to itself. Without the mask it could not tell orders "
+            "apart."
         )
     split_view(family, view.maps_a[view.method], pieces[0], "A")
 
 moved = view.moved
-if slides.shows(2):
-    st.subheader("2. A and B, side by side")
+if slides.shows(3):
+    st.subheader("3. A and B, side by side")
     if moved is None:
         st.info("No token the sentences share moved, so there is no row to compare. Move a word.")
-    else:
-        piece = pieces[0][moved.position_a]
-        answer = pieces[1][top_key(view.map_b, moved.position_b)]
-        question = f"Which token does {quoted(piece)} attend to most in B under {family.label}?"
-        if not slides.on or predict_token("attention_top", question, answer):
-            side_by_side(view, pieces)
-            row = move_row(view)
-            by_id = dict(zip(view.ids_a + view.ids_b, pieces[0] + pieces[1], strict=True))
-            words = change_sentences(row, repr(piece), by_id, most=1 if slides.on else 3)
-            st.markdown(
-                f"{quoted(piece)} moved from position {moved.position_a} to {moved.position_b}. "
-                + " ".join(escape_markdown(w) for w in words)
+    elif not slides.on or pair_question(headline, family, view):
+        side_by_side(view, pieces)
+        piece = quoted(pieces[0][moved.position_a])
+        st.markdown(
+            f"{piece} moved from position {moved.position_a} to {moved.position_b}. "
+            + (
+                " ".join(headline.sentences)
+                if headline.sentences
+                else "No two tokens occur exactly once in both sentences, so there is no pair to compare."
             )
-            if not slides.on:
-                row_table(row, cfg.vocab_size)
+        )
+        st.caption(weights_note(headline, piece))
+        if not slides.on:
+            row_table(view, cfg.vocab_size)
 
-if slides.shows(3):
-    st.subheader(f"3. Every family on sentence A ({every.head_label})")
+if slides.shows(4):
+    st.subheader(f"4. Every family on sentence A ({every.head_label})")
     if not slides.on:
         st.markdown(
             "What each family changes in the scores (the position part): the same sentence and the same "

@@ -13,7 +13,7 @@ from core.order import (
     first_moved,
     mid_sentence,
     permutation,
-    rope_cosine,
+    reordering_sentence,
     shared_tokens,
     shuffle_sentences,
 )
@@ -22,8 +22,9 @@ from core.text import token_strings
 from core.views import escape_markdown
 from ui import cache
 from ui.app import settings
-from ui.attention_views import attention_effect
+from ui.attention_views import attention_bridge_expander, pair_headline_or_message, relative_headline
 from ui.code_view import show_script
+from ui.navigation import page_title
 from ui.presenter import Slides, ask, predict_number, presenting
 from ui.sentences import comparison_table, sentence_inputs, shared_table
 from ui.widgets import token_chips
@@ -33,7 +34,7 @@ INTRO = (
     "An embedding layer is a lookup table: a token ID gets **the same vector wherever it "
     "stands**. Type two sentences with the same words in another order and compare."
 )
-st.title("Why position?")
+page_title("Why position?")
 if not presenting():
     st.markdown(INTRO)
 with st.sidebar if presenting() else nullcontext():  # presenting, the sentences are typed in the sidebar
@@ -61,9 +62,11 @@ additive = FAMILIES[cfg.method].additive
 table_note = None
 if cfg.method == "learned" and num_positions > cfg.context_length:
     table_note = (
-        f"The sentences need {num_positions} positions and the sidebar's context length is "
-        f"{cfg.context_length}, so this page uses `nn.Embedding({num_positions}, "
-        f"{cfg.output_dim})`. "
+        f"A learned table has one row per position and no row past its length, and the sidebar's "
+        f"context length is {cfg.context_length}. These sentences need {num_positions} positions, so "
+        f"this page builds a longer table just for them, `nn.Embedding({num_positions}, {cfg.output_dim})`; "
+        f"a model trained at context {cfg.context_length} would have no rows for positions "
+        f"{cfg.context_length} to {num_positions - 1}. "
         + (
             f"Its first {cfg.context_length} rows are exactly the pipeline's."
             if same_prefix(cfg.context_length, num_positions, cfg.output_dim)
@@ -117,43 +120,30 @@ if slides.shows(2):
             "same with or without positions. Move a word to see the difference."
         )
     elif slides.at(0) and (not slides.on or predict_number("why_1", question, moved.cosine_without, 0.001)):
-        c1, c2 = st.columns(2)
-        c1.metric(
-            f"cos({piece} in A, {piece} in B) — token embeddings only",
+        family = FAMILIES[cfg.method]
+        headline = None if additive else pair_headline_or_message(cfg, (text_a, text_b))
+        cells = st.columns(2 if additive or headline is None or headline.silent else 3)
+        cells[0].metric(
+            f"cos({piece} in A, {piece} in B), no positions",
             f"{moved.cosine_without:.6f}",
-            help="The same row of the same table: identical.",
+            help="Token embeddings only: the same row of the same table, so identical.",
         )
-        with_label = f"… with positions {moved.position_a} and {moved.position_b} added"
         if additive:
-            c2.metric(
-                with_label,
+            cells[1].metric(
+                f"… with positions {moved.position_a} and {moved.position_b} added",
                 f"{moved.cosine_with:.6f}",
                 delta=f"{moved.cosine_with - moved.cosine_without:+.6f}",
                 delta_color="off",
             )
-        elif cfg.method == "rope" and cfg.output_dim % 2 == 0:
-            rotated = rope_cosine(tok_a[moved.position_a], moved.position_a, moved.position_b)
-            c2.metric(
-                f"… as a key rotated by RoPE to positions {moved.position_a} and {moved.position_b}",
-                f"{rotated:.6f}",
-                delta=f"{rotated - moved.cosine_without:+.6f}",
-                delta_color="off",
-                help="RoPE adds nothing to the input: it rotates queries and keys inside attention "
-                "(one head of all d dimensions, base 10,000). The angle depends on the distance only.",
-            )
-        else:  # nothing is added to the input: the headline is what the move does to attention
-            effect = attention_effect(c2, cfg, (text_a, text_b), moved)
-        st.caption(
-            f"The token moved from position {moved.position_a} in A to {moved.position_b} in B. "
-            + (
+            st.caption(
+                f"The token moved from position {moved.position_a} in A to {moved.position_b} in B. "
                 "Only the positional vector tells its two places apart."
-                if additive
-                else f"With {cfg.method} its input vector is the same at both places; "
-                + ("the rotation inside attention is what differs." if cfg.method == "rope" else effect)
             )
-        )
+        elif headline is not None:
+            relative_headline(cells[1:], headline, piece, moved)
         if not additive and not slides.on:
-            label = f"Where {FAMILIES[cfg.method].label} acts: Attention, on these two sentences"
+            attention_bridge_expander(cfg)
+            label = f"{family.label} on these two sentences, score by score: Attention"
             st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
     if shared and slides.at(1) and (not slides.on or moved is None or ask("why_1", question)):
         shared_table(shared, cfg.vocab_size)
@@ -180,10 +170,6 @@ if slides.shows(3) and slides.at(1):
     st.markdown(
         "\n".join(f"- {s}" for s in shuffle_sentences(cfg.method, additive, comparisons["A vs shuffled A"]))
     )
-    only_b = len(set(ids_b) - set(ids_a))
-    st.caption(
-        "B is an exact reordering of A's tokens."
-        if sorted(ids_a) == sorted(ids_b)
-        else f"A and B are not an exact reordering of each other ({only_b} of B's distinct tokens are not "
-        "in A, e.g. GPT-2 gives 'The' and ' the' different IDs), so they differ even without positions."
-    )
+    everyone = list(dict.fromkeys(ids_a + ids_b))
+    pieces = dict(zip(everyone, token_strings(everyone, cfg.vocab_size), strict=True))
+    st.caption(escape_markdown(reordering_sentence(ids_a, ids_b, pieces)))

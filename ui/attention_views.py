@@ -20,10 +20,20 @@ from core.attention import (
     moved_token,
     signature,
 )
-from core.attention.charts import attention_heatmap, symmetric_domain
-from core.attention.compare import KeyWeight, biggest_changes, change_sentences
+from core.attention.charts import attention_heatmap, query_row_chart, query_row_frame, symmetric_domain
+from core.attention.compare import (
+    KeyWeight,
+    PairTerm,
+    headline_pairs,
+    pair_sentence,
+    pair_terms,
+    tokens_back,
+    visible_keys,
+)
 from core.attention.display import heatmap_frame, shown_note, shown_positions, token_labels
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.order import check_sentence_tokens
+from core.positional.alibi import get_slopes
 from core.positional.family import EXTRAPOLATE, Family, all_params
 from core.text.tokenizer import token_strings
 from core.training.model import SIZES
@@ -31,7 +41,8 @@ from core.training.training import TrainResult
 from core.views.markup import escape_markdown
 from ui import cache
 from ui.families.controls import setting
-from ui.presenter import presenting, readable
+from ui.presenter import predict_number, predict_token, presenting, readable
+from ui.sentences import current_sentences
 from ui.settings import bound_number
 from ui.url_keys import register_url_keys, url_bound
 
@@ -145,11 +156,10 @@ def _sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: Settin
     for tok, names in ((tok_a, None), (tok_b, (cfg.method,))):
         rows = {name: tok + table[: len(tok)] for name, table in tables.items()}
         maps.append(family_maps(head.project, tok, rows, names=names, causal=settings.causal, **common))
-    drawn = "" if head.exact else ", drawn in blocks of rows"
+    drawn = "" if head.exact else ", in blocks of rows"
     weights = (
-        f"seeded random `W_q`, `W_k` ({cfg.output_dim} → {head.head_dim}, N(0, 1/d){drawn}, seed {cfg.seed})"
-        "; "
-        "no model is trained here, so only the position part is the method's own"
+        f"random `W_q` and `W_k` ({cfg.output_dim} → {head.head_dim} numbers per token, drawn with seed "
+        f"{cfg.seed}{drawn}); no model is trained here, so only the position part is the method's own"
     )
     H = settings.fam.heads
     a, b = maps[0], maps[1][cfg.method]
@@ -330,15 +340,17 @@ def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
             cell.caption(view.signatures[name])
     scale = f"One colour scale for all {len(view.maps_a)}: {domain[0]:+.3f} (blue) to {domain[1]:+.3f} (red)"
     st.caption(
-        f"{scale}, symmetric-log (linear within ±{constant:.3g}); grey: masked."
+        f"{scale}, squeezed at its ends; grey: masked."
         if on
-        else f"{scale}, symmetric-logarithmic (linear within ±{constant:.3g}), so small changes stay visible "
-        "next to large ones; hover a cell for its value. Grey: masked."
+        else f"{scale}, even near 0 (within ±{constant:.3g}) and squeezed farther out, like a logarithm on "
+        "each side, so small changes stay visible next to large ones; hover a cell for its value. Grey: "
+        "masked."
     )
 
 
-def row_table(row: list[KeyWeight], vocab_size: int) -> None:
+def row_table(view: SentenceMaps, vocab_size: int) -> None:
     """The moved token's attention row, key token by key token, in A and in B."""
+    row = move_row(view)
 
     def seen(weight: float | None, masked: bool) -> float | None:  # a hidden key gets no weight
         return None if weight is None or masked else weight
@@ -359,7 +371,20 @@ def row_table(row: list[KeyWeight], vocab_size: int) -> None:
     )
     number = st.column_config.NumberColumn(format="%.4f")
     st.dataframe(table, hide_index=True, width="stretch", column_config=dict.fromkeys(weights, number))
-    st.caption("None: the token is not in that sentence, or the causal mask hides it from the moved token.")
+    st.caption(row_note(view, vocab_size))
+
+
+def row_note(view: SentenceMaps, vocab_size: int) -> str:
+    """What an empty cell of the row table means, and which tokens' weights are sums (they occur twice)."""
+    note = "None: the token is not in that sentence, or the causal mask hides it from the moved token."
+    repeated = []
+    for label, ids in (("A", view.ids_a), ("B", view.ids_b)):
+        many = [t for t in dict.fromkeys(ids) if ids.count(t) > 1]
+        repeated += [f"{quoted(p)} in {label}" for p in token_strings(many, vocab_size)]
+    if repeated:
+        listed = repeated[0] if len(repeated) == 1 else ", ".join(repeated[:-1]) + " and " + repeated[-1]
+        note += f" A token that occurs more than once gets the sum of its weights: {listed}."
+    return note
 
 
 def move_row(view: SentenceMaps) -> list[KeyWeight]:
@@ -368,45 +393,138 @@ def move_row(view: SentenceMaps) -> list[KeyWeight]:
     return moved_row(view.maps_a[view.method], view.map_b, view.ids_a, view.ids_b, m.position_a, m.position_b)
 
 
-def attention_effect(column, cfg: PipelineConfig, texts: tuple[str, str], moved) -> str:
-    """Why position?'s headline for a family that adds nothing to the input: what the move does to attention.
+@dataclass(frozen=True)
+class PairHeadline:
+    """What a relative family does to the moved token's pairs in A and B (``pair_headline``)."""
 
-    Draws a metric in ``column``: the key whose weight from the moved token (``core.order.SharedToken``)
-    changed most, with the Attention page's settings and head. Returns the caption's sentence on it.
-    """
-    family, chosen = FAMILIES[cfg.method], current_settings()
+    view: SentenceMaps
+    kept: PairTerm | None  # a pair whose distance the move kept
+    changed: PairTerm | None  # a pair whose distance it changed
+    sentences: list[str]  # the two pairs in words (Markdown, escaped)
+    seen: tuple[int, int]  # how many keys the moved token sees in A and in B (the mask's doing)
+    causal: bool
+    pieces: dict[int, str]  # token ID -> its text, for every token of both sentences
+
+    @property
+    def silent(self) -> bool:
+        """Whether the family adds nothing to any score (NoPE): only the mask can carry order."""
+        f = FAMILIES[self.view.method]
+        return not f.additive and f.rotate is None and f.attention_bias is None and f.score_bias is None
+
+
+def pair_headline(cfg: PipelineConfig, texts: tuple[str, str], settings: Settings) -> PairHeadline:
+    """The family's own term for a kept and a changed pair of the two sentences, with the Attention
+    page's head and settings (``settings`` must pass ``check``)."""
+    return pairs_of(sentence_maps(texts, cfg, settings), cfg.vocab_size, settings.causal)
+
+
+def pairs_of(view: SentenceMaps, vocab_size: int, causal: bool) -> PairHeadline:
+    """``pair_headline`` of maps already computed (a random head's, or a trained model's)."""
+    family = FAMILIES[view.method]
+    pairs = pair_terms(family, view.maps_a[view.method], view.map_b, view.ids_a, view.ids_b)
+    moved = view.moved
+    kept, changed = headline_pairs(pairs, moved.token_id if moved else -1)
+    ids = list(dict.fromkeys(view.ids_a + view.ids_b))
+    pieces = dict(zip(ids, token_strings(ids, vocab_size), strict=True))
+    relative = family.kind == "relative" and not family.additive
+    sentences = [
+        escape_markdown(pair_sentence(p, family.label, pieces, relative)) for p in (kept, changed) if p
+    ]
+    seen = (0, 0)
+    if moved is not None:
+        seen = (
+            visible_keys(view.maps_a[view.method], moved.position_a),
+            visible_keys(view.map_b, moved.position_b),
+        )
+    return PairHeadline(view, kept, changed, sentences, seen, causal, pieces)
+
+
+def pair_headline_or_message(cfg: PipelineConfig, texts: tuple[str, str]) -> PairHeadline | None:
+    """Why position?'s ``pair_headline`` with the Attention page's settings, or None (and a message) when
+    those settings cannot work at these sizes."""
+    chosen = current_settings()
     try:
         check(chosen, cfg)
     except ValueError as exc:
-        column.info(f"The Attention page's settings cannot work at these sizes: {exc}")
-        return "the Attention page shows where it acts once its settings fit."
-    changes = biggest_changes(move_row(sentence_maps(texts, cfg, chosen)))
-    changes = [k for k in changes if k.token_id != moved.token_id] or changes  # another token, if any
-    piece = quoted(token_strings([moved.token_id], cfg.vocab_size)[0])
-    head = f"{family.label}, head {chosen.head + 1} of {chosen.fam.heads}"
-    where = (
-        f"{family.where} instead" if family.where else "NoPE adds nothing; only the causal mask lets order in"
+        st.info(f"The Attention page's settings cannot work at these sizes: {exc}")
+        return None
+    return pair_headline(cfg, texts, chosen)
+
+
+def relative_headline(cells: list, headline: PairHeadline, piece: str, moved) -> None:
+    """Why position?'s headline for a family that adds nothing to the input: its term for a kept and a
+    changed pair (NoPE: what the mask lets the moved token see), and the caption that says what they show.
+
+    ``piece``: the moved token, quoted for Markdown; ``moved``: its ``core.order.SharedToken``.
+    """
+    label = FAMILIES[headline.view.method].label
+    start = (
+        f"The token moved from position {moved.position_a} in A to {moved.position_b} in B. With {label} "
+        "its input vector is the same at both places: nothing is added to it. "
     )
-    helped = (
-        "One head, seeded random W_q and W_k, as the Attention page: the moved token's weight, as a query."
+    if headline.silent:
+        mask_metric(cells[0], headline, piece)
+        a, b = headline.seen
+        st.caption(
+            start
+            + f"{label} adds nothing to any attention score either: "
+            + (
+                f"only the causal mask carries order, and it lets {piece} see {a} token"
+                f"{'s' if a != 1 else ''} in A and {b} in B."
+                if headline.causal
+                else "and the mask is off, so nothing here depends on order."
+            )
+        )
+        return
+    pairs = [p for p in (headline.kept, headline.changed) if p is not None]
+    for cell, pair in zip(cells, pairs, strict=False):
+        pair_metric(cell, pair, label, headline.pieces)
+    st.caption(
+        start
+        + f"{label} acts inside attention, on pairs of tokens, and sees how far apart they are, not where "
+        "they stand. "
+        + (
+            " ".join(headline.sentences)
+            if pairs
+            else "No two tokens occur exactly once in both sentences, so there is no pair to compare."
+        )
     )
-    if not changes:
-        column.metric(f"{piece}'s attention weights ({head})", "unchanged", help=helped)
-        return f"{where}, but no weight of {piece} changed by 0.005 or more."
-    k = changes[0]
-    ids = [moved.token_id, k.token_id]
-    texts_of = dict(zip(ids, token_strings(ids, cfg.vocab_size), strict=True))
-    before = "hidden by the mask" if k.masked_a else f"{k.weight_a:.2f}"
-    after = "hidden by the mask" if k.masked_b else f"{k.weight_b:.2f}"
+
+
+def pair_metric(column, pair: PairTerm, label: str, pieces: dict[int, str]) -> None:
+    """One pair's term in B as a metric, A's beside it (both exist: the pair is in both sentences)."""
+    name = f"{quoted(pieces[pair.query_b])} → {quoted(pieces[pair.key_b])}"
+    if pair.kept:
+        delta = f"the same in A · {tokens_back(pair.a.distance)} in both"
+        if not pair.same_term:
+            delta = f"A: {pair.a.term:+.4f} · {tokens_back(pair.a.distance)} in both"
+    elif pair.swapped:
+        delta = f"A: {pair.a.term:+.4f} · the two swapped places, {tokens_back(pair.a.distance)}"
+    else:
+        delta = f"A: {pair.a.term:+.4f} · {pair.a.distance} back in A, {pair.b.distance} in B"
     column.metric(
-        f"{piece} → {quoted(texts_of[k.token_id])}: attention weight in B ({head})",
-        after,
-        delta=f"{k.change:+.2f} from A ({before})",
+        f"{label}'s term, {name} in B",
+        f"{pair.b.term:+.4f}",
+        delta=delta,
         delta_color="off",
-        help=helped,
+        delta_arrow="off",
+        help="What the method itself adds to this pair's attention score (RoPE: the score of the rotated "
+        "query and key). One head of seeded random weights, as on the Attention page.",
     )
-    words = change_sentences([k], repr(texts_of[moved.token_id]), texts_of)[0]  # plain text: escaped here
-    return f"{where}. As a query, {escape_markdown(words)}"
+
+
+def mask_metric(column, headline: PairHeadline, piece: str) -> None:
+    """NoPE's headline: how many tokens the moved token (``piece``, quoted for Markdown) sees in A and in B,
+    which is the mask's doing."""
+    a, b = headline.seen
+    column.metric(
+        f"Tokens {piece} can see in B (the causal mask)",
+        f"{b}",
+        delta=f"in A: {a}",
+        delta_color="off",
+        delta_arrow="off",
+        help="A decoder's causal mask lets each token see itself and the tokens before it.",
+    )
 
 
 def quoted(piece: str) -> str:
@@ -417,3 +535,111 @@ def quoted(piece: str) -> str:
 def quoted_plain(piece: str) -> str:
     """A token as a chart title writes it (plain text, never Markdown): its repr."""
     return repr(piece)
+
+
+BRIDGE = "Attention in one minute: queries, keys, scores, softmax, heads and the causal mask"
+
+
+def _tokens(count: int) -> str:
+    return f"{count} token{'s' if count != 1 else ''}"
+
+
+BRIDGE_WORDS = (
+    "Attention is the layer where tokens look at each other. From each token's input embedding x it makes a "
+    "**query** q = x·W_q (what the token looks for) and a **key** k = x·W_k (what it offers), with two "
+    "matrices the model learns. The **score** of query i for key j is q·k/√dh, where dh is the length of q "
+    "and k (dividing by √dh keeps scores from growing with it). A **softmax** turns each row of scores into "
+    "**weights**, positive and adding up to 1: how much token i takes from each token j. A model runs "
+    "several **heads** side by side, each with its own W_q and W_k. GPT also uses a **causal mask**: a "
+    "token sees only itself and the tokens before it, so it cannot peek at the next word it must predict."
+)
+
+
+def attention_bridge(
+    view: SentenceMaps, pieces: list[str], causal: bool, words: bool = True, picture: bool = True
+) -> None:
+    """What attention is, in a few sentences (``words``), and one query's row of sentence A as its
+    picture (``picture``; presenting, the two are slides of their own)."""
+    if words:
+        st.markdown(BRIDGE_WORDS)
+    if not picture:
+        return
+    m = view.maps_a[view.method]
+    T = len(pieces)
+    query = T // 2  # mid-sentence: it sees some tokens and, with the mask, not the rest
+    hidden = T - visible_keys(m, query)
+    if causal and hidden:
+        seen = f"the causal mask hides the {_tokens(hidden)} after it"
+    else:
+        seen = "it sees every token" + (" (it is the last one)" if causal else " (the mask is off)")
+    st.markdown(
+        f"Below, sentence A's token {quoted(pieces[query])} (position {query}) as the query, with "
+        f"{FAMILIES[view.method].label} and {view.head_label}: {seen}. The head's W_q and W_k are random "
+        "(seeded), not trained, so the tokens' part of each score is arbitrary; what the positional method "
+        "adds is exact."
+    )
+    frame = query_row_frame(m, token_labels(pieces), query)
+    chart = query_row_chart(frame, height=max(120, 26 * T))
+    st.altair_chart(readable(chart), width="stretch")
+
+
+def attention_bridge_expander(cfg: PipelineConfig) -> None:
+    """The bridge, folded, for a page that speaks of queries, keys and scores: on the sentences and the
+    head the Attention page uses (nothing, when they cannot be computed at these settings)."""
+    with st.expander(f"New to attention? {BRIDGE}", icon=":material/school:"):
+        chosen, texts = current_settings(), current_sentences()
+        try:
+            cfg.validate()
+            check(chosen, cfg)
+            ids = [cache.token_ids(t, cfg.vocab_size) for t in texts]
+            check_sentence_tokens(len(ids[0]), len(ids[1]), cfg.output_dim)
+        except ValueError as exc:
+            st.info(f"The picture needs settings that work on the Attention page: {exc}")
+            return
+        view = sentence_maps(texts, cfg, chosen)
+        attention_bridge(view, token_strings(view.ids_a, cfg.vocab_size), chosen.causal)
+
+
+def pair_question(headline: PairHeadline, family: Family, view: SentenceMaps) -> bool:
+    """Presenting, the A-and-B section's prediction, answerable by reasoning about the method; True once
+    revealed (or when there is nothing to ask)."""
+    kept, changed, pieces = headline.kept, headline.changed, headline.pieces
+    if headline.silent:
+        if not headline.causal or view.moved is None:
+            return True
+        piece = quoted(pieces[view.moved.token_id])
+        question = f"With the causal mask, how many tokens (itself included) can {piece} see in B?"
+        return predict_number("attention_pairs", question, headline.seen[1], 0.5)
+    if family.attention_bias is not None and changed is not None and family.name == "alibi":
+        m = get_slopes(view.num_heads)[view.head]
+        pair = f"{quoted(pieces[changed.query_a])} → {quoted(pieces[changed.key_a])}"
+        question = (
+            f"ALiBi's slope for {view.head_label} is m = {m:.4g}. What does it add to the score of {pair} "
+            f"in A, {tokens_back(changed.a.distance)}?"
+        )
+        return predict_number("attention_pairs", question, changed.a.term, 0.005)
+    if kept is None:
+        return True
+    pair = f"{quoted(pieces[kept.query_a])} → {quoted(pieces[kept.key_a])}"
+    question = (
+        f"{pair} is {tokens_back(kept.a.distance)} in A and in B. Does {family.label} give this pair the "
+        "same term in both? (yes or no)"
+    )
+    return predict_token("attention_pairs", question, "yes" if kept.same_term else "no")
+
+
+def weights_note(headline: PairHeadline, piece: str) -> str:
+    """What moves the weights of A and B besides the method: the head's content scores and the mask.
+
+    ``piece``: the moved token, quoted for Markdown.
+    """
+    a, b = headline.seen
+    mask = (
+        f"and the causal mask, which lets {piece} see {_tokens(a)} in A and {b} in B"
+        if headline.causal
+        else "and no mask (it is off here)"
+    )
+    return (
+        "The weights in A and B differ for three reasons: the random head's scores of the tokens themselves, "
+        f"what the method adds for position (the terms above), {mask}. Only the terms are the method's own."
+    )

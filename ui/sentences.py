@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.order import OrderComparison, SharedToken
+from core.order import OrderComparison, SharedToken, mid_sentence
 from core.text.tokenizer import token_strings
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import MAX_SENTENCE_CHARS
@@ -15,15 +15,14 @@ register_url_keys("a", "b", "space")
 SIX_DECIMALS = st.column_config.NumberColumn(format="%.6f")  # formatted in the browser, not by a Styler
 
 
+SENTENCE_A, SENTENCE_B = "The cat sat on the mat", "On the mat the cat sat"  # the lecture's pair
+
+
 def sentence_inputs() -> tuple[str, str, bool]:
     """Sentence A, sentence B (each at most ``MAX_SENTENCE_CHARS``) and whether they stand mid-sentence."""
     col_a, col_b = st.columns(2)
-    typed_a = col_a.text_input(
-        "Sentence A", "The cat sat on the mat", max_chars=MAX_SENTENCE_CHARS, **url_bound("a")
-    )
-    typed_b = col_b.text_input(
-        "Sentence B", "On the mat the cat sat", max_chars=MAX_SENTENCE_CHARS, **url_bound("b")
-    )
+    typed_a = col_a.text_input("Sentence A", SENTENCE_A, max_chars=MAX_SENTENCE_CHARS, **url_bound("a"))
+    typed_b = col_b.text_input("Sentence B", SENTENCE_B, max_chars=MAX_SENTENCE_CHARS, **url_bound("b"))
     mid = st.toggle(
         "Read each sentence as if it stood mid-sentence (a space before its first word)",
         value=True,
@@ -33,6 +32,24 @@ def sentence_inputs() -> tuple[str, str, bool]:
         "compared.",
     )
     return typed_a, typed_b, mid
+
+
+def current_sentences() -> tuple[str, str]:
+    """The two sentences as Why position? and Attention read them, without drawing their boxes: this
+    session's, else the URL's, else the lecture's (a leading space when "mid-sentence" is on)."""
+
+    def value(key: str, default):
+        if key in st.session_state:
+            return st.session_state[key]
+        text = st.query_params.get(key)
+        if text is None:
+            return default
+        return text == "true" if isinstance(default, bool) else text[:MAX_SENTENCE_CHARS]
+
+    a, b = value("a", SENTENCE_A), value("b", SENTENCE_B)
+    if not a.strip() or not b.strip():
+        a, b = SENTENCE_A, SENTENCE_B
+    return (mid_sentence(a), mid_sentence(b)) if value("space", True) else (a, b)
 
 
 def shared_table(shared: list[SharedToken], vocab_size: int) -> None:

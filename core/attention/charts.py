@@ -85,3 +85,53 @@ def attention_heatmap(
         *layers, title=alt.Title(title, color=title_color) if title_color else title, height=height
     )
     return chart.configure_view(fill=MASKED)
+
+
+def query_row_frame(m, labels: list[str], query: int) -> pd.DataFrame:
+    """One query's row of an ``AttentionMap``: each key's label, score and weight, and whether the mask
+    hides it (a hidden key's score is left out: the mask drops it before the softmax)."""
+    visible = m.mask[query].tolist()
+    scores = (m.content + m.position)[query].tolist()
+    return pd.DataFrame(
+        {
+            "key": labels,
+            "score": [s if v else None for s, v in zip(scores, visible, strict=True)],
+            "weight": [
+                float(w) if v else 0.0 for w, v in zip(m.weights[query].tolist(), visible, strict=True)
+            ],
+            "seen": ["sees it" if v else "hidden by the mask" for v in visible],
+        }
+    )
+
+
+def query_row_chart(frame: pd.DataFrame, height: int = 200) -> alt.HConcatChart:
+    """The bridge's picture: one query's scores, then its weights after the softmax, key by key."""
+    order = list(frame["key"])
+    y = alt.Y("key:N", sort=order, title="key j")
+    colors = alt.Color(
+        "seen:N",
+        title=None,
+        scale=alt.Scale(domain=["sees it", "hidden by the mask"], range=["#1d4ed8", MASKED]),
+        legend=alt.Legend(orient="bottom"),
+    )
+    score = (
+        alt.Chart(frame, title="1. score q·k/√dh", height=height)
+        .mark_bar()
+        .encode(
+            y=y,
+            x=alt.X("score:Q", title="score"),
+            color=colors,
+            tooltip=["key", alt.Tooltip("score:Q", format=".4f")],
+        )
+    )
+    weight = alt.Chart(frame, title="2. weight after the softmax", height=height).encode(
+        y=alt.Y("key:N", sort=order, title=None),
+        x=alt.X("weight:Q", title="weight (the row adds up to 1)", scale=alt.Scale(domain=[0, 1])),
+    )
+    bars = weight.mark_bar().encode(color=colors, tooltip=["key", alt.Tooltip("weight:Q", format=".4f")])
+    text = (
+        weight.mark_text(align="left", dx=4)
+        .encode(text=alt.Text("label:N"))
+        .transform_calculate(label="datum.seen == 'sees it' ? format(datum.weight, '.2f') : 'hidden'")
+    )
+    return alt.hconcat(score, bars + text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -142,7 +143,156 @@ def signature(family: Family, m: AttentionMap) -> str:
     if relative:
         shape = "the same along every diagonal: it depends only on the distance i − j"
     elif family.kind == "relative":
-        shape = "not the same along a diagonal: at one distance i − j it still depends on the tokens' q and k"
+        shape = (
+            "not the same along a diagonal: there the distance i − j is the same but the tokens differ; the "
+            "same two tokens at the same distance would get the same value"
+        )
     else:
         shape = "not the same along a diagonal: it depends on where each token stands, not only on i − j"
     return f"{label} changes the scores by {float(values.min()):+.2f} to {float(values.max()):+.2f}, {shape}."
+
+
+def family_term(family: Family, m: AttentionMap) -> torch.Tensor:
+    """The family's own term on every pair (query i, key j): what it adds to the score, or for RoPE the
+    score of the rotated query and key (its whole score depends on position). [T, T] float64."""
+    return m.content + m.position if family.rotate is not None else m.position
+
+
+@dataclass(frozen=True)
+class PairSide:
+    """A pair of tokens in one sentence: the later one (the query) looks back at the earlier one (the key)."""
+
+    query: int  # i, the later token's position
+    key: int  # j, the earlier token's position
+    term: float  # the family's own term at (i, j)
+
+    @property
+    def distance(self) -> int:
+        """i − j: how many tokens back the query looks."""
+        return self.query - self.key
+
+
+@dataclass(frozen=True)
+class PairTerm:
+    """Two tokens found exactly once in each sentence, and the family's term for the pair in A and in B."""
+
+    query_a: int  # token ID of the later token in A (the one that looks back)
+    key_a: int
+    query_b: int  # token ID of the later token in B
+    key_b: int
+    a: PairSide
+    b: PairSide
+
+    @property
+    def kept(self) -> bool:
+        """Whether the same token looks back the same distance in both sentences."""
+        return self.query_a == self.query_b and self.a.distance == self.b.distance
+
+    @property
+    def swapped(self) -> bool:
+        """Whether the two tokens swapped places at the same distance (the other one is the query in B)."""
+        return self.query_a != self.query_b and self.a.distance == self.b.distance
+
+    @property
+    def tokens(self) -> frozenset[int]:
+        return frozenset((self.query_a, self.key_a))
+
+    @property
+    def same_term(self) -> bool:
+        """Whether the term is the same in A and in B (to float64 rounding: RoPE's two products differ
+        in their last bits)."""
+        return math.isclose(self.a.term, self.b.term, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def pair_terms(
+    family: Family, map_a: AttentionMap, map_b: AttentionMap, ids_a: list[int], ids_b: list[int]
+) -> list[PairTerm]:
+    """Every pair of tokens that occur exactly once in each sentence, with the family's term in each.
+
+    A token found twice would make "the pair" ambiguous, so it is left out. In each sentence the later
+    token is the query: under a causal mask it is the one that can see the other.
+
+    Args:
+        family: the family whose term is read (``family_term``).
+        map_a, map_b: the two sentences' maps ([Ta, Ta], [Tb, Tb]).
+        ids_a, ids_b: their token IDs.
+    Returns:
+        The pairs in the order of A's tokens.
+    """
+    once = [t for t in dict.fromkeys(ids_a) if ids_a.count(t) == 1 and ids_b.count(t) == 1]
+    terms = family_term(family, map_a).numpy(), family_term(family, map_b).numpy()
+    out = []
+    for n, u in enumerate(once):
+        for v in once[n + 1 :]:
+            sides = []
+            for ids, term in zip((ids_a, ids_b), terms, strict=True):
+                i, j = sorted((ids.index(u), ids.index(v)), reverse=True)  # the later one first
+                sides.append((ids[i], ids[j], PairSide(i, j, float(term[i, j]))))
+            (qa, ka, a), (qb, kb, b) = sides
+            out.append(PairTerm(qa, ka, qb, kb, a, b))
+    return out
+
+
+def headline_pairs(pairs: list[PairTerm], token_id: int) -> tuple[PairTerm | None, PairTerm | None]:
+    """A pair whose distance the move kept and one whose distance it changed, with ``token_id`` in both
+    when it can be (else any such pair; None when there is none)."""
+
+    def first(chosen: list[PairTerm]) -> PairTerm | None:
+        return next((p for p in chosen if token_id in p.tokens), chosen[0] if chosen else None)
+
+    moved = [p for p in pairs if p.a.distance != p.b.distance]
+    return first([p for p in pairs if p.kept]), first(moved) or first([p for p in pairs if p.swapped])
+
+
+def tokens_back(count: int) -> str:
+    """'1 token back', '3 tokens back', 'at the same place'."""
+    return f"{count} token{'s' if count != 1 else ''} back"
+
+
+def pair_sentence(pair: PairTerm, label: str, pieces: dict[int, str], relative: bool) -> str:
+    """The pair's term in A and in B, in words (plain text: the caller escapes it).
+
+    Args:
+        pair: one of ``pair_terms``.
+        label: the family's display name.
+        pieces: token ID -> its text.
+        relative: whether the family's term depends on the distance only (not on the places).
+    """
+
+    def side(query: int, key: int, s: PairSide) -> str:
+        return f"{pieces[query]!r} looks {tokens_back(s.distance)} to {pieces[key]!r}"
+
+    same = pair.same_term
+    if pair.kept:
+        where = f"In A and in B, {side(pair.query_a, pair.key_a, pair.a)}"
+    else:
+        where = (
+            f"In A {side(pair.query_a, pair.key_a, pair.a)}; in B {side(pair.query_b, pair.key_b, pair.b)}"
+        )
+    if same:
+        value = f"{label}'s term is {pair.a.term:+.4f} in both"
+    else:
+        value = f"{label}'s term is {pair.a.term:+.4f} in A and {pair.b.term:+.4f} in B"
+    if pair.kept and same:
+        why = "the same distance, the same term."
+    elif pair.kept:
+        why = (
+            "the same distance, yet another term: it depends on where the two tokens stand."
+            if not relative
+            else "the same distance, yet another term."
+        )
+    elif pair.swapped and same:
+        why = "the two tokens swapped places at the same distance, and the term stayed."
+    elif pair.swapped:
+        why = "the two tokens swapped places at the same distance: the other one is the query now, and its "
+        why += "term is another."
+    elif same:
+        why = "another distance, the same term (both distances share one value)."
+    else:
+        why = "another distance, another term."
+    return f"{where}: {value}: {why}"
+
+
+def visible_keys(m: AttentionMap, query: int) -> int:
+    """How many keys query ``query`` can see (the causal mask's doing when fewer than all)."""
+    return int(m.mask[query].sum())

@@ -128,6 +128,8 @@ SCORES = {  # what each family does to the scores of one sentence (x: its token 
     scores = content + (q0 @ rel_k.double().T).gather(1, index) / math.sqrt(head_dim)  # + q_i·a^K_ij/√dh""",
 }
 SCORES["sinusoidal"] = SCORES["learned"]
+PLAIN_TERM = 'm["position"][i, j]'  # a family's own term on a pair: what it adds to the score
+TERM = {"rope": 'm["content"][i, j] + m["position"][i, j]  # RoPE: the rotated score'}
 
 ATTENTION = """def attention(tok):
     T = len(tok)  # tok: [T, d] token embeddings of one sentence
@@ -155,7 +157,16 @@ for t in dict.fromkeys(ids_a + ids_b) if moved else []:
     row.append({"token_id": t, "weight_a": sides[0], "weight_b": sides[1]})
     print("moved token -> key", repr(tokenizer.decode([t])), *(w and round(w, 4) for w in sides))
 
-page = {"ids_a": ids_a, "ids_b": ids_b, "moved": moved, "row": row}
+# Pairs of tokens found once in each sentence: the later one looks back at the other. A relative method
+# gives the same two tokens at the same distance the same term. One entry for A, then one for B.
+once = [t for t in dict.fromkeys(ids_a) if ids_a.count(t) == ids_b.count(t) == 1]
+pairs = []
+for u, v in ((u, v) for n, u in enumerate(once) for v in once[n + 1 :]):
+    for ids, m in ((ids_a, a), (ids_b, b)):
+        i, j = sorted((ids.index(u), ids.index(v)), reverse=True)  # the later token first
+        term = float(TERM)
+        pairs.append({"query": ids[i], "key": ids[j], "distance": i - j, "term": term})
+page = {"ids_a": ids_a, "ids_b": ids_b, "moved": moved, "row": row, "pairs": pairs}
 page |= {name: [[i, j, float(a[name][i, j])] for i, j in a["cells"]] for name in ("content", "position")}
 page["weights"] = [[i, j, float(a["weights"][i, j])] for i, j in a["cells"]]
 page["weights_b"] = [[i, j, float(b["weights"][i, j])] for i, j in b["cells"]]
@@ -210,7 +221,10 @@ text_b = {string_literal(text_b)}""".replace("\n\n# As", "\n# As")
             f"Attention: content q·kᵀ/√dh, what {family.label} changes, the mask, the weights",
             ATTENTION.format(scores=SCORES[method]),
         ),
-        Cell("The moved token's row in A and in B; last, one JSON line with the page's numbers", ROW),
+        Cell(
+            "The moved token's row, and each pair's term, in A and B; last, one JSON line",
+            ROW.replace("float(TERM)", _term(method)),
+        ),
     ]
     about = (
         f"Exported from Positional Embeddings Explorer: one attention head on two sentences, {family.label}. "
@@ -218,6 +232,14 @@ text_b = {string_literal(text_b)}""".replace("\n\n# As", "\n# As")
         "moved token's row in both; last, a JSON line with the page's numbers. No file, no network."
     )
     return Script("attention", "Attention: where position acts", about, cells)
+
+
+def _term(method: str) -> str:
+    """The line's right side that reads a family's own term on the pair (i, j) of a map m."""
+    if method in TERM:
+        expression, why = TERM[method].split("  # ")
+        return f"float({expression})  # {why}"
+    return f"float({PLAIN_TERM})  # what the method adds to the score"
 
 
 def _token_cell(cfg: PipelineConfig) -> str:

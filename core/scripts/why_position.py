@@ -45,15 +45,6 @@ def sinusoidal(num_positions, output_dim):
     pe = torch.stack((torch.sin(position * inv_freq), torch.cos(position * inv_freq)), dim=-1)  # [N, d/2, 2]
     return pe.flatten(1).to(torch.float32)  # [N, d]"""
 
-ROPE = """# RoPE (Su et al. 2021, RoFormer §3.4.2; Meta's LLaMA apply_rotary_emb): rotate each pair
-# (x[2i], x[2i+1]) by position · theta_i, theta_i = 10000^(-2i/d); dot products then see distance only.
-def rope(x, position, base=10000.0):
-    d = x.shape[-1]
-    inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.float64) / d))  # [d/2] theta_i
-    cos, sin = torch.cos(position * inv_freq), torch.sin(position * inv_freq)  # [d/2] each
-    x_even, x_odd = x[0::2], x[1::2]  # [d/2] each
-    return torch.stack((x_even * cos - x_odd * sin, x_even * sin + x_odd * cos), dim=-1).flatten()  # [d]"""
-
 SHARED = """def cosine(a, b):
     a, b = a.double(), b.double()  # float64, as the page
     return float(a @ b / (a.norm() * b.norm()))
@@ -79,12 +70,6 @@ if moved:
     pa, pb = moved["position_a"], moved["position_b"]
     moved = {"token_id": moved["token_id"], "without": moved["cosine_without"], "with": moved["cosine_with"]}
     print(f"{tokenizer.decode([moved['token_id']])!r} moved from {pa} to {pb}")"""
-
-ROPE_MOVED = """
-    # RoPE adds nothing to the input: it rotates queries and keys inside attention (one head of all d).
-    key = tok_a[pa].double()  # [d]
-    moved["with"] = cosine(rope(key, pa), rope(key, pb))
-    print(f"as a key rotated by RoPE to positions {pa} and {pb}: cos {moved['with']:.6f}")"""
 
 ORDERS = """def count_same(x_a, x_b):
     rows_a = {tuple(row.tolist()) for row in x_a}
@@ -132,8 +117,7 @@ method = {cfg.method!r}
 # As the page reads them: with "mid-sentence" on, a space first (GPT-2's " cat" and "cat" differ)
 text_a = {string_literal(text_a)}
 text_b = {string_literal(text_b)}"""
-    rope = cfg.method == "rope" and cfg.output_dim % 2 == 0  # the page's RoPE metric needs pairs
-    formulas = {"sinusoidal": SINUSOIDAL, "rope": ROPE if rope else ""}.get(cfg.method, "")
+    formulas = SINUSOIDAL if cfg.method == "sinusoidal" else ""
     cells = [
         Cell("Settings (the sidebar's and the page's)", settings),
         Cell("GPT-2's tokenizer, offline", TOKENIZER),
@@ -141,7 +125,7 @@ text_b = {string_literal(text_b)}"""
         Cell("Token embeddings: a token ID gets the same row wherever it stands", _token_cell(cfg)),
         *([Cell(FAMILIES_HEADING, formulas)] if formulas else []),
         Cell("Positional embeddings: one row per position", _position_cell(cfg)),
-        Cell("1. The same token, two positions", SHARED + (ROPE_MOVED if rope else "")),
+        Cell("1. The same token, two positions", SHARED),
         Cell("2. Shuffle the words: the same vectors, in another order", ORDERS),
     ]
     about = (

@@ -70,18 +70,6 @@ def test_the_headline_token_is_the_first_that_moved():
     assert first_moved([tok(1, 0, 0)]) is None
 
 
-def test_rope_cosine_is_the_cosine_of_the_rotation_angle():
-    import math
-
-    from core.order import rope_cosine
-
-    # d = 2: one pair with inv_freq 1, so positions 0 and 1 are 1 radian apart
-    assert rope_cosine(torch.tensor([1.0, 0.0]), 0, 1) == pytest.approx(math.cos(1.0), abs=1e-12)
-    assert rope_cosine(torch.tensor([1.0, 0.0]), 3, 5) == pytest.approx(math.cos(2.0), abs=1e-12)
-    # d = 4, base 10000: the second pair turns 10000^(-1/2) = 0.01 rad per position
-    assert rope_cosine(torch.tensor([0.0, 0.0, 1.0, 0.0]), 0, 7) == pytest.approx(math.cos(0.07), abs=1e-12)
-
-
 def comparison(shared_with, n=6):
     from core.order import OrderComparison
 

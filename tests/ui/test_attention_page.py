@@ -26,11 +26,13 @@ def test_every_family_shows_where_it_acts(method, open_page):
     family = FAMILIES[method]
     subheaders = [s.value for s in at.subheader]
     assert subheaders == [
-        f"1. Where {family.label} acts, on sentence A (head 1 of 8)",
-        "2. A and B, side by side",
-        "3. Every family on sentence A (head 1 of 8)",
+        "1. Attention in one minute: queries, keys, scores, softmax, heads and the causal mask",
+        f"2. Where {family.label} acts, on sentence A (head 1 of 8)",
+        "3. A and B, side by side",
+        "4. Every family on sentence A (head 1 of 8)",
     ]
-    assert len(charts(at)) == 4 + 2 + len(FAMILIES)  # the split, A beside B, the small multiples
+    assert len(charts(at)) == 1 + 4 + 2 + len(FAMILIES)  # one query's row, the split, A and B, every family
+    assert len(at.info) == 1  # the family's key fact
     text = " ".join(m.value for m in at.markdown)
     if family.additive:
         assert "computed from **x + p**" in text
@@ -41,7 +43,8 @@ def test_every_family_shows_where_it_acts(method, open_page):
     assert "' cat' moved from position 1 to 4." in text.replace("\\", "")
     captions = [c.value for c in at.caption]
     assert any(
-        c.startswith("Weights: seeded random `W_q`, `W_k` (256 → 32, N(0, 1/d), seed 123)") for c in captions
+        c.startswith("Weights: random `W_q` and `W_k` (256 → 32 numbers per token, drawn with seed 123)")
+        for c in captions
     )
     assert "NoPE changes no score: only the causal mask (15 hidden cells) tells positions apart." in captions
 
@@ -65,7 +68,11 @@ def test_the_row_table_and_the_sentences_agree(open_page):
     assert table.loc[" cat", "B − A"] == pytest.approx(0.0884513264314451 - 0.7373546870327131, abs=1e-9)
     assert table[["weight in A", "weight in B"]].loc[" sat"].isna().all()  # hidden from ' cat' in both
     text = " ".join(m.value for m in at.markdown).replace("\\", "")
-    assert "' cat' cannot see ' the' in A (it comes later: the causal mask) and gives it 0.84 in B." in text
+    assert "In A and in B, ' sat' looks 1 token back to ' cat': ALiBi's term is -0.5000 in both" in text
+    assert "in B ' cat' looks 2 tokens back to ' mat': ALiBi's term is -2.0000 in A and -1.0000 in B" in text
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "the causal mask, which lets ' cat' see 2 tokens in A and 5 in B" in captions
+    assert "A token that occurs more than once gets the sum of its weights: ' the' in B." in captions
 
 
 def test_without_the_mask_nope_cannot_tell_the_orders_apart(open_page):
@@ -82,8 +89,9 @@ def test_without_the_mask_nope_cannot_tell_the_orders_apart(open_page):
 def test_head_and_family_settings_come_from_the_url(open_page):
     at = open_page(PAGE, method="alibi", heads="4", head="4", dim="64")
     assert not at.exception and not at.error
-    assert at.subheader[0].value == "1. Where ALiBi acts, on sentence A (head 4 of 4)"
-    assert any("(64 → 16," in c.value for c in at.caption)
+    assert at.subheader[1].value == "2. Where ALiBi acts, on sentence A (head 4 of 4)"
+    assert any("(64 → 16 numbers per token," in c.value for c in at.caption)
+    assert "ALiBi gives head 4 of 4 the slope m = 0.003906" in at.info[0].value  # 2^(-8·4/4) = 2^-8
     script = attention_script(
         PipelineConfig(method="alibi", output_dim=64), FamilyConfig(heads=4), 3, True, *CAT
     )
@@ -127,25 +135,61 @@ def test_64_tokens_stay_under_1_mb_of_chart_data(open_page):
 def test_a_presets_heads_are_used_and_a_large_head_is_drawn_in_blocks(open_page):
     at = open_page(PAGE, preset="bloom-176b")  # BLOOM's 112 heads of 128
     assert not at.exception and not at.error
-    assert any("(14336 → 128," in c.value and "Head 1 of 112." in c.value for c in at.caption)
+    assert any("(14336 → 128 numbers" in c.value and "Head 1 of 112." in c.value for c in at.caption)
     at = open_page(PAGE, dim="16384", method="alibi")  # 8 heads of 2,048: W is 33.5 M values, in blocks
     assert not at.exception and not at.error
-    assert any("(16384 → 2048, N(0, 1/d), drawn in blocks of rows, seed 123)" in c.value for c in at.caption)
+    assert any(
+        "(16384 → 2048 numbers per token, drawn with seed 123, in blocks of rows)" in c.value
+        for c in at.caption
+    )
 
 
-def test_presenting_asks_which_token_the_moved_one_attends_to_before_showing_it(open_page):
+def test_presenting_asks_a_question_the_class_can_reason_out(open_page):
     at = open_page(PAGE, method="alibi", present="true")
     assert not at.exception
-    assert [s.value for s in at.subheader] == ["1. Where ALiBi acts, on sentence A (head 1 of 8)"]
+    assert [s.value for s in at.subheader] == ["1. Attention in one minute"]
+    assert not charts(at)  # the words first; the picture is the next slide
     at.button(key="next_attention").click().run()
-    assert [s.value for s in at.subheader] == ["2. A and B, side by side"]
+    assert [s.value for s in at.subheader] == ["1. Attention in one minute"] and len(charts(at)) == 1
+    at.button(key="next_attention").click().run()
+    assert [s.value for s in at.subheader] == ["2. Where ALiBi acts, on sentence A (head 1 of 8)"]
+    at.button(key="next_attention").click().run()
+    assert [s.value for s in at.subheader] == ["3. A and B, side by side"]
     assert not charts(at)  # the answer is hidden until the class has guessed
-    question = at.text_input(key="predict_attention_top")
-    assert question.label == "Which token does ' cat' attend to most in B under ALiBi?"
-    question.input(" THE ").run()
-    at.button(key="reveal_attention_top").click().run()
-    assert [s.value for s in at.success] == ["Right: ' the'."]  # ' cat' gives ' the' 0.84 in B
+    question = at.text_input(key="predict_attention_pairs")
+    assert question.label.replace("\\", "") == (
+        "ALiBi's slope for head 1 of 8 is m = 0.5. What does it add to the score of ' mat' → ' cat' in A, "
+        "4 tokens back?"
+    )
+    question.input("-2").run()
+    at.button(key="reveal_attention_pairs").click().run()
+    assert len(at.success) == 1 and "right" in at.success[0].value.lower()
     assert len(charts(at)) == 2
+
+
+@pytest.mark.parametrize(
+    "method, answer", [("t5", "yes"), ("rope", "yes"), ("shaw", "yes"), ("learned", "no")]
+)
+def test_presenting_asks_whether_a_kept_pair_keeps_its_term(method, answer, open_page):
+    at = open_page(PAGE, method=method, present="true")
+    for _ in range(3):
+        at.button(key="next_attention").click().run()
+    question = at.text_input(key="predict_attention_pairs")
+    assert "' sat' → ' cat' is 1 token back in A and in B" in question.label.replace("\\", "")
+    question.input(answer).run()
+    at.button(key="reveal_attention_pairs").click().run()
+    assert len(at.success) == 1
+
+
+def test_presenting_nope_asks_what_the_mask_lets_the_token_see(open_page):
+    at = open_page(PAGE, method="nope", present="true")
+    for _ in range(3):
+        at.button(key="next_attention").click().run()
+    question = at.text_input(key="predict_attention_pairs")
+    assert "how many tokens (itself included) can ' cat' see in B?" in question.label.replace("\\", "")
+    question.input("5").run()
+    at.button(key="reveal_attention_pairs").click().run()
+    assert len(at.success) == 1
 
 
 def test_after_training_a_switch_shows_the_trained_models_own_heads(open_page, job_watch):
@@ -166,46 +210,66 @@ def test_after_training_a_switch_shows_the_trained_models_own_heads(open_page, j
         "32 → 16), a decoder, so its mask is on; the sentences are cut to its context of 8 tokens" in weights
     )
     assert [s.value for s in at.subheader] == [
-        "1. Where Learned absolute acts, on sentence A (head 1 of 2)",
-        "2. A and B, side by side",
-        "3. Every family on sentence A (head 1 of 8)",  # a trained model has one family: the rest are random
+        "1. Attention in one minute: queries, keys, scores, softmax, heads and the causal mask",
+        "2. Where Learned absolute acts, on sentence A (head 1 of 2)",
+        "3. A and B, side by side",
+        "4. Every family on sentence A (head 1 of 8)",  # a trained model has one family: the rest are random
     ]
-    assert len(at.get("vega_lite_chart")) == 4 + 2 + 7
+    assert len(at.get("vega_lite_chart")) == 1 + 4 + 2 + 7
     at.text_input(key="a").input("the zebra was quantum").run()  # words the log never uses
     assert "The trained model knows only the" in at.warning[0].value
     assert "3 of the sentences' tokens are not among them (' z', 'ebra', ' quantum')" in at.warning[0].value
     assert at.warning[0].value.endswith("Showing the random head.")
-    assert next(c.value for c in at.caption if c.value.startswith("Weights:")).startswith(
-        "Weights: seeded random"
-    )
+    assert next(c.value for c in at.caption if c.value.startswith("Weights:")).startswith("Weights: random")
 
 
-@pytest.mark.parametrize("method", ["shaw", "t5", "alibi", "nope"])
-def test_why_position_headlines_the_attention_effect_where_nothing_is_added(method, open_page):
-    """Issue 23: for a family that adds nothing to the input, Why position? shows what the move does to
-    attention (the Attention page's number) and links there; no metric says positions were added."""
+@pytest.mark.parametrize("method", ["shaw", "t5", "alibi", "rope"])
+def test_why_position_headlines_the_methods_own_term_on_pairs(method, open_page):
+    """For a family that adds nothing to the input, Why position? shows its own term on a pair whose
+    distance the move kept and on one whose distance it changed, with the Attention page's head."""
     at = open_page("pages/Why_position.py", method=method)
     assert not at.exception and not at.error
-    labels = [m.label for m in at.metric]
-    assert not any("added" in label for label in labels)
     label = FAMILIES[method].label
-    headline = next(m for m in at.metric if "attention weight in B" in m.label)
-    assert headline.label == f"' cat' → ' the': attention weight in B ({label}, head 1 of 8)"
-    page = open_page(PAGE, method=method).dataframe[0].value.set_index("key token")
-    assert float(headline.value) == pytest.approx(page.loc[" the", "weight in B"], abs=0.005)  # the same head
-    assert headline.delta.endswith("from A (hidden by the mask)")  # ' the' comes after ' cat' in A
+    cos, kept, changed = at.metric
+    assert cos.value == "1.000000" and not any("added" in m.label for m in at.metric)
+    assert kept.label.replace("\\", "") == f"{label}'s term, ' sat' → ' cat' in B"
+    assert kept.delta == "the same in A · 1 token back in both"  # the same distance: the same term
+    assert changed.label.replace("\\", "") == f"{label}'s term, ' cat' → ' mat' in B"
+    assert changed.delta.endswith("· 4 back in A, 2 in B")
     caption = next(c.value for c in at.caption if c.value.startswith("The token moved")).replace("\\", "")
-    assert (
-        "As a query, ' cat' cannot see ' the' in A (it comes later: the causal mask) and gives it" in caption
-    )
+    assert "sees how far apart they are, not where they stand" in caption
+    text = " ".join(m.value for m in open_page(PAGE, method=method).markdown).replace("\\", "")
+    for metric in (kept, changed):  # the Attention page says the same numbers
+        assert f"is {metric.value}" in text or f"and {metric.value} in B" in text
     links = [link.proto.label for link in at.main.get("page_link")]
-    assert links == [f"Where {label} acts: Attention, on these two sentences"]
+    assert links[0] == f"{label} on these two sentences, score by score: Attention"
+
+
+def test_why_position_headlines_differ_between_methods_and_nope_names_the_mask(open_page):
+    values = {m: [x.value for x in open_page("pages/Why_position.py", method=m).metric[1:]] for m in FAMILIES}
+    assert values["alibi"] == ["-0.5000", "-1.0000"]  # head 1's slope 1/2: 1 and 2 tokens back in B
+    assert values["nope"] == ["5"]  # ' cat' sees 5 tokens in B (itself included)
+    assert values["alibi"] != values["t5"] != values["nope"]
+    at = open_page("pages/Why_position.py", method="nope")
+    assert at.metric[1].label.replace("\\", "") == "Tokens ' cat' can see in B (the causal mask)"
+    assert at.metric[1].delta == "in A: 2"
+    caption = next(c.value for c in at.caption if c.value.startswith("The token moved")).replace("\\", "")
+    assert "only the causal mask carries order, and it lets ' cat' see 2 tokens in A and 5 in B" in caption
+
+
+def test_why_positions_rope_headline_agrees_with_its_table(open_page):
+    at = open_page("pages/Why_position.py", method="rope")
+    table = at.dataframe[0].value.set_index("token")  # the tokens as the page shows them
+    table.index = table.index.str.strip()
+    assert float(at.metric[0].value) == pytest.approx(table.loc["cat", "cosine, with positions"], abs=1e-6)
+    assert not any("rotated" in m.label for m in at.metric)  # no cosine of a rotated key to contradict it
 
 
 def test_why_position_still_says_added_where_a_table_is_added(open_page):
     at = open_page("pages/Why_position.py", method="learned")
     assert "… with positions 1 and 4 added" in [m.label for m in at.metric]
-    assert not at.main.get("page_link")  # the sidebar's links only
+    links = [link.proto.label for link in at.main.get("page_link")]
+    assert len(links) == 1 and links[0].startswith("Next: step 2 of 7, Pipeline")  # no Attention link
 
 
 def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_them(open_page, monkeypatch):
@@ -241,6 +305,6 @@ def test_a_rerun_that_changes_no_map_draws_the_kept_heatmaps_and_a_new_seed_new_
     assert [c.proto.spec for c in charts(at)] == specs  # the same charts, drawn again
     assert [c.value for c in at.caption] == captions
     at.sidebar.number_input(key="seed").set_value(7).run()  # new embeddings: new maps, new charts
-    assert not at.exception and len(built) == len(charts(at)) == len(specs)
+    assert not at.exception and len(built) == len(charts(at)) - 1 == len(specs) - 1  # not the row chart
     assert len(read) == len(FAMILIES)  # each family's signature on the new maps of A
     assert [c.proto.spec for c in charts(at)] != specs

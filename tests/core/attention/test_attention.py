@@ -312,7 +312,7 @@ def test_each_familys_signature_is_read_from_its_numbers():
         "ALiBi changes the scores by -1.00 to +0.00, the same along every diagonal: it depends only on the "
         "distance i − j."
     )
-    assert "at one distance i − j it still depends on the tokens' q and k" in signature(
+    assert "the distance i − j is the same but the tokens differ; the same two tokens" in signature(
         FAMILIES["rope"], amap("rope")
     )
     shift = torch.tensor([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]], dtype=torch.float64)

@@ -1,4 +1,6 @@
-"""The Attention page's script (issue 23): runs as shown (script and notebook), prints the page's numbers."""
+"""The Attention page's script: runs as shown (script and notebook), prints the page's numbers."""
+
+import re
 
 import pyarrow as pa
 import pytest
@@ -68,13 +70,18 @@ def chart_cells(chart) -> dict[tuple[int, int], float]:
 def assert_prints_the_page(result: dict, at, cfg: PipelineConfig) -> None:
     """The script's JSON is what the AppTest ``at`` shows: heatmaps to their 4 decimals, the row to 1e-9."""
     assert not at.exception and not at.error
-    charts = at.get("vega_lite_chart")  # 1: content, position, scores, weights of A; 2: weights of A, of B
-    for index, key in ((0, "content"), (1, "position"), (3, "weights"), (5, "weights_b")):
+    charts = at.get("vega_lite_chart")  # 1: one row; 2: content, position, scores, weights of A; 3: A, B
+    for index, key in ((1, "content"), (2, "position"), (4, "weights"), (6, "weights_b")):
         shown = chart_cells(charts[index])
         printed = {(i, j): v for i, j, v in result[key]}
         assert set(shown) == set(printed), key  # the same visible cells
         assert all(abs(printed[c] - shown[c]) <= 5e-5 + 1e-12 for c in shown), key
-    table = at.dataframe[0].value  # 2: the moved token's row, key token by key token
+    # 3: the pairs' terms the page writes are the script's, to their 4 decimals
+    terms = {round(p["term"], 4) for p in result["pairs"]}
+    section = next(m.value for m in at.markdown if "moved from position" in m.value).replace("\\", "")
+    shown = [float(x) for x in re.findall(r"[+-]\d+\.\d{4}", section)]
+    assert shown and all(round(x, 4) in terms for x in shown), (shown, terms)
+    table = at.dataframe[0].value  # 3: the moved token's row, key token by key token
     assert table["key token"].tolist() == token_strings(
         [r["token_id"] for r in result["row"]], cfg.vocab_size
     )
@@ -224,7 +231,7 @@ SETTINGS = {
 def test_the_script_is_short_and_passes_ruff(case, texts, ruff):
     cfg, fam = SETTINGS[case]
     script = attention_script(cfg, fam, 0, True, *texts)
-    assert script.lines <= 150
+    assert script.lines <= 160  # the T5 formula, two 300-character sentences, the row and the pairs
     assert ruff(script.py()) == ""
 
 

@@ -6,8 +6,7 @@ import pytest
 import torch
 
 from core.config import FAMILIES, PipelineConfig
-from core.order import mid_sentence, rope_cosine
-from core.positional.rope import apply_rope
+from core.order import mid_sentence
 from core.positional.sinusoidal import sinusoidal
 from core.scripts.why_position import FAMILIES_HEADING, why_position_script
 
@@ -37,7 +36,7 @@ CASES = {  # id: (the page's URL, the same settings and sentences as the page re
 }
 
 
-def assert_prints_the_page(result: dict, at) -> None:
+def assert_prints_the_page(result: dict, at, additive: bool = True) -> None:
     """The script's JSON equals what the AppTest ``at`` of the page shows: IDs exactly, floats to 1e-6."""
     assert not at.exception
     chips = [re.findall(r"<sub>(\d+)</sub>", str(h.proto.body)) for h in at.main.get("html")]
@@ -51,10 +50,12 @@ def assert_prints_the_page(result: dict, at) -> None:
     for column, key in FLOATS:
         assert [s[key] for s in result["shared"]] == pytest.approx(shared[column].tolist(), rel=0, abs=1e-6)
 
-    without, with_positions = at.metric  # the first token that moved: its cosine without and with
+    # The first token that moved: its cosine without positions, and with them for a method that adds them
+    # (the others' headline is their term on pairs, which the Attention page's script prints).
     assert result["moved"] is not None
-    assert float(without.value) == pytest.approx(result["moved"]["without"], rel=0, abs=1e-6)
-    assert float(with_positions.value) == pytest.approx(result["moved"]["with"], rel=0, abs=1e-6)
+    assert float(at.metric[0].value) == pytest.approx(result["moved"]["without"], rel=0, abs=1e-6)
+    if additive:
+        assert float(at.metric[1].value) == pytest.approx(result["moved"]["with"], rel=0, abs=1e-6)
 
     orders = at.dataframe[1].value.set_index("pair")  # 2. A vs its shuffle, A vs B
     assert list(orders.index) == list(result["orders"])
@@ -75,15 +76,15 @@ def assert_prints_the_page(result: dict, at) -> None:
 def test_the_script_prints_the_pages_numbers(case, tmp_path, run, open_page):
     url, cfg, (text_a, text_b) = CASES[case]
     result, stdout = run(why_position_script(cfg, text_a, text_b), tmp_path)
-    assert_prints_the_page(result, open_page("pages/Why_position.py", **url))
+    assert_prints_the_page(result, open_page("pages/Why_position.py", **url), FAMILIES[cfg.method].additive)
     assert "A vs shuffled A: same vectors" in stdout
 
 
 @pytest.mark.slow
 def test_the_notebook_prints_the_same(tmp_path, run_nb, open_page):
-    url, cfg, (text_a, text_b) = CASES["rope"]
+    url, cfg, (text_a, text_b) = CASES["sinusoidal-d64-seed5"]
     result, stdout = run_nb(why_position_script(cfg, text_a, text_b), tmp_path)
-    assert "as a key rotated by RoPE to positions 1 and 4" in stdout
+    assert "' cat' moved from 1 to 4" in stdout
     assert_prints_the_page(result, open_page("pages/Why_position.py", **url))
 
 
@@ -104,36 +105,18 @@ def script_functions(method: str) -> dict:
     return namespace
 
 
-def cosine(a: torch.Tensor, b: torch.Tensor) -> float:
-    """cos of two float64 vectors [d]."""
-    return float(a @ b / (a.norm() * b.norm()))
-
-
 def drift(ns: dict) -> list[str]:
-    """Where the script's ``sinusoidal`` or ``rope`` (those ``ns`` defines) differs from core's."""
+    """Where the script's ``sinusoidal`` (if ``ns`` defines it) differs from core's."""
     found = []
     if "sinusoidal" in ns:
         for num_positions in (1, 7, 64, 1000):
             for dim in (2, 6, 64, 256):
                 if not torch.equal(ns["sinusoidal"](num_positions, dim), sinusoidal(num_positions, dim)):
                     found.append(f"sinusoidal({num_positions}, {dim})")
-    if "rope" in ns:
-        g = torch.Generator().manual_seed(0)
-        for dim in (2, 8, 64, 256):
-            x = torch.randn(dim, generator=g, dtype=torch.float64)  # [d]
-            for position in (0, 1, 5, 100, 4000):
-                core = apply_rope(x[None], torch.tensor([position]))[0]  # [1, d] -> [d]
-                if not torch.allclose(ns["rope"](x, position), core, rtol=0, atol=1e-12):
-                    found.append(f"rope(d={dim}, position={position})")
-            key = x.float()
-            for pa, pb in ((1, 4), (0, 30), (7, 2)):  # the page's metric: one key at two positions
-                cos = cosine(ns["rope"](key.double(), pa), ns["rope"](key.double(), pb))
-                if abs(cos - rope_cosine(key, pa, pb)) > 1e-12:
-                    found.append(f"rope cosine(d={dim}, {pa}, {pb})")
     return found
 
 
-@pytest.mark.parametrize("method", ["sinusoidal", "rope"])
+@pytest.mark.parametrize("method", ["sinusoidal"])
 def test_the_scripts_formulas_are_cores(method):
     ns = script_functions(method)
     assert method in ns
@@ -149,8 +132,6 @@ def test_the_scripts_formulas_are_cores(method):
             "torch.cos(position * inv_freq), torch.sin",
         ),
         ("sinusoidal", "10000.0 **", "1000.0 **"),
-        ("rope", "x_even * cos - x_odd * sin", "x_even * cos + x_odd * sin"),
-        ("rope", "dtype=torch.float64) / d)", "dtype=torch.float64) / (d + 2))"),
     ],
 )
 def test_the_drift_guard_catches_a_changed_formula(method, old, new):
@@ -166,9 +147,7 @@ def test_the_drift_guard_catches_a_changed_formula(method, old, new):
 def test_only_the_methods_with_a_formula_have_a_families_cell():
     for method in FAMILIES:
         headings = [c.heading for c in why_position_script(PipelineConfig(method=method), *CAT).cells]
-        assert (FAMILIES_HEADING in headings) == (method in ("sinusoidal", "rope")), method
-    odd = why_position_script(PipelineConfig(method="rope", output_dim=65), *CAT)
-    assert FAMILIES_HEADING not in [c.heading for c in odd.cells]  # no pairs to rotate: no RoPE metric
+        assert (FAMILIES_HEADING in headings) == (method == "sinusoidal"), method
 
 
 LONG = 'Don\'t "quote" me: ' + "the cat sat on the mat " * 12  # 300 characters, both quotes
