@@ -42,13 +42,13 @@ if not presenting():
         "The lesson's pipeline, live: every shape, count and value below comes from real tensors "
         "for the settings in the sidebar."
     )
+    if book := book_text_note(choice.text, cfg):  # the book's text, known by its fingerprint
+        st.info(book, icon=":material/menu_book:")
 if preset := current_preset():
     preset_panel(preset)
 if choice.error:
     st.error(choice.error)
     st.stop()
-if book := book_text_note(choice.text, cfg):  # the book's text, known by its fingerprint
-    st.info(book, icon=":material/menu_book:")
 try:
     cfg.validate()
     ids = cache.token_ids(choice.text, cfg.vocab_size)

@@ -46,6 +46,11 @@ def test_the_pasted_book_gives_the_books_first_batch_and_says_so(open_page, verd
     assert book_notes(at)[0].endswith("at T = 8 (the book's 4) the first batch is not the book's.")
 
 
+def test_presenting_the_book_keeps_every_slide_for_its_step(open_page, verdict_text):
+    at = paste(open_page(present="true"), verdict_text)  # the slides' room is the steps'
+    assert not at.exception and not book_notes(at)
+
+
 def test_another_text_gets_no_book_sentence(open_page):
     at = paste(open_page(), "The cat sat on the mat. " * 20)
     assert not book_notes(at)
