@@ -17,6 +17,7 @@ from core.pipeline import (
 )
 from core.scripts.pipeline import pipeline_script
 from core.text import ENDOFTEXT, TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
+from core.text.book import book_text_note
 from core.views import MAX_LOOKUP_ROWS, escape_markdown, human_bytes, lookup_svg, shown_piece
 from ui import cache
 from ui.app import settings
@@ -42,6 +43,8 @@ if not presenting():
         "The lesson's pipeline, live: every shape, count and value below comes from real tensors "
         "for the settings in the sidebar."
     )
+    if book := book_text_note(choice.text, cfg):  # the book's text, known by its fingerprint
+        st.info(book, icon=":material/menu_book:")
 if preset := current_preset():
     preset_panel(preset)
 if choice.error:

@@ -22,7 +22,15 @@ import torch  # noqa: E402
 
 torch.set_num_threads(1)
 
-VERDICT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "the-verdict.txt"
+# The book's text, next to the checkout (../shared/data), or next to a folder above it (a git worktree's).
+VERDICT = next(
+    (
+        found
+        for folder in Path(__file__).resolve().parents[1:]
+        if (found := folder / "shared" / "data" / "the-verdict.txt").exists()
+    ),
+    Path(__file__).resolve().parents[1].parent / "shared" / "data" / "the-verdict.txt",
+)
 E2E = Path(__file__).resolve().parent / "e2e"
 WAIT_SECONDS = 120.0  # how long a wait for a state may take before the test fails: generous, for a loaded CPU
 
@@ -60,6 +68,14 @@ def verdict_text() -> str:
     if not VERDICT.exists():
         pytest.skip(f"{VERDICT} is absent")
     return VERDICT.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def verdict_bytes() -> bytes:
+    """The book's sample text as its file holds it (what a browser uploads); skipped when absent."""
+    if not VERDICT.exists():
+        pytest.skip(f"{VERDICT} is absent")
+    return VERDICT.read_bytes()
 
 
 class JobWatch:

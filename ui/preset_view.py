@@ -10,7 +10,12 @@ from core.views.units import human_bytes, human_count
 
 
 def preset_panel(preset: Preset) -> None:
-    """Parameters and memory (fp32, bf16) of the preset's embedding tables, and their share."""
+    """Parameters and memory (fp32, bf16) of the preset's embedding tables, and their share.
+
+    Nothing for a setting without a model (the book's): its tables' size would only repeat the steps'.
+    """
+    if not preset.layers:
+        return
     tables = preset.embedding_parameters()
     with st.container(border=True):
         st.markdown(f"**Preset: {preset.label}** — {preset.source}")

@@ -10,9 +10,11 @@ from core.text.samples import SAMPLE_TITLES, SAMPLES
 from ui import cache
 from ui.text_source import DEFAULT_SAMPLE, LONG_SAMPLE
 from ui.url_keys import register_url_keys, url_bound
+from ui.url_params import defaults
 
 DEFAULT_BATCH = PipelineConfig().batch_size
 CUSTOM = "custom"  # the preset value when settings are the user's own
+BOOK = "book"  # the book's setting: the list shows it whenever its values are the settings, however set
 PRESET = "preset"  # its URL parameter and widget key; the URL holds the preset's name, never its label
 PRESET_KEYS = ("vocab", "dim", "context", "stride", "method", "heads", "base", "buckets", "max_distance")
 APPLIED_PRESET = "_applied_preset"  # session key: the preset whose values were last written
@@ -45,6 +47,19 @@ def preset_values(preset: Preset) -> dict[str, object]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+def _in_force(key: str) -> str:
+    """A setting's value this run, as text: the session's, else the URL's (checked by ``check_url``), else
+    its default."""
+    return str(
+        st.session_state[key] if key in st.session_state else st.query_params.get(key, defaults()[key])
+    )
+
+
+def values_in_force(preset: Preset) -> bool:
+    """Whether every value ``preset`` sets is already the setting's (choosing it would change none)."""
+    return all(_in_force(k) == str(v) for k, v in preset_values(preset).items())
+
+
 def _text_in_use(sample: str) -> str:
     """The text the page will run on: the sample ``sample``, or the user's own pasted or uploaded text."""
     source = st.session_state.get("source", "sample")
@@ -71,9 +86,12 @@ def apply_new_preset() -> str | None:
     Its stride is its context (``Preset.stride``: windows that do not overlap). A preset whose context
     does not fit the sample in use switches to the long sample, and a batch larger than the windows the
     text makes at that stride becomes as many as it makes, so the page never stops at "use a longer
-    text"; returns what it says about either change.
+    text"; returns what it says about either change. Settings that are the book's values show as the
+    book's setting, however they were reached; a preset whose values are in force writes nothing.
     """
     name = st.session_state.get(PRESET, st.query_params.get(PRESET, CUSTOM))
+    if name == CUSTOM and values_in_force(PRESETS[BOOK]):
+        name = st.session_state[PRESET] = BOOK  # the book's values, typed or by default: its setting
     if PRESET not in st.session_state and name in (CUSTOM, *PRESETS):
         st.session_state[PRESET] = name  # the list shows the URL's preset on the session's first run
     if st.session_state.get(APPLIED_PRESET) == name:
@@ -82,6 +100,8 @@ def apply_new_preset() -> str | None:
     if name not in PRESETS:
         return None
     preset = PRESETS[name]
+    if values_in_force(preset):  # a link's own values, or the book's at the defaults: the batch stays too
+        return None
     st.session_state.update(preset_values(preset))
     notes = []
     V, T = preset.vocab_size, preset.context_length  # a smaller vocabulary makes more tokens of a text
@@ -113,14 +133,15 @@ def apply_new_preset() -> str | None:
 
 
 def sync_preset_url() -> None:
-    """Keep the address bar's ``preset`` the chosen preset's name (none for custom settings).
+    """Keep the address bar's ``preset`` the chosen preset's name (none for custom settings, nor for the
+    book's, which the settings in the address say by themselves).
 
     The list shows model names (``format_func``); a widget bound to the URL writes what it shows, so
     this one is synced by hand, after it is drawn, and a page switch (which keeps only bound
     parameters) gets it back on the next page's run.
     """
     name = st.session_state.get(PRESET, CUSTOM)
-    if name in PRESETS:
+    if name in PRESETS and name != BOOK:
         if st.query_params.get(PRESET) != name:
             st.query_params[PRESET] = name
     elif PRESET in st.query_params:
@@ -136,7 +157,8 @@ def preset_choice() -> Preset | None:
         key=key,
         persist_state="session",
         format_func=preset_label,
-        help="Published model configurations; a preset also sets the stride to its context length.",
+        help="The book's setting (the defaults) and published models' configurations; a preset also sets "
+        "the stride to its context length.",
     )
     sync_preset_url()
     return PRESETS.get(name)

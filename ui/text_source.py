@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core.serving.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS
+from core.text.book import BOOK_TEXT_NAME, BOOK_TEXT_URL, BOOK_TITLE
 from core.text.samples import SAMPLE_TITLES, SAMPLES
 from core.text.textfile import MAX_UPLOAD_BYTES, decode_text_file, too_large_message
 from core.views.markup import escape_markdown
@@ -64,6 +65,12 @@ def text_source() -> TextChoice:
         format_func=str.capitalize,
         persist_state="session",
     )
+    if source != "sample":  # where the book's text comes from: the app recognises it, never ships it
+        how = "download" if source == "upload" else "open"
+        what = "upload it here" if source == "upload" else "paste its whole text here"
+        st.caption(
+            f"The book's text (*{BOOK_TITLE}*, ch. 2): [{how} {BOOK_TEXT_NAME}]({BOOK_TEXT_URL}) and {what}."
+        )
     if source == "paste":
         text = st.text_area(
             "Paste text",

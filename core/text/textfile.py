@@ -27,7 +27,10 @@ def too_large_message(what: str, chars: int | None, nbytes: int, limit: int = MA
 
 
 def decode_text_file(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> str:
-    """The file's text (a UTF-8 byte-order mark is dropped); ``ValueError`` says what is wrong."""
+    """The file's text, its line ends read as ``open()`` reads them and a UTF-8 byte-order mark dropped.
+
+    ``ValueError`` says what is wrong with a file that has no such text.
+    """
     if len(data) > limit:
         raise ValueError(too_large_message(name, None, len(data), limit))
     try:
@@ -39,4 +42,6 @@ def decode_text_file(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> s
         ) from None
     if not text.strip():
         raise ValueError(f"{name} is empty: there is nothing to tokenize.")
-    return text
+    # Line ends read as Python's open() reads a text file (the book's `open(path, encoding="utf-8")`):
+    # "\r\n" and "\r" become "\n", so a copy saved with Windows line ends gives the book's tokens.
+    return text.replace("\r\n", "\n").replace("\r", "\n")

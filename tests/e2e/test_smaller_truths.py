@@ -64,7 +64,7 @@ def test_the_preset_list_shows_model_names_and_sets_a_stride(server, page, wait_
     wait_for_app(page)
     settled(page)
     box = page.get_by_test_id("stSidebar").get_by_role("combobox", name="Preset", exact=True)
-    expect(box).to_have_value("Custom settings")
+    expect(box).to_have_value("The book's setting (ch. 2.8)")  # the defaults are the book's
     box.click()
     options = page.get_by_role("option")
     expect(options.first).to_be_visible()
