@@ -58,7 +58,7 @@ def test_a_killed_process_moves_its_students_with_their_text_and_says_so(hall):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1600})
         runs = ScriptRuns(page)
-        page.goto(f"http://{hall.listen}/?seed=5")
+        page.goto(f"http://{hall.listen}/Pipeline?seed=5")
         app_ready(page, WAIT_MS)
         settled(page, WAIT_MS)
         sidebar = page.get_by_test_id("stSidebar")

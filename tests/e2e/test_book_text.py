@@ -32,7 +32,7 @@ def upload(page, name: str, data: bytes) -> None:
 
 
 def test_uploading_the_book_shows_its_first_batch(server, page, wait_for_app, verdict_bytes):
-    page.goto(server + "/")
+    page.goto(server + "/Pipeline")
     wait_for_app(page)
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_role("combobox", name="Preset", exact=True)).to_have_value(

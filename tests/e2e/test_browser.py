@@ -13,7 +13,7 @@ def number_input(page, label: str):
 
 
 def test_changing_the_context_changes_the_shapes(server, page, wait_for_app, shots):
-    page.goto(server)
+    page.goto(server + "/Pipeline")
     wait_for_app(page)
     metrics = page.get_by_test_id("stMetricValue")
     expect(metrics.filter(has_text="8 × 4 × 256").first).to_be_visible()
@@ -30,7 +30,7 @@ def test_changing_the_context_changes_the_shapes(server, page, wait_for_app, sho
 @pytest.mark.parametrize(
     "path, title",
     [
-        ("/?context=16&dim=64&method=sinusoidal", "From text to input embeddings"),
+        ("/Pipeline?context=16&dim=64&method=sinusoidal", "From text to input embeddings"),
         ("/Why_position?context=8&dim=32&a=a%20dog%20bites&b=it%20bites%20a%20dog", "Why position?"),
         ("/Families?context=8&method=rope&heads=4", "Positional-encoding families, side by side"),
         ("/Training?context=8&steps=77", "Watch positions being learned"),
@@ -49,8 +49,8 @@ def test_deep_link_is_the_first_request_to_a_fresh_server(
     wait_for_settled(page)
     expect(page.get_by_role("dialog")).to_have_count(0)
     sidebar = page.get_by_test_id("stSidebar")
-    expect(sidebar.get_by_role("link", name="Pipeline")).to_be_visible()
-    expect(sidebar.get_by_role("link", name="Why position?")).to_be_visible()
+    expect(sidebar.get_by_role("link", name="2. Pipeline")).to_be_visible()
+    expect(sidebar.get_by_role("link", name="1. Why position?")).to_be_visible()
     expect(sidebar.get_by_test_id("stNumberInput")).to_have_count(6)
     context = "16" if "context=16" in path else "8"
     expect(number_input(page, "Context T")).to_have_value(context)
@@ -70,7 +70,7 @@ def test_deep_link_is_the_first_request_to_a_fresh_server(
 
 
 def test_bad_input_shows_a_message_and_the_app_keeps_working(server, page, wait_for_app):
-    page.goto(server + "/?stride=0")
+    page.goto(server + "/Pipeline?stride=0")
     wait_for_app(page)
     expect(page.get_by_test_id("stAlertContentError")).to_contain_text("Stride must be between 1")
     box = number_input(page, "Stride")
@@ -83,7 +83,7 @@ def test_bad_input_shows_a_message_and_the_app_keeps_working(server, page, wait_
 
 
 def test_page_switch_keeps_the_settings(server, page, wait_for_app):
-    page.goto(server + "/?context=8")
+    page.goto(server + "/Pipeline?context=8")
     wait_for_app(page)
     page.get_by_test_id("stSidebar").get_by_role("link", name="Why position?").click()
     expect(page.get_by_role("heading", name="Why position?")).to_be_visible(timeout=30_000)
@@ -94,7 +94,7 @@ def test_page_switch_keeps_the_settings(server, page, wait_for_app):
 def test_address_bar_keeps_the_settings_through_page_switches_and_reloads(
     server, page, wait_for_app, switch_page
 ):
-    page.goto(server + "/?context=8&dim=64&method=rope")
+    page.goto(server + "/Pipeline?context=8&dim=64&method=rope")
     wait_for_app(page)
     for link, title in [
         ("Families side by side", "Positional-encoding families, side by side"),
@@ -130,7 +130,7 @@ def upload(page, tmp_path, name: str, data: bytes) -> None:
 
 
 def test_upload_of_bad_and_good_files(server, page, tmp_path, wait_for_app):
-    page.goto(server)
+    page.goto(server + "/Pipeline")
     wait_for_app(page)
     upload(page, tmp_path, "latin1.txt", "café crème ".encode("latin-1") * 20)
     expect(page.get_by_test_id("stAlertContentError")).to_contain_text("latin1.txt is not UTF-8 text")
@@ -183,7 +183,7 @@ def test_training_shows_progress_then_results(server, page, wait_for_app, shots)
 def test_download_the_batch(server, page, tmp_path, wait_for_app):
     import numpy as np
 
-    page.goto(server + "/?context=6&batch=3")
+    page.goto(server + "/Pipeline?context=6&batch=3")
     wait_for_app(page)
     # Once the page has settled, as a person clicks: during a rerun that moves the page's elements, a
     # button's old file ID may name another button's file (Streamlit's deferred downloads, by path).
@@ -201,7 +201,7 @@ def test_download_the_batch(server, page, tmp_path, wait_for_app):
 
 
 def test_presenter_mode_reveals_the_shape(server, page, wait_for_app, shots):
-    page.goto(server + "/?present=true")
+    page.goto(server + "/Pipeline?present=true")
     wait_for_app(page)
     expect(page.get_by_text("Section 1 of 16: Text → token IDs")).to_be_visible()
     page.get_by_role("textbox").first.fill("torch.Size([278])")
@@ -220,7 +220,7 @@ def test_presenter_mode_fits_a_projector_and_survives_a_page_switch(
     server, browser, wait_for_app, wait_for_settled
 ):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.goto(server + "/?present=true&context=8")
+    page.goto(server + "/Pipeline?present=true&context=8")
     wait_for_app(page)
     reveal = page.get_by_role("button", name="Reveal")
     box = reveal.bounding_box()
@@ -255,7 +255,7 @@ def test_chart_downloads_as_png(server, page, tmp_path, wait_for_app):
 
 
 def test_a_preset_from_the_default_url_renders_its_shapes(server, page, wait_for_app):
-    page.goto(server + "/?preset=gpt3-175b")
+    page.goto(server + "/Pipeline?preset=gpt3-175b")
     wait_for_app(page)
     metrics = page.get_by_test_id("stMetricValue")
     # stride 2,048 (the preset's context): the long sample makes 4 such windows, so the batch is 4

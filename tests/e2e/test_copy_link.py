@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 def test_the_copied_link_reproduces_the_view_with_the_pasted_text(server, browser, wait_for_app):
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    page.goto(server + "/?context=3&batch=2&stride=1")
+    page.goto(server + "/Pipeline?context=3&batch=2&stride=1")
     wait_for_app(page)
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_text("Paste", exact=True).click()

@@ -33,7 +33,7 @@ def test_every_page_is_drawn_whole(server, sized_page, path, wait_for_app, wait_
 
 def test_the_pipeline_pictures_are_drawn_with_a_size(server, sized_page, wait_for_app):
     size, page = sized_page
-    page.goto(f"{server}/?batch=12&stride=2")
+    page.goto(f"{server}/Pipeline?batch=12&stride=2")
     wait_for_app(page)
     broadcasting = page.get_by_role("img", name=re.compile("^Broadcasting"))
     broadcasting.scroll_into_view_if_needed()

@@ -41,7 +41,7 @@ def test_three_sessions_paste_the_largest_allowed_non_ascii_text_at_once(
     pages = [browser.new_page(viewport={"width": 1400, "height": 1600}) for _ in range(3)]
     try:
         for k, page in enumerate(pages):
-            page.goto(server.url + "/")
+            page.goto(server.url + "/Pipeline")
             wait_for_app(page)
             page.get_by_test_id("stSidebar").get_by_text("Paste", exact=True).click()
             area = page.get_by_test_id("stSidebar").get_by_role("textbox", name="Paste text")

@@ -17,7 +17,7 @@ from ui.presenter import SCREEN_HEIGHT
 
 SCREEN = {"width": 1280, "height": SCREEN_HEIGHT}
 MIN_CHART = (300, 150)  # px: the smallest chart a back row can read
-PAGES = ["", "Why_position", "Families", "Trained_positions", "Training"]  # "" is the Pipeline
+PAGES = ["Pipeline", "Why_position", "Families", "Trained_positions", "Training"]
 
 _SECTION_JS = """() => {
   const c = document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
@@ -106,7 +106,7 @@ def test_every_section_fits_a_projector(server, projector, path, shots):
     if path == "Training":  # its later sections show a finished run: train one first
         page.get_by_role("button", name="Train", exact=True).click()
         expect(page.get_by_text("Validation loss")).to_be_visible(timeout=240_000)
-    titles, found = every_section(page, shots, path or "Pipeline")
+    titles, found = every_section(page, shots, path)
     assert found == []
     total = int(re.match(r"Section 1 of (\d+)", titles[0]).group(1))
     assert len(titles) == total > 1  # every section was visited
@@ -163,7 +163,7 @@ def test_why_position_asks_about_a_named_token_and_hides_the_answer(server, proj
 
 def test_a_shape_it_cannot_read_gets_what_and_an_example(server, projector, shots):
     page = projector
-    page.goto(f"{server}/?present=true")
+    page.goto(f"{server}/Pipeline?present=true")
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of", timeout=90_000)
     while "Token embedding lookup" not in section_title(page):
         next_section(page)

@@ -27,7 +27,7 @@ def metric(page, label: str):
 
 
 def test_a_short_sentence_shows_every_step_with_b_1(server, page, wait_for_app, wait_for_charts):
-    page.goto(server + "/")
+    page.goto(server + "/Pipeline")
     wait_for_app(page)
     page.get_by_test_id("stSidebar").get_by_text("Paste", exact=True).click()
     paste(page, DOG)
@@ -76,7 +76,7 @@ def test_a_short_sentence_shows_every_step_with_b_1(server, page, wait_for_app, 
 
 
 def test_one_token_and_an_empty_text_are_explained(server, page, wait_for_app):
-    page.goto(server + "/")
+    page.goto(server + "/Pipeline")
     wait_for_app(page)
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_text("Paste", exact=True).click()

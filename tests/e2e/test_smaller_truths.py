@@ -60,7 +60,7 @@ def blue_columns_or_none(png: bytes) -> tuple[float | None, float | None]:
 
 
 def test_the_preset_list_shows_model_names_and_sets_a_stride(server, page, wait_for_app, switch_page):
-    page.goto(server + "/")
+    page.goto(server + "/Pipeline")
     wait_for_app(page)
     settled(page)
     box = page.get_by_test_id("stSidebar").get_by_role("combobox", name="Preset", exact=True)
@@ -97,7 +97,7 @@ def test_ten_thousand_pasted_newlines_draw_240_chips_and_say_so(server, browser)
     )
     page = context.new_page()
     try:
-        page.goto(server + "/")
+        page.goto(server + "/Pipeline")
         settled(page, timeout=90_000)
         sidebar = page.get_by_test_id("stSidebar")
         sidebar.get_by_text("Paste", exact=True).click()

@@ -32,7 +32,7 @@ def rendered_markup(page) -> list[str]:
 
 
 def test_pasted_text_stays_text_in_the_chips(server, page, wait_for_app):
-    page.goto(server + "/?context=3&batch=2&stride=1")
+    page.goto(server + "/Pipeline?context=3&batch=2&stride=1")
     wait_for_app(page)
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_text("Paste", exact=True).click()
@@ -57,7 +57,7 @@ def test_an_uploaded_file_name_stays_text(server, page, wait_for_app):
         "mimeType": "text/plain",
         "buffer": b"A small text for the upload test, long enough for one batch of windows. " * 3,
     }
-    page.goto(server + "/?context=3&batch=2&stride=1")
+    page.goto(server + "/Pipeline?context=3&batch=2&stride=1")
     wait_for_app(page)
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_text("Upload", exact=True).click()
@@ -86,7 +86,7 @@ def test_why_position_sentences_and_the_moved_token_stay_text(server, page, wait
 
 
 def test_a_bad_url_value_is_quoted_as_text(server, page, wait_for_app):
-    page.goto(f"{server}/?dim={quote(HOSTILE)}")
+    page.goto(f"{server}/Pipeline?dim={quote(HOSTILE)}")
     wait_for_app(page)
     message = page.get_by_test_id("stAlertContainer").filter(has_text="dim")
     expect(message.first).to_be_visible(timeout=30_000)

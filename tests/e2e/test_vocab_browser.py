@@ -16,7 +16,7 @@ def chip_ids(page) -> list[int]:
 
 
 def test_moving_v_changes_the_chips_and_the_marked_charts(server, page, wait_for_app, wait_for_settled):
-    page.goto(server + "/?batch=2")
+    page.goto(server + "/Pipeline?batch=2")
     wait_for_app(page)
     wait_for_settled(page)
     before = chip_ids(page)
