@@ -101,13 +101,13 @@ if slides.shows(1):
 
 if slides.shows(2):
     st.subheader(f"2. Where {family.label} acts, on sentence A ({view.head_label})")
-    if slides.on:
-        st.caption(weights)
     distances = [p.a.distance for p in (headline.kept, headline.changed) if p] + [
         p.b.distance for p in (headline.kept, headline.changed) if p
     ]
     st.info(key_fact(family, chosen.fam, view.head, distances, causal), icon=":material/key:")
-    if family.additive:
+    if slides.on:  # the key fact says it, and the projector's screen is short
+        pass
+    elif family.additive:
         st.markdown(
             f"{family.label} adds its table to the input, so these scores are computed from **x + p**: "
             "the position part is what adding p changed."
@@ -138,7 +138,8 @@ if slides.shows(3):
                 else "No two tokens occur exactly once in both sentences, so there is no pair to compare."
             )
         )
-        st.caption(weights_note(headline, piece))
+        if not slides.on:
+            st.caption(weights_note(headline, piece))
         if not slides.on:
             row_table(view, cfg.vocab_size)
 

@@ -20,7 +20,7 @@ from core.attention import (
     moved_token,
     signature,
 )
-from core.attention.charts import attention_heatmap, query_row_chart, query_row_frame, symmetric_domain
+from core.attention.charts import attention_heatmap, query_row_charts, query_row_frame, symmetric_domain
 from core.attention.compare import (
     KeyWeight,
     PairTerm,
@@ -319,7 +319,7 @@ def side_by_side(view: SentenceMaps, pieces: tuple[list[str], list[str]]) -> Non
         st.columns(2), "AB", (view.maps_a[view.method], view.map_b), pieces, queries, strict=True
     ):
         title = f"{label}: weights ({quoted_plain(ps[query])} outlined)"
-        heatmap(m.weights, m, ps, title, "weight", WEIGHT_DOMAIN, column, highlight=query, height=290)
+        heatmap(m.weights, m, ps, title, "weight", WEIGHT_DOMAIN, column, highlight=query, height=270)
 
 
 def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
@@ -579,8 +579,8 @@ def attention_bridge(
         "adds is exact."
     )
     frame = query_row_frame(m, token_labels(pieces), query)
-    chart = query_row_chart(frame, height=max(120, 26 * T))
-    st.altair_chart(readable(chart), width="stretch")
+    for cell, chart in zip(st.columns(2), query_row_charts(frame, height=max(120, 26 * T)), strict=True):
+        cell.altair_chart(readable(chart), width="stretch")
 
 
 def attention_bridge_expander(cfg: PipelineConfig) -> None:

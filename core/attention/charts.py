@@ -104,8 +104,9 @@ def query_row_frame(m, labels: list[str], query: int) -> pd.DataFrame:
     )
 
 
-def query_row_chart(frame: pd.DataFrame, height: int = 200) -> alt.HConcatChart:
-    """The bridge's picture: one query's scores, then its weights after the softmax, key by key."""
+def query_row_charts(frame: pd.DataFrame, height: int = 200) -> tuple[alt.Chart, alt.LayerChart]:
+    """The bridge's picture, two charts side by side: one query's scores, then its weights after the
+    softmax, key by key."""
     order = list(frame["key"])
     y = alt.Y("key:N", sort=order, title="key j")
     colors = alt.Color(
@@ -134,4 +135,4 @@ def query_row_chart(frame: pd.DataFrame, height: int = 200) -> alt.HConcatChart:
         .encode(text=alt.Text("label:N"))
         .transform_calculate(label="datum.seen == 'sees it' ? format(datum.weight, '.2f') : 'hidden'")
     )
-    return alt.hconcat(score, bars + text)
+    return score, alt.layer(bars, text)

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
 
-HEATMAPS = 4 + 2 + 7  # where the family acts, A beside B, every family
+CHARTS = 2 + 4 + 2 + 7  # one query's row (scores, weights), where the family acts, A beside B, every family
 PROJECTOR = (1280, 720)
 SCROLL_HEIGHT_JS = """() => (document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
     || document.querySelector('[data-testid="stMain"]')).scrollHeight"""
@@ -38,7 +38,7 @@ def test_every_heatmap_is_drawn_with_a_size(server, sized_page, wait_for_app, wa
     wait_for_charts(page)
     settle_layout(page, MIN_CHART_WIDTH[size])
     assert page.get_by_test_id("stException").count() == 0
-    assert_drawn(page, HEATMAPS, MIN_CHART_WIDTH[size], 250)
+    assert_drawn(page, CHARTS, MIN_CHART_WIDTH[size], 150)
     assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
     expect(page.get_by_text("' cat' moved from position 1 to 4.")).to_be_visible()
     page.screenshot(path=str(shots / f"attention_{size}.png"), full_page=True)
@@ -49,17 +49,18 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(server, br
     page.goto(f"{server}/Attention?method=alibi&present=true")
     wait_for_app(page)
     heights = []
-    for section, charts in ((1, 3), (2, 2), (3, 7)):  # presenting: content, position part, weights
-        expect(page.get_by_text(f"Section {section} of 3")).to_be_visible(timeout=30_000)
-        if section == 2:
+    # presenting: the bridge's words, then its picture; content, position part, weights; A and B; every family
+    for slide, charts in ((1, 0), (2, 2), (3, 3), (4, 2), (5, 7)):
+        expect(page.get_by_text(f"Section {slide} of 5")).to_be_visible(timeout=30_000)
+        if slide == 4:
             expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(0)  # the answer waits for a guess
-            page.get_by_role("textbox").last.fill("the")
+            page.get_by_role("textbox").last.fill("-2")  # ALiBi's slope 1/2, 4 tokens back
             page.get_by_role("button", name="Reveal").click()
-            expect(page.get_by_text("Right: ' the'.")).to_be_visible(timeout=30_000)
-        assert_drawn(page, charts, 200, 200)
-        page.screenshot(path=str(shots / f"attention_presenter_{section}.png"))
+            expect(page.get_by_test_id("stAlertContentSuccess")).to_be_visible(timeout=30_000)
+        assert_drawn(page, charts, 200, 100)
+        page.screenshot(path=str(shots / f"attention_presenter_{slide}.png"))
         heights.append(page.evaluate(SCROLL_HEIGHT_JS))
-        if section < 3:
+        if slide < 5:
             page.get_by_role("button", name="Next ▶").click()
     assert max(heights) <= PROJECTOR[1], heights
     assert page.get_by_test_id("stException").count() == 0

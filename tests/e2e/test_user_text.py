@@ -76,7 +76,7 @@ def test_why_position_sentences_and_the_moved_token_stay_text(server, page, wait
     b = ":red[x] <b>tag</b> $x$ **bold** [l](javascript:alert(1))"
     page.goto(f"{server}/Why_position?a={quote(a)}&b={quote(b)}")
     wait_for_app(page)
-    label = page.get_by_test_id("stMetricLabel").filter(has_text="token embeddings only").first
+    label = page.get_by_test_id("stMetricLabel").filter(has_text="no positions").first
     expect(label).to_be_visible(timeout=30_000)
     text = label.inner_text()
     assert text.startswith("cos('") and " in A, '" in text, text

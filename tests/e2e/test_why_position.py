@@ -21,7 +21,7 @@ def test_user_text_in_the_labels_is_shown_as_text(server, page, wait_for_app):
     page.goto(server + "/Why_position?a=%24x%24%20**b**%20cat&b=cat%20%24x%24%20**b**")
     wait_for_app(page)
     main = page.get_by_test_id("stMain")
-    label = page.get_by_test_id("stMetricLabel").filter(has_text="token embeddings only")
+    label = page.get_by_test_id("stMetricLabel").filter(has_text="no positions")
     expect(label).to_contain_text("cos(' $' in A, ' $' in B)")  # the moved token, shown as typed
     assert main.locator(".katex").count() == 0  # no LaTeX from the sentences
     assert main.locator("strong").filter(has_text=re.compile(r"^b$")).count() == 0  # nor bold

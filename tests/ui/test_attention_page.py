@@ -31,7 +31,7 @@ def test_every_family_shows_where_it_acts(method, open_page):
         "3. A and B, side by side",
         "4. Every family on sentence A (head 1 of 8)",
     ]
-    assert len(charts(at)) == 1 + 4 + 2 + len(FAMILIES)  # one query's row, the split, A and B, every family
+    assert len(charts(at)) == 2 + 4 + 2 + len(FAMILIES)  # a query row (2), the split, A and B, every family
     assert len(at.info) == 1  # the family's key fact
     text = " ".join(m.value for m in at.markdown)
     if family.additive:
@@ -150,7 +150,7 @@ def test_presenting_asks_a_question_the_class_can_reason_out(open_page):
     assert [s.value for s in at.subheader] == ["1. Attention in one minute"]
     assert not charts(at)  # the words first; the picture is the next slide
     at.button(key="next_attention").click().run()
-    assert [s.value for s in at.subheader] == ["1. Attention in one minute"] and len(charts(at)) == 1
+    assert [s.value for s in at.subheader] == ["1. Attention in one minute"] and len(charts(at)) == 2
     at.button(key="next_attention").click().run()
     assert [s.value for s in at.subheader] == ["2. Where ALiBi acts, on sentence A (head 1 of 8)"]
     at.button(key="next_attention").click().run()
@@ -215,7 +215,7 @@ def test_after_training_a_switch_shows_the_trained_models_own_heads(open_page, j
         "3. A and B, side by side",
         "4. Every family on sentence A (head 1 of 8)",  # a trained model has one family: the rest are random
     ]
-    assert len(at.get("vega_lite_chart")) == 1 + 4 + 2 + 7
+    assert len(at.get("vega_lite_chart")) == 2 + 4 + 2 + 7
     at.text_input(key="a").input("the zebra was quantum").run()  # words the log never uses
     assert "The trained model knows only the" in at.warning[0].value
     assert "3 of the sentences' tokens are not among them (' z', 'ebra', ' quantum')" in at.warning[0].value
@@ -305,6 +305,6 @@ def test_a_rerun_that_changes_no_map_draws_the_kept_heatmaps_and_a_new_seed_new_
     assert [c.proto.spec for c in charts(at)] == specs  # the same charts, drawn again
     assert [c.value for c in at.caption] == captions
     at.sidebar.number_input(key="seed").set_value(7).run()  # new embeddings: new maps, new charts
-    assert not at.exception and len(built) == len(charts(at)) - 1 == len(specs) - 1  # not the row chart
+    assert not at.exception and len(built) == len(charts(at)) - 2 == len(specs) - 2  # not the row's two
     assert len(read) == len(FAMILIES)  # each family's signature on the new maps of A
     assert [c.proto.spec for c in charts(at)] != specs

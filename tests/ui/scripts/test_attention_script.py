@@ -70,8 +70,8 @@ def chart_cells(chart) -> dict[tuple[int, int], float]:
 def assert_prints_the_page(result: dict, at, cfg: PipelineConfig) -> None:
     """The script's JSON is what the AppTest ``at`` shows: heatmaps to their 4 decimals, the row to 1e-9."""
     assert not at.exception and not at.error
-    charts = at.get("vega_lite_chart")  # 1: one row; 2: content, position, scores, weights of A; 3: A, B
-    for index, key in ((1, "content"), (2, "position"), (4, "weights"), (6, "weights_b")):
+    charts = at.get("vega_lite_chart")  # 1: one row (2); 2: content, position, scores, weights of A; 3: A, B
+    for index, key in ((2, "content"), (3, "position"), (5, "weights"), (7, "weights_b")):
         shown = chart_cells(charts[index])
         printed = {(i, j): v for i, j, v in result[key]}
         assert set(shown) == set(printed), key  # the same visible cells
