@@ -1,8 +1,9 @@
 """The Long context page's pieces: its config controls (a preset or the user's own values) and its views.
 
 Every control is bound to the URL (its key is ``lc_`` and the config.json name), except the two factor
-lists, which are kept in the session: a longrope list has 48 numbers. The preset list shows model names,
-so its URL value is written by hand (``sync_preset_url``), as the sidebar's preset is.
+lists, which are kept in the session: a longrope list has 48 numbers. The preset and method lists show
+names, so their URL values are written by hand (``sync_preset_url``, ``_sync_method_url``), as the
+sidebar's preset is.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from core.positional.long_context import (
     long_context_view,
     pair_findings,
     parse_factor_list,
+    story,
 )
 from core.positional.rope_scaling import PARTIAL, ROPE_TYPES, VARIANTS, get_mscale
 from core.positional.rope_scaling_charts import (
@@ -40,16 +42,18 @@ from core.positional.rope_scaling_charts import (
     slowdown_chart,
     wavelength_chart,
 )
-from core.training.extrapolation import RUN, SCALINGS, Extrapolation, findings, measured
+from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
 from core.views.chart_specs import same_data, templated
 from ui import cache
+from ui.navigation import question_line
 from ui.presenter import presenting, readable
 from ui.url_keys import register_url_keys, url_bound
 
 PRESET = "lc_preset"  # the preset selectbox's key and URL key
+METHOD = "lc_rope_type"  # the method selectbox's key and URL key
 CUSTOM = "custom"
 PREFIX = "lc_"
-COLUMNS = 4
+COLUMNS = 2  # a label names its config key too: two columns keep it on one or two lines
 
 
 @dataclass(frozen=True)
@@ -61,32 +65,82 @@ class Field:
     help: str
 
 
+TURNS = "turns within L"
 FIELDS: dict[str, Field] = {
-    "head_dim": Field("head_dim", "int", "dh: the dims of one head's query and key that RoPE rotates."),
-    "rope_theta": Field("rope_theta (base)", "float", "The base of θᵢ = base^(−2i/dh)."),
-    "max_position_embeddings": Field(
-        "max_position_embeddings",
+    "head_dim": Field(
+        "Dimensions per head (head_dim)",
         "int",
-        "The config's length: the trained one for linear and dynamic, the extended one for yarn, llama3, "
-        "longrope.",
+        "dh: the dimensions of one head's query and key that RoPE turns.",
+    ),
+    "rope_theta": Field(
+        "Frequency base (rope_theta)",
+        "float",
+        "θᵢ = base^(−2i/dh): a larger base makes the slow pairs slower.",
+    ),
+    "max_position_embeddings": Field(
+        "Length in the config (max_position_embeddings)",
+        "int",
+        "The trained length L for plain RoPE, position interpolation and dynamic NTK; YaRN, Llama 3 and "
+        "LongRoPE read L below, and this is the length they extend to.",
     ),
     ORIGINAL: Field(
-        ORIGINAL, "int", "L, the length the model was trained on (blank: max_position_embeddings)."
+        "Trained length L (original_max_position_embeddings)", "int", "Blank: the length in the config."
     ),
-    "factor": Field("factor s", "optional", "The extension factor (blank for yarn/longrope: max / L)."),
-    "low_freq_factor": Field("low_freq_factor", "float", "Pairs slower than L / this are divided by s."),
-    "high_freq_factor": Field("high_freq_factor", "float", "Pairs faster than L / this are kept."),
-    "beta_fast": Field("beta_fast", "optional", "Turns within L above which a pair is kept (blank: 32)."),
+    "factor": Field(
+        "Extension factor s (factor)",
+        "optional",
+        "How many times further the model should read. Blank for YaRN and LongRoPE: the length in the "
+        "config divided by L.",
+    ),
+    "low_freq_factor": Field(
+        f"Slowed by s below this many {TURNS} (low_freq_factor)",
+        "float",
+        "A pair that turns fewer times than this within L is slowed by the whole s.",
+    ),
+    "high_freq_factor": Field(
+        f"Kept above this many {TURNS} (high_freq_factor)",
+        "float",
+        "A pair that turns more times than this within L is kept as trained.",
+    ),
+    "beta_fast": Field(
+        f"Kept above this many {TURNS} (beta_fast)",
+        "optional",
+        "A pair that turns at least this many times within L is kept as trained (blank: 32).",
+    ),
     "beta_slow": Field(
-        "beta_slow", "optional", "Turns within L below which a pair is divided by s (blank: 1)."
+        f"Slowed by s below this many {TURNS} (beta_slow)",
+        "optional",
+        "A pair that turns at most this many times within L is slowed by the whole s (blank: 1).",
     ),
-    "mscale": Field("mscale", "optional", "DeepSeek's numerator of the attention factor (blank: none)."),
-    "mscale_all_dim": Field("mscale_all_dim", "optional", "DeepSeek's denominator (blank: none)."),
-    "attention_factor": Field("attention_factor", "optional", "Multiplies cos and sin (blank: the paper's)."),
-    PARTIAL: Field(PARTIAL, "float", "The share of each head that rotates (1: all of it)."),
-    "truncate": Field("truncate the ramp's ends", "bool", "YaRN rounds its ramp's ends to whole pairs."),
-    "short_factor": Field("short_factor", "list", "One divisor per pair, used up to L."),
-    "long_factor": Field("long_factor", "list", "One divisor per pair, used past L."),
+    "mscale": Field(
+        "Attention factor, numerator (mscale)",
+        "optional",
+        "DeepSeek's form: the factor is (0.1·this·ln s + 1) / (0.1·denominator·ln s + 1). Blank: YaRN's own.",
+    ),
+    "mscale_all_dim": Field(
+        "Attention factor, denominator (mscale_all_dim)", "optional", "DeepSeek's form (blank: YaRN's own)."
+    ),
+    "attention_factor": Field(
+        "Attention factor, set by hand (attention_factor)",
+        "optional",
+        "Multiplies the turned part of each query and key (blank: the paper's formula).",
+    ),
+    PARTIAL: Field(
+        "Share of each head that turns (partial_rotary_factor)", "float", "1: every pair of the head turns."
+    ),
+    "truncate": Field(
+        "Round the blend's ends to whole pairs (truncate)",
+        "bool",
+        "YaRN rounds where its blend starts and ends.",
+    ),
+    "short_factor": Field(
+        "Slow-down of each pair up to L (short_factor)",
+        "list",
+        "One number per pair: its θ is divided by it.",
+    ),
+    "long_factor": Field(
+        "Slow-down of each pair past L (long_factor)", "list", "One number per pair: its θ is divided by it."
+    ),
 }
 BLANK = {"factor": None, ORIGINAL: None, "beta_fast": None, "beta_slow": None, "mscale": None}
 BLANK |= {"mscale_all_dim": None, "attention_factor": None, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
@@ -132,6 +186,8 @@ def _seed() -> dict:
     widget itself); returns the starting values."""
     if PRESET not in st.session_state:  # the session's first run: the link's preset
         st.session_state[PRESET] = _link_preset()
+    if METHOD not in st.session_state and METHOD in st.query_params:  # not bound: seeded here
+        st.session_state[METHOD] = st.query_params[METHOD]
     base = _base()
     for name in ("rope_type", *FIELDS):
         key = PREFIX + name
@@ -159,25 +215,44 @@ def sync_preset_url() -> None:
         st.query_params[PRESET] = name
 
 
-def _widget(name: str) -> None:
-    field, key = FIELDS[name], PREFIX + name
+def _sync_method_url() -> None:
+    """Keep the address bar's ``lc_rope_type`` the method's config value (the box shows its name)."""
+    if st.query_params.get(METHOD) != st.session_state[METHOD]:
+        st.query_params[METHOD] = st.session_state[METHOD]
+
+
+def _label(name: str, rope_type: str) -> str:
+    """A field's label: the config's length is the trained length L for the types that read no other."""
+    if name == "max_position_embeddings" and ORIGINAL not in VARIANTS[rope_type].keys:
+        return "Trained length L (max_position_embeddings)"
+    return FIELDS[name].label
+
+
+def method_name(rope_type: str) -> str:
+    """A method as the select box shows it: its name, and its config value where that differs."""
+    label = VARIANTS[rope_type].label
+    return label if label.lower() == rope_type else f"{label} ({rope_type})"
+
+
+def _widget(name: str, rope_type: str) -> None:
+    field, key, label = FIELDS[name], PREFIX + name, _label(name, rope_type)
     common = {"help": field.help, "on_change": _edited}
     common |= {"key": key} if field.kind == "list" else url_bound(key)
     if field.kind == "int":
-        st.number_input(field.label, step=1, value=None, **common)
+        st.number_input(label, step=1, value=None, **common)
     elif field.kind == "bool":
-        st.toggle(field.label, **common)
+        st.toggle(label, **common)
     elif field.kind == "list":
-        st.text_area(field.label, height=90, **common)
+        st.text_area(label, height=90, **common)
     else:
-        st.number_input(field.label, value=None, step=None, format="%g", **common)
+        st.number_input(label, value=None, step=None, format="%g", **common)
 
 
 def config_controls() -> tuple[str, dict]:
-    """The preset, the rope_type and the fields it reads; returns the preset's key (or ``CUSTOM``) and
+    """The preset, the method and the fields it reads; returns the preset's key (or ``CUSTOM``) and
     the values in force (see ``rope_config``)."""
     base = _seed()
-    c1, c2 = st.columns(2)
+    c1, c2 = st.columns(2, vertical_alignment="bottom")
     c1.selectbox(
         "Preset: a released model's config",
         (CUSTOM, *PRESETS),
@@ -188,28 +263,32 @@ def config_controls() -> tuple[str, dict]:
     )
     sync_preset_url()
     rope_type = c2.selectbox(
-        "rope_type",
+        "Scaling method (rope_type)",
         ROPE_TYPES,
+        format_func=method_name,
         on_change=_edited,
-        help=" ".join(f"{v.name}: {v.idea}" for v in VARIANTS.values()),
-        **url_bound(PREFIX + "rope_type"),
+        help=" ".join(f"{v.label}: {v.idea}" for v in VARIANTS.values()),
+        key=url_bound(METHOD)["key"],  # shows names: its URL value is written by _sync_method_url
+        persist_state="session",
     )
+    _sync_method_url()
     reads = VARIANTS[rope_type].keys
     names = ["head_dim", "rope_theta", "max_position_embeddings"]
     names += [k for k in FIELDS if k in reads and FIELDS[k].kind in ("int", "float", "optional")]
     for start in range(0, len(names), COLUMNS):  # row by row: a phone stacks them in reading order
-        for column, name in zip(st.columns(COLUMNS), names[start : start + COLUMNS], strict=False):
+        row = st.columns(COLUMNS, vertical_alignment="bottom")  # a label on two lines keeps boxes in line
+        for column, name in zip(row, names[start : start + COLUMNS], strict=False):
             with column:
-                _widget(name)
+                _widget(name, rope_type)
     lists = [k for k in FIELDS if k in reads and FIELDS[k].kind == "list"]
     for name in [k for k in FIELDS if k in reads and FIELDS[k].kind in ("bool", "list")]:
-        _widget(name)
+        _widget(name, rope_type)
     store = {name: st.session_state.get(PREFIX + name, base[name]) for name in ("rope_type", *FIELDS)}
     store["preset"] = st.session_state[PRESET]
     if lists and store["preset"] not in PRESETS:
         st.caption(
-            f"{' and '.join(lists)} stay in this session: a copied link carries every other value here, "
-            "and a preset's lists by its name."
+            "The two lists of slow-downs stay in this session: a copied link carries every other value "
+            "here, and a released model's lists by its name."
         )
     return store["preset"], store
 
@@ -222,7 +301,12 @@ def rope_config(values: dict) -> RopeConfig:
     rope_type = values["rope_type"]
     for name in ("head_dim", "rope_theta", "max_position_embeddings"):
         if values[name] is None:
-            raise ValueError(f"{name} is blank: it needs a value.")
+            raise ValueError(f"{_label(name, rope_type)} is blank: it needs a value.")
+    for name in VARIANTS[rope_type].required:
+        if values.get(name) in (None, ""):
+            raise ValueError(
+                f"{_label(name, rope_type)} is blank: {VARIANTS[rope_type].label} needs a value."
+            )
     params = []
     for key in VARIANTS[rope_type].keys:
         value = values.get(key)
@@ -246,34 +330,55 @@ def label_of(preset: str) -> str:
     return PRESETS[preset].label.split(" (")[0] if preset in PRESETS else "your config"
 
 
-def overview(preset: str, cfg: RopeConfig, view: LongContextView) -> None:
-    """The method in one sentence, its source, the lengths and the config.json keys."""
-    variant = VARIANTS[cfg.rope_type]
-    st.markdown(
-        f"**{variant.name}**: {variant.idea}  \nSource: {variant.paper}. Values as `{variant.reference}`."
-    )
+def model_name(preset: str) -> str:
+    """The model the story is about: a released one's name, or a model with the user's settings."""
+    return label_of(preset) if preset in PRESETS else "A model with your settings"
+
+
+def story_section(view: LongContextView, name: str) -> None:
+    """The page's story for this config, step by step (``core.positional.long_context.story``), then the
+    measured answer; presenting, the steps alone (the measurement has its own section)."""
+    steps = story(view, name)
+    if not presenting():
+        steps.append(verdict(measured_run()))
+    numbered = "\n".join(f"{k}. {step}" for k, step in enumerate(steps, 1))
+    st.markdown(question_line() + "\n\n" + numbered if presenting() else numbered)  # else under the title
+
+
+def lengths(cfg: RopeConfig, view: LongContextView) -> None:
+    """The story's numbers at a glance."""
     c = st.columns(4)
     c[0].metric("Trained length L", f"{cfg.original:,}")
     c[1].metric("Extended length L'", f"{cfg.extended:,}")
-    c[2].metric("Factor s", f"{cfg.factor:g}")
+    c[2].metric("Extension factor s", f"{cfg.factor:g}")
     c[3].metric("Attention factor", f"{view.attention_factor:.4f}")
-    if presenting():
-        return
-    with st.expander("config.json: the keys this config uses", icon=":material/data_object:"):
-        known = PRESETS.get(preset)
-        if known:
-            st.caption(f"From {known.source}. {known.note}")
-        legacy, current = config_json(known, cfg)
-        a, b = st.columns(2)
-        a.markdown("Legacy form (`rope_scaling`, transformers 4):")
-        a.code(legacy, language="json", wrap_lines=True)
-        b.markdown("Current form (`rope_parameters`, transformers 5):")
-        b.code(current, language="json", wrap_lines=True)
+
+
+def config_json_view(preset: str, cfg: RopeConfig) -> None:
+    """The config.json keys of this config, in both forms, and where the values and formulas come from."""
+    known = PRESETS.get(preset)
+    if known:
+        st.caption(f"From {known.source}. {known.note}")
+    legacy, current = config_json(known, cfg)
+    a, b = st.columns(2)
+    a.markdown("Legacy form (`rope_scaling`, transformers 4):")
+    a.code(legacy, language="json", wrap_lines=True)
+    b.markdown("Current form (`rope_parameters`, transformers 5):")
+    b.code(current, language="json", wrap_lines=True)
+    st.caption(f"The frequencies are computed as `{VARIANTS[cfg.rope_type].reference}` computes them.")
+
+
+def method_intro(cfg: RopeConfig) -> None:
+    """The config's method in one sentence, and its source."""
+    variant = VARIANTS[cfg.rope_type]
+    st.markdown(f"**{variant.label[0].upper()}{variant.label[1:]}**: {variant.idea} Source: {variant.paper}.")
 
 
 def pairs_section(view: LongContextView) -> None:
-    """Which pairs are kept, interpolated or blended: wavelengths and slow-downs, and what they show."""
+    """Which pairs scaling slows down: their turns before and after, the slow-downs, and what they show."""
     cfg, on = view.cfg, presenting()
+    if not on:
+        method_intro(cfg)
 
     def build() -> tuple[tuple, int]:  # kept with the view: built once per config
         frame = pair_frame(view)
@@ -301,27 +406,71 @@ def score_section(view: LongContextView, label: str) -> None:
     chart = cache.kept_chart(("long context scores", label, side), (view,), build)
     st.altair_chart(readable(chart), width="stretch")
     words = [
-        "q = k = the all-ones head: the score is the mean over pairs of cos(r·θᵢ), so it shows what "
-        "position alone does; each point is the mean over every distance from its r to the next point's. "
-        "Linear interpolation reaches at s·r the score plain RoPE has at r."
+        "Take a query and a key that are both all ones, r positions apart: their score (q·k, divided by q·q "
+        "so that it starts at 1) then depends on r alone. It is the mean of cos(r·θᵢ) over the pairs, so it "
+        "falls as the pairs turn apart. Each point is the mean over every distance from its r to the next "
+        "point's. Position interpolation reaches at s·r the score plain RoPE has at r."
     ]
     for name, a in view.factors.items():
         if a != 1:
             words.append(f"{name} starts at {a**2:.4f}: its attention factor {a:.4f}, squared.")
     if len(view.scores) == 2:
-        words.append("s = 1: there is no extension, so the general methods would all be plain RoPE.")
+        words.append("s = 1: there is no extension, so the other methods would all be plain RoPE.")
     if not presenting():
         st.caption(" ".join(words))
 
 
+SHARPER = (
+    "The softmax that turns scores into attention weights then favours the highest ones more sharply: a "
+    "longer text spreads attention over more keys, and the factor keeps it about as sharp at L' as at L."
+)
+
+
+def attention_words(view: LongContextView, short: bool = False) -> str:
+    """What the attention factor does to a score, and this config's value, in words (``short``: without
+    where YaRN's formula comes from, for a projector)."""
+    cfg, a, p = view.cfg, view.attention_factor, view.cfg.parameters()
+    softmax = ""
+    if cfg.rope_type == "yarn" and p.get("mscale_all_dim"):  # DeepSeek scales the softmax as well
+        m = get_mscale(cfg.factor, p["mscale_all_dim"])
+        softmax = f"(0.1·{p['mscale_all_dim']:g}·ln {cfg.factor:g} + 1)² = {m**2:.4f}"
+    if a == 1:
+        words = (
+            "YaRN and LongRoPE multiply the turned part of every query and key by an attention factor above "
+            f"1, so each score (a query times a key) grows by its square. {SHARPER} This config leaves it "
+            "at 1"
+        )
+        if softmax:
+            return f"{words} but, as DeepSeek-V3 does, scales every score by {softmax} instead (not drawn)."
+        return words + "."
+    name = VARIANTS[cfg.rope_type].label
+    if a < 1:  # set by hand
+        words = (
+            f"{name} multiplies the turned part of every query and key by the attention factor, here "
+            f"{a:.4f}: below 1, so the turned part of each score shrinks to {a**2:.4f} of its size, and the "
+            "softmax that turns scores into attention weights spreads them more evenly. YaRN and LongRoPE "
+            "use a factor above 1, to keep attention about as sharp at L' as at L."
+        )
+    else:
+        words = (
+            f"{name} multiplies the turned part of every query and key by a number above 1, the attention "
+            f"factor: here {a:.4f}. A score is a query times a key, so its turned part grows by {a:.4f}² = "
+            f"{a**2:.4f}. {SHARPER}"
+        )
+    paper = not any(p.get(k) for k in ("attention_factor", "mscale", "mscale_all_dim"))
+    if cfg.rope_type == "yarn" and paper and not short:
+        words += " YaRN's authors chose 0.1·ln s + 1 because it gave the lowest loss on long texts."
+    if softmax:
+        words += (
+            f" Its attention also multiplies every score by {softmax}, as DeepSeek-V3's does (not drawn)."
+        )
+    return words
+
+
 def attention_section(view: LongContextView) -> None:
-    """The attention factor: its value, its formula against s, and what DeepSeek does besides."""
+    """The attention factor: what it does, its formula against s, and this config on it."""
     cfg, a = view.cfg, view.attention_factor
-    st.markdown(
-        f"transformers multiplies cos and sin by the attention factor, so every rotated part of a query·key "
-        f"score grows by its square: here {a:.4f}² = {a**2:.4f}. YaRN and LongRoPE use it to keep attention "
-        "as sharp at L' as at L; the others leave it at 1."
-    )
+    st.markdown(attention_words(view, presenting()))
     height, side = (230, True) if presenting() else (220, False)
 
     def build() -> tuple[alt.TopLevelMixin, int]:  # kept with the view
@@ -332,14 +481,9 @@ def attention_section(view: LongContextView) -> None:
     chart = cache.kept_chart(("long context attention factor", side), (view,), build)
     st.altair_chart(readable(chart), width="stretch")
     st.caption(f"The red dot is this config: s = {cfg.factor:g}, attention factor {a:.4f}.")
-    p = cfg.parameters()
-    if cfg.rope_type == "yarn" and p.get("mscale_all_dim"):
-        m = get_mscale(cfg.factor, p["mscale_all_dim"])
-        st.caption(
-            f"With mscale_all_dim, DeepSeek's attention also multiplies its softmax scale by "
-            f"(0.1·{p['mscale_all_dim']:g}·ln {cfg.factor:g} + 1)² = {m**2:.4f} (transformers' "
-            "yarn_apply_mscale): that scale is not in the curves above."
-        )
+
+
+LOSS = "loss (lower is better)"
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -349,25 +493,30 @@ def measured_run() -> Extrapolation:
     return measured()
 
 
-def extrapolation_chart(e: Extrapolation, height: int = 300) -> alt.LayerChart:
-    """Loss per position for each scaling, the trained length marked by a rule."""
+def extrapolation_chart(e: Extrapolation, height: int = 300, side: bool = False) -> alt.LayerChart:
+    """Loss per position for each scaling, the trained length marked by a rule (``side``: the legend at
+    the right and a short axis title, for a projector's short chart)."""
     rows = [
-        {"position": p, "loss": loss, "scaling": name}
+        {"position": p, "loss": loss, "scaling": SHOWN.get(name, name)}
         for name, losses in e.losses.items()
         for p, loss in enumerate(losses)
     ]
-    return _loss_chart(pd.DataFrame(rows), e.trained, height)
+    return _loss_chart(pd.DataFrame(rows), e.trained, height, side)
 
 
 @templated(same_data)  # drawn on every rerun of the page, built once per data
-def _loss_chart(frame: pd.DataFrame, trained: int, height: int) -> alt.LayerChart:
+def _loss_chart(frame: pd.DataFrame, trained: int, height: int, side: bool) -> alt.LayerChart:
+    # An axis title longer than the plot is tall squeezes the plot: the projector's is short.
+    # Below the plot, two to a row: four names in one row are cut off on a phone.
+    below = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260)
+    title, legend = ("loss", alt.Legend(orient="right")) if side else (LOSS, below)
     lines = (
         alt.Chart(frame)
         .mark_line()
         .encode(
             x=alt.X("position:Q", title="position in the window"),
-            y=alt.Y("loss:Q", title="held-out loss (nats)", scale=alt.Scale(zero=False)),
-            color=alt.Color("scaling:N", sort=list(SCALINGS), legend=alt.Legend(orient="bottom")),
+            y=alt.Y("loss:Q", title=title, scale=alt.Scale(zero=False)),
+            color=alt.Color("scaling:N", sort=[SHOWN.get(n, n) for n in SCALINGS], legend=legend),
             tooltip=["scaling", "position", alt.Tooltip("loss:Q", format=".3f")],
         )
     )
@@ -380,20 +529,13 @@ def _loss_chart(frame: pd.DataFrame, trained: int, height: int) -> alt.LayerChar
 
 
 def extrapolation_section() -> None:
-    """Extrapolation, measured: the page's tiny RoPE model past its trained length, per scaling."""
-    e = measured_run()
-    if not presenting():
-        st.markdown(
-            f"A {RUN.size} TinyGPT with RoPE trained for {e.steps} steps on windows of "
-            f"T = {e.trained} tokens of the ship's log, then evaluated on its held-out "
-            f"text in windows of {e.length} = {e.length // e.trained}·T, its θᵢ replaced by each scaling's "
-            f"with s = {e.length // e.trained} and no fine-tuning. The run is seeded: trained once "
-            f"({e.seconds:.1f} s) by `tools/measure_extrapolation.py`, the app shows its numbers, and the "
-            "tests train it again and compare every loss."
-        )
-    height = 230 if presenting() else 300
+    """Measured: the page's tiny RoPE model past its trained length, per scaling."""
+    e, on = measured_run(), presenting()
+    if not on:
+        st.markdown(run_intro(e))
+    height = 230 if on else 300
     chart = cache.kept_chart(
-        ("extrapolation", height), (e,), lambda: (extrapolation_chart(e, height), 20_000)
+        ("extrapolation", height), (e,), lambda: (extrapolation_chart(e, height, on), 20_000)
     )
     st.altair_chart(readable(chart), width="stretch")
     st.markdown(" ".join(findings(e)))

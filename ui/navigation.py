@@ -77,8 +77,8 @@ ROUTE = [
         "Long context: RoPE scaling",
         ":material/expand:",
         "Long_context",
-        "Relative methods should generalize to longer sequences: what do today's long-context models "
-        "change to get there?",
+        "A model learns positions from texts of a fixed length: how can a model with RoPE read texts "
+        "longer than the ones it was trained on?",
     ),
     Stop(
         "pages/Training.py",
@@ -175,7 +175,13 @@ def page_title(title: str) -> None:
         return
     st.caption(f"{where_am_i(stop)} · Positional Embeddings Explorer")
     st.title(title)
-    st.markdown(f"**The question:** {stop.question}")
+    st.markdown(question_line())
+
+
+def question_line() -> str:
+    """'**The question:** …' of the page this run draws (empty on the Start page)."""
+    stop = current_stop()
+    return f"**The question:** {stop.question}" if stop else ""
 
 
 def next_step() -> None:

@@ -134,7 +134,7 @@ PRESETS: dict[str, LongContextPreset] = {
     for p in (
         LongContextPreset(
             "llama3.1-8b",
-            "Llama 3.1 8B (llama3, ×8 on 8,192)",
+            "Llama 3.1 8B (Llama 3 scaling, ×8 on 8,192)",
             RopeConfig(
                 "llama3",
                 128,  # hidden_size 4096 / 32 heads
@@ -264,19 +264,19 @@ def factor_list_text(values: tuple[float, ...] | list[float]) -> str:
 
 # --- what the page measures ----------------------------------------------------------------------
 
-KEPT = "kept (extrapolated)"
-BLENDED = "blended (between 1 and s)"
-INTERPOLATED = "divided by s (interpolated)"
-BEYOND = "divided by more than s"
-FASTER = "sped up (divided by < 1)"
-STILL = "not rotated (θ = 0)"
+KEPT = "kept as trained"
+BLENDED = "slowed by less than s"
+INTERPOLATED = "slowed by s"
+BEYOND = "slowed by more than s"
+FASTER = "sped up"
+STILL = "never turned (θ = 0)"
 REGIMES = (KEPT, BLENDED, INTERPOLATED, BEYOND, FASTER, STILL)
 REGIME_COLORS = ("#4e79a7", "#f28e2b", "#e15759", "#b07aa1", "#76b7b2", "#9ca3af")
 TOL = 1e-4  # relative: float32 frequencies divided by s agree with θ/s to ~1e-7
 
 
 def pair_regimes(plain: torch.Tensor, scaled: torch.Tensor, factor: float) -> list[str]:
-    """What scaling did to each pair: kept, divided by s, blended, … (``REGIMES``).
+    """What scaling did to each pair: kept, slowed by s, by less, … (``REGIMES``).
 
     Args:
         plain: [n] θ of plain RoPE; scaled: [n] θ after scaling; factor: s.
@@ -405,6 +405,26 @@ class LongContextView:
     scores: dict[str, torch.Tensor] = field(default_factory=dict)  # label -> [R] banded_score, plain first
     factors: dict[str, float] = field(default_factory=dict)  # label -> that curve's attention factor
 
+    @property
+    def turning(self) -> torch.Tensor:
+        """[n] bool: the pairs this config turns (proportional leaves the rest at θ = 0)."""
+        return self.scaled != 0
+
+    @property
+    def slow(self) -> torch.Tensor:
+        """[n] bool: the turning pairs that never finish a full turn within L (plain RoPE's θ, as trained)."""
+        return self.turning & (self.cfg.original * self.plain.double() < 2 * math.pi)
+
+    @property
+    def reach(self) -> float:
+        """How far the slow pairs turn by L' with this config, in multiples of the largest angle each
+        reached within L in training (the most of any slow pair; 0 when there is none)."""
+        slow = self.slow
+        if not bool(slow.any()):
+            return 0.0
+        ratio = self.cfg.extended * self.scaled.double() / (self.cfg.original * self.plain.double())  # [n]
+        return float(ratio[slow].max())
+
 
 PLAIN = "plain RoPE"
 
@@ -419,7 +439,11 @@ def long_context_view(cfg: RopeConfig, label: str, most: int = 400) -> LongConte
     L, longest = cfg.original, cfg.extended
     distances = log_distances(longest, most)  # [R]
     curves = {PLAIN: (plain, 1.0)}
-    curves |= {name: other.inv_freq() for name, other in comparisons(cfg).items()}
+    for name, other in comparisons(cfg).items():
+        try:
+            curves[name] = other.inv_freq()
+        except ValueError:  # a method this head cannot take (dynamic NTK needs 4 dims): not drawn
+            continue
     curves[label] = (scaled, attention)
     scores = {name: banded_score(inv, cfg.head_dim, a, distances) for name, (inv, a) in curves.items()}
     return LongContextView(
@@ -441,7 +465,7 @@ def attention_factor_curves(cfg: RopeConfig, factors: torch.Tensor) -> dict[str,
     p = cfg.parameters()
     mscale, mscale_all_dim = p.get("mscale"), p.get("mscale_all_dim")
     if cfg.rope_type == "yarn" and mscale and mscale_all_dim:
-        yarn_label = f"YaRN, mscale {mscale:g} / mscale_all_dim {mscale_all_dim:g}"
+        yarn_label = f"YaRN, DeepSeek's form ({mscale:g}, {mscale_all_dim:g})"
         yarn = [get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) for s in factors.tolist()]
     else:
         yarn_label, yarn = "YaRN: 0.1·ln s + 1", [get_mscale(s) for s in factors.tolist()]
@@ -485,13 +509,162 @@ def _json_text(obj: dict, indent: int = 0) -> str:
     return "{\n" + ",\n".join(lines) + "\n" + "  " * indent + "}"
 
 
+def _n(count: int, noun: str, plural: str = "") -> str:
+    """``count`` and ``noun``, agreeing: "1 pair", "2 pairs", "no pair"."""
+    if count == 0:
+        return f"no {noun}"
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
+def _ratio(x: float) -> str:
+    """A ratio as "16", "1.5", "2,048"."""
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def _times(x: float) -> str:
+    return f"{_ratio(x)} times"
+
+
+def _count_times(x: float) -> str:
+    """How many times a pair turns: "once", "4 times", "0.5 times"."""
+    return "once" if x == 1 else f"{x:g} times"
+
+
+def _positions(wavelength: float) -> str:
+    return f"{wavelength:,.1f}" if wavelength < 100 else f"{wavelength:,.0f}"
+
+
+def _listed(parts: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def scaling_clause(view: LongContextView) -> str:
+    """What this config does to its turning pairs, as a verb phrase: "keeps 29 pairs as trained, slows 6
+    pairs by less than s = 8 and slows 29 pairs by s"; empty when it changes no pair."""
+    counts = {r: view.regimes.count(r) for r in REGIMES if r in view.regimes and r != STILL}
+    if set(counts) <= {KEPT}:
+        return ""
+    s, named = view.cfg.factor, False
+
+    def s_text() -> str:  # the value of s where it is first named
+        nonlocal named
+        text, named = ("s" if named else f"s = {s:g}"), True
+        return text
+
+    phrases = {
+        KEPT: lambda c: f"keeps {_n(c, 'pair')} as trained",
+        BLENDED: lambda c: f"slows {_n(c, 'pair')} by less than {s_text()}",
+        INTERPOLATED: lambda c: f"slows {_n(c, 'pair')} by {s_text()}",
+        BEYOND: lambda c: f"slows {_n(c, 'pair')} by more than {s_text()}",
+        FASTER: lambda c: f"speeds up {_n(c, 'pair')}",
+    }
+    return _listed([phrases[r](c) for r, c in counts.items()])
+
+
+def story(view: LongContextView, name: str) -> list[str]:
+    """The page's story for this config, in the order a student follows it: the two lengths, how RoPE
+    turns fast and slow pairs, the angles the slow pairs never saw, and what scaling changes about that.
+
+    ``name`` is the model's name ("Llama 3.1 8B", "A model with your settings"), in bold at the start.
+    Every number is computed from the view.
+    """
+    cfg = view.cfg
+    L, longest, s = cfg.original, cfg.extended, cfg.factor
+    turning, slow_mask = view.turning, view.slow
+    m, slow = int(turning.sum()), int(slow_mask.sum())
+    fast, half = m - slow, cfg.head_dim // 2
+    waves = (2 * math.pi / view.plain.double()[turning]).tolist()  # [m] positions per full turn
+    out = []
+    trained = f"**{name}**: trained on texts of up to L = {L:,} positions"
+    if longest > L:
+        out.append(f"{trained}; its config lets it read L' = {longest:,} ({_ratio(longest / L)} × L).")
+    else:
+        out.append(f"{trained}; its config does not make it read further (s = 1, so L' = L).")
+    rope = (
+        "RoPE turns each pair of a query's and a key's dimensions by an angle that grows with the position: "
+        "by p·θᵢ at position p, θᵢ being pair i's frequency."
+    )
+    if m < half:
+        rest = half - m
+        other = "the other one carries" if rest == 1 else f"the other {rest:,} carry"
+        rope += f" Only {m:,} of each head's {half:,} pairs turn{'s' * (m == 1)}; {other} no position."
+    if m == 1:
+        rope += f" Its one turning pair makes a full turn every {_positions(waves[0])} positions."
+    else:
+        rope += (
+            f" The first pairs turn fast: pair 0 makes a full turn every {_positions(waves[0])} positions; "
+            f"the later ones slower: pair {m - 1:,} needs {_positions(waves[-1])} positions for one."
+        )
+    out.append(rope)
+    the_slow = "the slow pair" if slow == 1 else f"the {slow:,} slow pairs"
+    if slow == 0:
+        every = "its pair makes" if m == 1 else "every turning pair makes"
+        out.append(
+            f"Within L = {L:,} {every} at least one full turn, so the model has seen every angle: past L no "
+            "pair meets an angle it has not seen."
+        )
+    else:
+        if fast == 0:
+            seen = f"Within L = {L:,} no pair finishes a full turn."
+        else:
+            quick = "the fastest pair makes" if fast == 1 else f"the {fast:,} fastest pairs make"
+            rest = "the slowest never finishes one" if slow == 1 else f"the {slow:,} slowest never finish one"
+            seen = f"Within L = {L:,} {quick} at least one full turn, so every angle was seen; {rest}."
+        they = "it" if slow == 1 else "they"
+        if longest > L:
+            past = (
+                f" Past L, {the_slow} turn{'s' * (slow == 1)} to angles the model never saw in training: by "
+                f"L' = {longest:,} {they} reach{'es' * (slow == 1)} {_times(longest / L)} the largest angle "
+                f"{they} reached within L."
+            )
+        else:
+            past = f" Past L {they} would turn to angles never seen in training; this config stops at L."
+        out.append(seen + past)
+    if longest == L:
+        return out
+    clause = scaling_clause(view)
+    if not clause:
+        out.append(
+            "This config leaves every pair as trained"
+            + (": nothing slows the slow pairs down." if slow else ".")
+        )
+        return out
+    scaling = (
+        "Scaling slows pairs down, so that their angles at L' stay closer to the ones seen in training: "
+        f"this config {clause}."
+    )
+    unseen = view.unseen_scaled
+    if slow and not unseen:
+        stay = "stays" if slow == 1 else "stay"
+        scaling += (
+            f" Slowed down, {the_slow} {stay} within the angles seen in training all the way to L' = "
+            f"{longest:,}."
+        )
+    elif unseen:
+        if unseen == slow:
+            who = f"{the_slow[0].upper()}{the_slow[1:]} still turn{'s' * (slow == 1)}"
+        else:
+            who = f"{unseen:,} of the {slow:,} slow pairs still turn{'s' * (unseen == 1)}"
+        short = f": s·L = {s * L:,.0f} is shorter than L'" if s * L < longest else ""
+        if view.reach < longest / L:
+            plain = _times(longest / L)
+            far = f"but only up to {_times(view.reach)} the largest angle seen, not {plain}{short}"
+        else:  # sped up: further than plain RoPE goes
+            far = f"up to {_times(view.reach)} the largest angle seen (plain RoPE: {_times(longest / L)})"
+        scaling += f" {who} past the angles seen by L' = {longest:,}, {far}."
+    out.append(scaling)
+    return out
+
+
 def pair_findings(view: LongContextView) -> list[str]:
-    """What the wavelength and slow-down charts show, in sentences computed from the numbers."""
+    """What the two pair charts show, in sentences computed from the numbers: how many pairs each kind of
+    change touches (first), which pairs the config's method picks, and the papers' names for them."""
     cfg, n = view.cfg, len(view.regimes)
     L, longest, s = cfg.original, cfg.extended, cfg.factor
     counts = {r: view.regimes.count(r) for r in REGIMES if r in view.regimes}
     parts = ", ".join(f"{c:,} {r}" for r, c in counts.items())
-    out = [f"Of the {n:,} pairs: {parts}."]
+    out = [f"Of the {n:,} pairs: {parts}." if n > 1 else f"Its one pair: {view.regimes[0]}."]
     p = cfg.parameters()
     if cfg.rope_type == "yarn":
         from core.positional.rope_scaling import rotary_dim, yarn_correction_range
@@ -499,42 +672,49 @@ def pair_findings(view: LongContextView) -> list[str]:
         dim = rotary_dim(cfg.head_dim, p.get(PARTIAL, 1.0))
         fast, slow = p.get("beta_fast") or 32, p.get("beta_slow") or 1
         low, high = yarn_correction_range(fast, slow, dim, cfg.base, L, p.get("truncate", True))
-        out.append(
-            f"YaRN keeps pairs up to pair {low:.3g} (at least {fast:g} turns within L = {L:,}), divides "
-            f"pairs from {high:.3g} on (at most {slow:g} turn{'s' * (slow != 1)}) by s = {s:g}, and its "
-            "ramp blends the ones between."
-        )
+        turns = f"{slow:g} turn{'s' * (slow != 1)}"
+        least = f"at least {fast:g} turn{'s' * (fast != 1)}"
+        keep = f"keeps the pairs up to pair {low:.3g} ({least} within L = {L:,})"
+        if low >= n - 1:
+            out.append(f"YaRN keeps every pair: each turns at least {_count_times(fast)} within L = {L:,}.")
+        elif high > n - 1:  # the blend runs past the last pair (transformers clamps it to dims, not pairs)
+            out.append(
+                f"YaRN {keep} and blends all the later ones: none turns so few times (at most {turns}) "
+                "that it is slowed by the whole s."
+            )
+        else:
+            out.append(
+                f"YaRN {keep}, slows the pairs from {high:.3g} on (at most {turns}) by s = {s:g}, and blends "
+                "the ones between."
+            )
     if cfg.rope_type == "llama3":
         low, high = p["low_freq_factor"], p["high_freq_factor"]
+
         out.append(
-            f"llama3 keeps pairs with a wavelength under L/high_freq_factor = {L / high:,.0f}, divides those "
-            f"over L/low_freq_factor = {L / low:,.0f} by s = {s:g}, and blends the ones between."
+            f"Llama 3 scaling keeps the pairs that turn more than {_count_times(high)} within L = {L:,} "
+            f"(each turn under {L / high:,.0f} positions), slows those that turn less than "
+            f"{_count_times(low)} (each turn over {L / low:,.0f} positions) by s = {s:g}, and blends the "
+            "ones between."
         )
     if cfg.rope_type == "dynamic":
         slowest = float(view.plain[-1] / view.scaled[-1])
         out.append(
-            f"Dynamic NTK computes its base for the current length; at L' = {longest:,} the slowest pair is "
-            f"divided by s·L'/L − (s − 1) = {slowest:.4g}, the fastest by 1."
+            f"Dynamic NTK raises the base for the current length; at L' = {longest:,} the slowest pair is "
+            f"slowed by s·L'/L − (s − 1) = {slowest:.4g}, the fastest by 1."
         )
     if cfg.rope_type == "longrope":
+        factors = p["long_factor"]
         out.append(
-            f"Past L = {L:,} LongRoPE divides each pair by its own long_factor (shown here); up to L by its "
-            "short_factor."
+            f"Past L = {L:,} LongRoPE slows each pair by its own factor, found by a search (shown here: "
+            f"{min(factors):.3g} to {max(factors):.3g}); up to L it uses a second list."
         )
-    if view.unseen_plain or view.unseen_scaled:
-        out.append(
-            f"By L' = {longest:,}, {view.unseen_plain:,} of plain RoPE's {n:,} pairs reach angles they never "
-            f"reached within L = {L:,}; with this config, {view.unseen_scaled:,} do."
-        )
-    if cfg.reads_original and s * L < longest and view.unseen_scaled:
-        out.append(
-            f"s·L = {s * L:,.0f} is shorter than L' = {longest:,}: past it even the pairs divided by s turn "
-            "further than plain RoPE did within L."
-        )
-    still = counts.get(STILL, 0)
-    if still:
-        out.append(
-            f"{still:,} of the head's {n:,} pairs do not rotate at all: they carry content only, the same at "
-            "every distance."
-        )
+    if cfg.rope_type == "linear" and s != 1:
+        out.append(f"Position interpolation slows every pair by s = {s:g}: position p turns as p/{s:g} did.")
+    names = []
+    if KEPT in counts and scaling_clause(view):
+        names.append("a kept pair extrapolated (past L it turns on as in training)")
+    if INTERPOLATED in counts:
+        names.append("a pair slowed by s interpolated (up to s·L its angles stay within the ones it saw)")
+    if names:
+        out.append(f"Papers call {_listed(names)}.")
     return out

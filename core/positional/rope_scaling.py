@@ -70,7 +70,7 @@ VARIANTS: dict[str, RopeVariant] = {
         RopeVariant(
             "default",
             "plain RoPE",
-            "every pair turns at θᵢ = base^(−2i/d), as in training: nothing is rescaled.",
+            "every pair turns at its trained frequency θᵢ = base^(−2i/d): nothing is slowed down.",
             "Su et al. 2021, RoFormer §3.4",
             "transformers models/llama/modeling_llama.py "
             "LlamaRotaryEmbedding.compute_default_rope_parameters",
@@ -78,8 +78,9 @@ VARIANTS: dict[str, RopeVariant] = {
         ),
         RopeVariant(
             "linear",
-            "linear (PI)",
-            "every θᵢ is divided by the factor s: position p is read as p/s (position interpolation).",
+            "position interpolation",
+            "every pair is slowed by the factor s, so position p turns each pair as far as position p/s did "
+            "in training.",
             "Chen et al. 2023, Extending Context Window of Large Language Models via Positional "
             "Interpolation; kaiokendev 2023",
             HF + "_compute_linear_scaling_rope_parameters",
@@ -89,8 +90,8 @@ VARIANTS: dict[str, RopeVariant] = {
         RopeVariant(
             "dynamic",
             "dynamic NTK",
-            "the base grows with the current length, so fast pairs barely change and the slowest is "
-            "divided by about s (NTK-aware scaling, recomputed as the text grows).",
+            "the base grows with the current length, so the fast pairs barely change and the slowest are "
+            "slowed by about s or more (NTK-aware scaling, recomputed as the text grows).",
             "bloc97 2023, NTK-aware scaled RoPE (r/LocalLLaMA); emozilla 2023, dynamic NTK; a larger base "
             "as in Rozière et al. 2023 (Code Llama)",
             HF + "_compute_dynamic_ntk_parameters",
@@ -100,8 +101,8 @@ VARIANTS: dict[str, RopeVariant] = {
         RopeVariant(
             "yarn",
             "YaRN",
-            "fast pairs are kept, slow pairs divided by s, a linear ramp blends between (by turns within "
-            "L: beta_fast, beta_slow), and cos/sin are scaled by an attention factor.",
+            "pairs that turn many times within L are kept, pairs that turn about once or less are slowed by "
+            "s, the ones between by a blend of the two, and every score is scaled up by an attention factor.",
             "Peng et al. 2023, YaRN: Efficient Context Window Extension of Large Language Models",
             HF + "_compute_yarn_parameters",
             (
@@ -118,9 +119,9 @@ VARIANTS: dict[str, RopeVariant] = {
         ),
         RopeVariant(
             "llama3",
-            "llama3",
-            "pairs whose wavelength is shorter than L/high_freq_factor are kept, longer than "
-            "L/low_freq_factor divided by s, and blended smoothly between.",
+            "Llama 3",
+            "pairs that turn often within L are kept, pairs that turn less than about once are slowed by s, "
+            "and the ones between by a smooth blend of the two.",
             "Meta 2024, The Llama 3 Herd of Models (Llama 3.1)",
             HF + "_compute_llama3_parameters",
             ("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor", PARTIAL),
@@ -129,8 +130,8 @@ VARIANTS: dict[str, RopeVariant] = {
         RopeVariant(
             "longrope",
             "LongRoPE",
-            "each pair is divided by its own searched factor: short_factor up to L, long_factor past it; "
-            "cos/sin are scaled by an attention factor.",
+            "each pair is slowed by its own factor, found by a search: one list of factors up to L, another "
+            "past it; every score is scaled up by an attention factor.",
             "Ding et al. 2024, LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens",
             HF + "_compute_longrope_parameters",
             (
@@ -146,9 +147,9 @@ VARIANTS: dict[str, RopeVariant] = {
         RopeVariant(
             "proportional",
             "proportional",
-            "only the first partial_rotary_factor of the head's pairs rotate, at the frequencies of the "
-            "whole head; the other pairs do not turn at all (θ = 0).",
-            "Gemma 4's full-attention layers, as transformers implements them (Gemma4TextConfig)",
+            "only the fastest share of each head's pairs turns, at the frequencies a whole head would have; "
+            "the other pairs never turn (θ = 0).",
+            "Google DeepMind's Gemma 4, in its full-attention layers",
             HF + "_compute_proportional_rope_parameters",
             ("factor", PARTIAL),
         ),

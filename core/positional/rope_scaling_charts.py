@@ -12,11 +12,11 @@ from core.positional.long_context import PLAIN, REGIME_COLORS, REGIMES, STILL, L
 from core.views.chart_specs import same_data, templated
 
 PAIR = "pair i"
-WAVELENGTH = "wavelength 2π/θ (positions)"
-SLOWDOWN = "θ plain / θ scaled"
+WAVELENGTH = "positions per full turn (2π/θ)"
+SLOWDOWN = "slowed by (θ trained / θ scaled)"
 REGIME = "what scaling did"
 DISTANCE = "distance r (positions)"
-SCORE = "q·k / q·q (all-ones q = k)"
+SCORE = "score from position alone"
 PLAIN_COLOR = "#6b7280"
 THIS_COLOR = "#d62728"
 OTHER_COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2")
@@ -77,6 +77,8 @@ def wavelength_chart(
     trained length L and the extended L' as rules: a pair below L turns whole circles within L."""
     ends = [float(frame["plain RoPE"].min()), float(frame["scaled"].max()), float(extended)]
     y_scale = alt.Scale(type="log", domain=[min(ends) / 1.5, max(ends) * 1.5], nice=False)
+    entries = frame[REGIME].nunique()
+    columns = 1 if entries <= 3 else 2  # two long names side by side are cut off on a phone
     decades = [
         10.0**k
         for k in range(math.ceil(math.log10(min(ends) / 1.5)), math.floor(math.log10(max(ends) * 1.5)) + 1)
@@ -96,11 +98,13 @@ def wavelength_chart(
         .encode(
             x=f"{PAIR}:Q",
             y=alt.Y("scaled:Q", scale=y_scale),
-            color=alt.Color(f"{REGIME}:N", title=REGIME, scale=_regime_scale(frame), legend=_legend(side)),
+            color=alt.Color(
+                f"{REGIME}:N", title=REGIME, scale=_regime_scale(frame), legend=_legend(side, columns)
+            ),
             tooltip=[
                 alt.Tooltip(f"{PAIR}:Q"),
-                alt.Tooltip("plain RoPE:Q", title="plain wavelength", format=",.1f"),
-                alt.Tooltip("scaled:Q", title="scaled wavelength", format=",.1f"),
+                alt.Tooltip("plain RoPE:Q", title="positions per turn, trained", format=",.1f"),
+                alt.Tooltip("scaled:Q", title="positions per turn, scaled", format=",.1f"),
                 alt.Tooltip(f"{SLOWDOWN}:Q", format=".4f"),
                 alt.Tooltip(f"{REGIME}:N"),
             ],
@@ -110,8 +114,8 @@ def wavelength_chart(
     if extended != original:
         lengths[f"L' = {extended:,}"] = extended
     rules = _rules(lengths, "scaled", y_scale)
-    title = alt.Title("Wavelength per pair: plain (dashed), scaled (dots)")
-    height = _height(height, frame[REGIME].nunique(), side)
+    title = alt.Title("Positions per full turn", subtitle="trained (dashed), scaled (dots)")  # fits a phone
+    height = _height(height, entries, side, columns)
     return alt.layer(plain, scaled, rules, title=title, height=height)
 
 
@@ -124,7 +128,7 @@ def slowdown_chart(frame: pd.DataFrame, factor: float, height: int = 280) -> alt
     ends = [float(frame[SLOWDOWN].min()), float(frame[SLOWDOWN].max()), 1.0, factor]
     y_scale = alt.Scale(type="log", domain=[min(ends) / 1.2, max(ends) * 1.2], nice=False)
     line = alt.Chart(frame).mark_line(color="#d1d5db").encode(x=alt.X(f"{PAIR}:Q", title=PAIR))
-    line = line.encode(y=alt.Y(f"{SLOWDOWN}:Q", title=SLOWDOWN, scale=y_scale))
+    line = line.encode(y=alt.Y(f"{SLOWDOWN}:Q", title="slowed by", scale=y_scale))  # longer clips the title
     points = (
         alt.Chart(frame)
         .mark_circle(size=36, opacity=0.9)
@@ -235,5 +239,5 @@ def attention_chart(
             x="factor s:Q", y="attention factor:Q", tooltip=["label:N", "factor s:Q", "attention factor:Q"]
         )
     )
-    title = alt.Title("The attention factor against the extension factor s")
+    title = alt.Title("The attention factor", subtitle="against the extension factor s")  # fits a phone
     return alt.layer(lines, point, title=title, height=_height(height, frame["method"].nunique(), side, 1))

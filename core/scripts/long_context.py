@@ -1,5 +1,5 @@
 """The Long context page as a script: one RoPE config's scaled frequencies, the pairs it keeps or
-interpolates, the position-only score out to L' beside plain RoPE, and its attention factor.
+slows down, the position-only score out to L' beside plain RoPE, and its attention factor.
 
 Only the config's own ``rope_type`` function is written out, as transformers computes it (so the values
 equal ``core.positional.rope_scaling.scaled_inv_freq``'s; the tests check both, and a drift guard runs
@@ -60,7 +60,7 @@ def scaled_inv_freq():
     high = high + 0.001 if low == high else high
     ramp = torch.clamp((torch.arange(dim // 2, dtype=torch.float32) - low) / (high - low), 0, 1)  # [dim/2]
     pos_freqs = rope_theta ** (torch.arange(0, dim, 2).float() / dim)  # [dim/2]
-    keep = 1 - ramp  # [dim/2] 1: kept (extrapolated), 0: divided by s (interpolated)
+    keep = 1 - ramp  # [dim/2] 1: kept as trained, 0: slowed by s
     inv_freq = (1.0 / (factor * pos_freqs)) * (1 - keep) + (1.0 / pos_freqs) * keep
     return inv_freq, attention_factor""",
     "llama3": """def scaled_inv_freq():
@@ -92,15 +92,15 @@ def scaled_inv_freq():
 MEASURES = '''def regime(plain, scaled):
     """What scaling did to one pair, from its slow-down θ_plain / θ_scaled."""
     if scaled == 0:
-        return "not rotated (θ = 0)"
+        return "never turned (θ = 0)"
     ratio = plain / scaled
     if abs(ratio - 1) <= 1e-4:
-        return "kept (extrapolated)"
+        return "kept as trained"
     if abs(ratio - factor) <= 1e-4 * factor:
-        return "divided by s (interpolated)"
+        return "slowed by s"
     if ratio < 1:
-        return "sped up (divided by < 1)"
-    return "blended (between 1 and s)" if ratio < factor else "divided by more than s"
+        return "sped up"
+    return "slowed by less than s" if ratio < factor else "slowed by more than s"
 
 
 def unseen(inv_freq, trained):
@@ -177,10 +177,11 @@ plain = plain_inv_freq(dim)  # [n] the same pairs without scaling
 regimes = [regime(p, s) for p, s in zip(plain.tolist(), inv_freq.tolist(), strict=True)]
 counts = {r: regimes.count(r) for r in dict.fromkeys(sorted(regimes, key=REGIMES.index))}
 print(f"L = {L:,}, L' = {L_ext:,}, s = {factor:g}, attention factor {attention_factor:.4f}")
-print(f"Of the {len(regimes):,} pairs: " + ", ".join(f"{c:,} {r}" for r, c in counts.items()) + ".")
+parts = ", ".join(f"{c:,} {r}" for r, c in counts.items())
+print(f"Of the {len(regimes):,} pairs: {parts}." if len(regimes) > 1 else f"Its one pair: {regimes[0]}.")
 unseen_plain, unseen_scaled = unseen(plain, plain), unseen(inv_freq, plain)
-print(f"By L' = {L_ext:,}, {unseen_plain:,} of plain RoPE's {len(regimes):,} pairs reach angles they never "
-      f"reached within L = {L:,}; with this config, {unseen_scaled:,} do.")"""
+print(f"Pairs that meet, by L' = {L_ext:,}, angles never reached within L = {L:,}: {unseen_plain:,} "
+      f"without scaling, {unseen_scaled:,} with this config.")"""
     scores = """score_plain = banded_score(plain, 1.0, distances)  # [R]
 score = banded_score(inv_freq, attention_factor, distances)  # [R]
 for r in (1, L, L_ext):
@@ -194,19 +195,19 @@ print(json.dumps({
     "distances": distances.tolist(), "score_plain": score_plain.tolist(), "score": score.tolist(),
 }))"""
     regimes_line = (
-        'REGIMES = ["kept (extrapolated)", "blended (between 1 and s)", "divided by s (interpolated)",\n'
-        '           "divided by more than s", "sped up (divided by < 1)", "not rotated (θ = 0)"]'
+        'REGIMES = ["kept as trained", "slowed by less than s", "slowed by s", "slowed by more than s",\n'
+        '           "sped up", "never turned (θ = 0)"]'
     )
     cells = [
         Cell("Settings (the page's config)", settings),
         Cell(FUNCTION_HEADING, function),
         Cell(SCORE_HEADING, f"{regimes_line}\n\n\n{MEASURES}"),
-        Cell("Which pairs are kept, interpolated or blended", pairs),
+        Cell("Which pairs scaling slows down", pairs),
         Cell("What position alone adds to a score, out to L'", scores),
     ]
     about = (
         "Exported from Positional Embeddings Explorer. It prints the lengths, the factor and the attention "
-        "factor, which pairs the config keeps, interpolates or blends, how many pairs meet angles training "
+        "factor, how many pairs the config keeps or slows down, how many pairs meet angles training "
         "never showed them, the position-only score at 1, L and L', and, last, one JSON line with those "
         "numbers."
     )

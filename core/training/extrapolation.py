@@ -1,5 +1,5 @@
 """Extrapolation, measured: a TinyGPT trained with RoPE on T positions, evaluated out to k·T with its
-rotation frequencies replaced by a scaling's (issue 24).
+rotation frequencies replaced by a scaling's.
 
 Each scaling takes s = k·T / T = k, as a released model sets its factor to the new length over the old:
 none keeps θᵢ (plain RoPE past T), PI divides every θᵢ by s, NTK (dynamic) raises the base for the
@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ import torch
 
 from core.positional.rope import rope_inv_freq
 from core.positional.rope_scaling import scaled_inv_freq
-from core.training.model import TinyGPT
+from core.training.model import GPTConfig, TinyGPT
 from core.training.training import EVAL_TOKENS, TrainConfig, TrainResult, per_position_loss, train
 
 SCALINGS = {"none": "default", "PI": "linear", "NTK": "dynamic", "YaRN": "yarn"}  # name -> rope_type
@@ -163,22 +164,103 @@ def measured(path: Path = MEASURED_FILE) -> Extrapolation:
     )
 
 
+SHOWN = {"none": "plain RoPE", "PI": "position interpolation", "NTK": "dynamic NTK", "YaRN": "YaRN"}
+SAME = 5e-4  # losses closer than this print the same to three decimals
+
+
+def _listed(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def lowest_past(e: Extrapolation) -> str:
+    """The scaling (a ``SCALINGS`` name) with the lowest mean loss past the trained length."""
+    return min(e.losses, key=e.past)
+
+
 def findings(e: Extrapolation) -> list[str]:
-    """Sentences derived from the losses: each scaling's loss past T against none, and the best."""
+    """What the measured losses show, in sentences derived from them: the loss before and past T unscaled,
+    every scaling past T from lowest up, and what the scalings do before T."""
     T, L = e.trained, e.length
-    past = {name: e.past(name) for name in e.losses}
-    best = min(past, key=past.get)
+    inside, past = e.inside("none"), e.past("none")
+    trend = "rises to" if past > inside + SAME else "falls to" if past < inside - SAME else "stays at"
     words = [
-        f"Trained on {T} positions, evaluated on {L}: plain RoPE (none) has loss {e.inside('none'):.3f} "
-        f"before position {T} and {past['none']:.3f} from {T} on."
+        f"Before position {T} every distance is one the model was trained on; there, unscaled, its mean "
+        f"loss is {inside:.3f}. From position {T} to {L - 1} it {trend} {past:.3f}."
     ]
-    for name in ("PI", "NTK", "YaRN"):
-        if name in past:
-            diff = past[name] - past["none"]
-            verb = "lower" if diff < 0 else "higher"
-            words.append(f"{name}: {past[name]:.3f} past {T} ({abs(diff):.3f} {verb} than none).")
-    words.append(f"Lowest past {T}: {best}.")
+    ranking = sorted(e.losses, key=e.past)
+    shown = ", ".join(f"{SHOWN.get(n, n)} {e.past(n):.3f}" for n in ranking)
+    words.append(f"Past position {T}, from lowest up: {shown}.")
+    best = ranking[0]
+    if best == "none":
+        others = len(e.losses) - 1
+        words.append(
+            f"Here plain RoPE comes out lowest: without further training, none of the {others} scalings "
+            "helps this model."
+        )
+    else:
+        below = past - e.past(best)
+        words.append(f"Here {SHOWN.get(best, best)} comes out lowest, {below:.3f} below plain RoPE.")
+    raised = [n for n in e.losses if n != "none" and e.inside(n) > inside + SAME]
+    if raised:
+        worst = max(raised, key=e.inside)
+        every = len(raised) == len(e.losses) - 1 and len(raised) > 1
+        who = "Every scaling" if every else _listed([SHOWN.get(n, n) for n in raised])
+        verb = "raises" if every or len(raised) == 1 else "raise"
+        words.append(
+            f"{who} also {verb} the loss before position {T} ({SHOWN.get(worst, worst)}: "
+            f"{e.inside(worst):.3f} instead of {inside:.3f}), where every distance was seen in training: new "
+            "frequencies give each distance a new angle, short distances too, and the model learned to read "
+            "the old ones."
+        )
     return words
+
+
+def verdict(e: Extrapolation) -> str:
+    """The measured run's answer to "does scaling make the model read well past its trained length?", for
+    the page's story: derived from which scaling comes out lowest past T."""
+    best = lowest_past(e)
+    ask = "Does that make the model read well past L? On a tiny model, measured at the end of this page, "
+    learn = (
+        "released models train further on long texts after changing their frequencies (Llama 3.1 and "
+        "DeepSeek-V3 did), so that they learn to read the new angles; the tiny run does not."
+    )
+    if best == "none":
+        return (
+            f"{ask}not by itself: without further training, plain RoPE, unscaled, comes out lowest past "
+            f"its trained length. Scaling alone is not enough: {learn}"
+        )
+    return (
+        f"{ask}{SHOWN.get(best, best)} comes out lowest past its trained length, even without further "
+        f"training. Even so, {learn}"
+    )
+
+
+def run_intro(e: Extrapolation, cfg: TrainConfig = RUN) -> str:
+    """What the measured run is, for a student: the model, the text, what was measured and how to read it.
+
+    Every number is derived from ``cfg`` (the run's shape) and ``e`` (its lengths and steps).
+    """
+    from core.text.samples import SAMPLES
+    from core.training.model import SIZES
+    from core.training.training import VAL_FRACTION
+
+    emb_dim, heads, layers = SIZES[cfg.size]
+    head_dim = emb_dim // heads
+    theta = rope_inv_freq(head_dim, GPTConfig(1, cfg.context_length).rope_base).double()  # [dh/2]
+    slow = int((e.trained * theta < 2 * math.pi).sum())
+    example = ",".join(SAMPLES["log"].splitlines()[0].split(",")[:2])  # its first entry, to a comma
+    s = e.length // e.trained
+    return (
+        f"A tiny GPT-style model with RoPE ({layers} layer{'s' * (layers != 1)}, {heads} heads of {head_dim} "
+        f"dimensions, so {head_dim // 2} pairs each) was trained here for {e.steps} steps on windows of "
+        f"T = {e.trained} tokens of a ship's log: a long, repetitive text this app writes from a few word "
+        f"lists (“{example}, …”). Within {e.trained} positions {slow} of its {head_dim // 2} pairs never "
+        f"finish a turn. It is then tested on the last {VAL_FRACTION:.0%} of the log, which it never trained "
+        f"on, in windows of {e.length} = {s}·T tokens, once with each scaling (s = {s}) and no further "
+        "training. Each line is its loss at each position of the window: how badly it predicts the next "
+        "token there (lower is better). Their authors report that on large models dynamic NTK and YaRN lower "
+        "the loss past the trained length even without further training."
+    )
 
 
 def plain_inv_freq(model: TinyGPT) -> torch.Tensor:

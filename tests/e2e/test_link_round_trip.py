@@ -30,6 +30,8 @@ class Setting:
     expander: str = ""  # the expander the widget sits in, opened first
 
 
+LC = "Change the model or its settings"  # the Long context page's settings expander
+LC_YARN = "Long_context?lc_rope_type=yarn"
 SETTINGS = [
     Setting("vocab", "", "number", "Vocab V", "1000"),
     Setting("dim", "", "number", "Dim d", "64"),
@@ -59,28 +61,70 @@ SETTINGS = [
     Setting("max_distance", "Families", "number", "T5 max distance", "64"),
     Setting("pairing", "Families", "select", "RoPE pairs"),
     Setting("extrapolate", "Families", "select", "Used length ×"),
-    Setting("lc_preset", "Long_context", "select", "Preset: a released model's config"),
-    Setting("lc_rope_type", "Long_context", "select", "rope_type"),
-    Setting("lc_head_dim", "Long_context", "number", "head_dim", "64"),
-    Setting("lc_rope_theta", "Long_context", "number", "rope_theta (base)", "10000.5"),
-    Setting("lc_max_position_embeddings", "Long_context", "number", "max_position_embeddings", "65536"),
+    Setting("lc_preset", "Long_context", "select", "Preset: a released model's config", expander=LC),
+    Setting("lc_rope_type", "Long_context", "select", "Scaling method (rope_type)", expander=LC),
+    Setting("lc_head_dim", "Long_context", "number", "Dimensions per head (head_dim)", "64", LC),
+    Setting("lc_rope_theta", "Long_context", "number", "Frequency base (rope_theta)", "10000.5", LC),
+    Setting(
+        "lc_max_position_embeddings",
+        "Long_context",
+        "number",
+        "Length in the config (max_position_embeddings)",
+        "65536",
+        LC,
+    ),
     Setting(
         "lc_original_max_position_embeddings",
         "Long_context",
         "number",
-        "original_max_position_embeddings",
+        "Trained length L (original_max_position_embeddings)",
         "4096",
+        LC,
     ),
-    Setting("lc_factor", "Long_context", "number", "factor s", "4"),
-    Setting("lc_low_freq_factor", "Long_context", "number", "low_freq_factor", "2"),
-    Setting("lc_high_freq_factor", "Long_context", "number", "high_freq_factor", "8"),
-    Setting("lc_partial_rotary_factor", "Long_context", "number", "partial_rotary_factor", "0.5"),
-    Setting("lc_beta_fast", "Long_context?lc_rope_type=yarn", "number", "beta_fast", "16"),
-    Setting("lc_beta_slow", "Long_context?lc_rope_type=yarn", "number", "beta_slow", "2"),
-    Setting("lc_mscale", "Long_context?lc_rope_type=yarn", "number", "mscale", "0.707"),
-    Setting("lc_mscale_all_dim", "Long_context?lc_rope_type=yarn", "number", "mscale_all_dim", "1"),
-    Setting("lc_attention_factor", "Long_context?lc_rope_type=yarn", "number", "attention_factor", "1.5"),
-    Setting("lc_truncate", "Long_context?lc_rope_type=yarn", "switch", "truncate the ramp's ends"),
+    Setting("lc_factor", "Long_context", "number", "Extension factor s (factor)", "4", LC),
+    Setting(
+        "lc_low_freq_factor",
+        "Long_context",
+        "number",
+        "Slowed by s below this many turns within L (low_freq_factor)",
+        "2",
+        LC,
+    ),
+    Setting(
+        "lc_high_freq_factor",
+        "Long_context",
+        "number",
+        "Kept above this many turns within L (high_freq_factor)",
+        "8",
+        LC,
+    ),
+    Setting(
+        "lc_partial_rotary_factor",
+        "Long_context",
+        "number",
+        "Share of each head that turns (partial_rotary_factor)",
+        "0.5",
+        LC,
+    ),
+    Setting("lc_beta_fast", LC_YARN, "number", "Kept above this many turns within L (beta_fast)", "16", LC),
+    Setting(
+        "lc_beta_slow", LC_YARN, "number", "Slowed by s below this many turns within L (beta_slow)", "2", LC
+    ),
+    Setting("lc_mscale", LC_YARN, "number", "Attention factor, numerator (mscale)", "0.707", LC),
+    Setting(
+        "lc_mscale_all_dim", LC_YARN, "number", "Attention factor, denominator (mscale_all_dim)", "1", LC
+    ),
+    Setting(
+        "lc_attention_factor",
+        LC_YARN,
+        "number",
+        "Attention factor, set by hand (attention_factor)",
+        "1.5",
+        LC,
+    ),
+    Setting(
+        "lc_truncate", LC_YARN, "switch", "Round the blend's ends to whole pairs (truncate)", expander=LC
+    ),
 ]
 
 # Every widget's value, as a person reads it: numbers, choices, switches, texts and radio choices.

@@ -1,4 +1,4 @@
-"""The Long context page in Chromium (issue 24): its five charts are drawn with a size at desktop and
+"""The Long context page in Chromium: its five charts are drawn with a size at desktop and
 phone width, a preset switch redraws them, and in presenter mode each section fits a 1280 × 720 projector."""
 
 import pytest
@@ -40,7 +40,7 @@ def test_every_chart_is_drawn_with_a_size(server, sized_page, wait_for_app, wait
     assert page.get_by_test_id("stException").count() == 0
     assert_drawn(page, CHARTS, MIN_CHART_WIDTH[size], 250)
     assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
-    expect(page.get_by_text("Of the 64 pairs: 29 kept (extrapolated)")).to_be_visible()
+    expect(page.get_by_text("Of the 64 pairs: 29 kept as trained")).to_be_visible()
     page.screenshot(path=str(shots / f"long_context_{size}.png"), full_page=True)
 
 
@@ -48,9 +48,11 @@ def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_s
     page.goto(f"{server}/Long_context")
     wait_for_app(page)
     wait_for_settled(page)
+    page.get_by_test_id("stExpander").filter(has_text="Change the model").locator("summary").click()
     page.get_by_test_id("stSelectbox").filter(has_text="Preset: a released model's config").click()
     page.get_by_role("option", name="DeepSeek-V3 (YaRN ×40 on 4,096)").click()
-    expect(page.get_by_text("Of the 32 pairs: 11 kept (extrapolated)")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Of the 32 pairs: 11 kept as trained")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("DeepSeek-V3: trained on texts of up to L = 4,096 positions")).to_be_visible()
     wait_for_settled(page)
     expect(page.get_by_test_id("stMetricValue").filter(has_text="163,840")).to_be_visible()
     assert_drawn(page, CHARTS, MIN_CHART_WIDTH["desktop"], 250)
@@ -90,13 +92,13 @@ def test_the_measured_extrapolation_is_drawn_with_a_size(server, page, wait_for_
     wait_for_app(page)
     wait_for_settled(page)
     section = page.get_by_test_id("stVerticalBlock").filter(
-        has=page.get_by_role("heading", name="4. Extrapolation, measured")
+        has=page.get_by_role("heading", name="4. Measured: a tiny RoPE model")
     )
     chart = page.get_by_test_id("stVegaLiteChart").last
     drawing = chart.locator("canvas, svg").first
     drawing.scroll_into_view_if_needed()
     width, height = drawn_size(drawing)
     assert width >= MIN_CHART_WIDTH["desktop"] and height >= 250, (width, height)
-    expect(section.get_by_text("Trained on 32 positions, evaluated on 128").first).to_be_visible()
-    expect(section.get_by_text("Lowest past 32:").first).to_be_visible()
+    expect(section.get_by_text("A tiny GPT-style model with RoPE").first).to_be_visible()
+    expect(section.get_by_text("Here plain RoPE comes out lowest").first).to_be_visible()
     assert page.get_by_test_id("stException").count() == 0

@@ -17,7 +17,7 @@ from ui.presenter import SCREEN_HEIGHT
 
 SCREEN = {"width": 1280, "height": SCREEN_HEIGHT}
 MIN_CHART = (300, 150)  # px: the smallest chart a back row can read
-PAGES = ["Pipeline", "Why_position", "Families", "Trained_positions", "Training"]
+PAGES = ["Pipeline", "Why_position", "Families", "Trained_positions", "Training", "Long_context"]
 
 _SECTION_JS = """() => {
   const c = document.querySelector('[data-testid="stAppScrollToBottomContainer"]')

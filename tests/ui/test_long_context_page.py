@@ -1,16 +1,17 @@
-"""The Long context page through AppTest (issue 24): every preset, edits, bad parameters, presenter mode."""
+"""The Long context page through AppTest: every preset, edits, bad parameters, presenter mode."""
 
 import pytest
 
 from core.positional.long_context import PRESETS, long_context_view
 from core.positional.rope_scaling import VARIANTS
+from tests.core.positional.test_long_context_sentences import problems
 
 PAGE = "pages/Long_context.py"
 SUBHEADERS = [
-    "1. Which pairs are kept, interpolated or blended",
+    "1. Which pairs scaling slows down",
     "2. What position alone adds to a score, out to L' = {:,}",
     "3. The attention factor",
-    "4. Extrapolation, measured: a tiny RoPE model past its trained length",
+    "4. Measured: a tiny RoPE model past its trained length",
 ]
 
 
@@ -24,6 +25,12 @@ def metrics(at) -> dict[str, str]:
 
 def pick(at, preset: str):
     return at.selectbox(key="lc_preset").set_value(preset).run()
+
+
+def prose(at) -> list[str]:
+    """The page's sentences outside the config expander and the code (where config keys are the point)."""
+    inside = {m.value for e in at.main.expander for m in (*e.markdown, *e.caption)}
+    return [m.value for m in (*at.main.markdown, *at.main.caption) if m.value not in inside]
 
 
 @pytest.mark.parametrize("key", list(PRESETS))
@@ -43,12 +50,16 @@ def test_every_preset_draws_its_numbers(key, open_page):
     assert metrics(at) == {
         "Trained length L": f"{cfg.original:,}",
         "Extended length L'": f"{cfg.extended:,}",
-        "Factor s": f"{cfg.factor:g}",
+        "Extension factor s": f"{cfg.factor:g}",
         "Attention factor": f"{view.attention_factor:.4f}",
     }
     text = " ".join(m.value for m in at.markdown)
-    assert f"**{cfg.rope_type}**: {VARIANTS[cfg.rope_type].idea}" in text
+    assert text.index("**The question:** A model learns positions from texts of a fixed length") < text.index(
+        f"1. **{preset.label.split(' (')[0]}**: trained on"
+    )
+    assert VARIANTS[cfg.rope_type].idea in text
     assert f"Of the {len(view.regimes)} pairs:" in text
+    assert [(x, problems(x)) for x in prose(at) if problems(x)] == []
     codes = [c.value for c in at.code if c.language == "json"]
     assert len(codes) == 2 and f'"{cfg.rope_type}"' in codes[1] and '"rope_parameters"' in codes[1]
     assert any(preset.source in c.value for c in at.caption)
@@ -64,7 +75,7 @@ def test_a_bad_factor_is_explained_and_the_preset_becomes_custom(open_page, erro
     assert len(charts(at)) == 0
     at = at.number_input(key="lc_factor").set_value(16.0).run()  # back to a working config
     assert not at.error and len(charts(at)) == 5
-    assert metrics(at)["Factor s"] == "16"
+    assert metrics(at)["Extension factor s"] == "16"
 
 
 def test_beta_fast_not_above_beta_slow_is_explained(open_page, errors):
@@ -89,7 +100,7 @@ def test_a_bad_factor_list_is_explained(text, message, open_page, errors):
 def test_a_blank_head_dim_is_explained(open_page, errors):
     at = open_page(PAGE)
     at = at.number_input(key="lc_head_dim").set_value(None).run()
-    assert not at.exception and "head_dim is blank" in errors(at)
+    assert not at.exception and "Dimensions per head (head_dim) is blank" in errors(at)
 
 
 def test_changing_the_type_keeps_the_values_it_shares(open_page):
@@ -100,7 +111,8 @@ def test_changing_the_type_keeps_the_values_it_shares(open_page):
     assert metrics(at)["Attention factor"] == "1.2079"  # 0.1 ln 8 + 1
     assert at.number_input(key="lc_beta_fast").value is None  # blank: the paper's 32
     text = " ".join(m.value for m in at.markdown)
-    assert "YaRN keeps pairs up to pair" in text
+    assert "YaRN keeps the pairs up to pair" in text
+    assert "1. **A model with your settings**: trained on texts of up to L = 8,192 positions" in text
     assert len(charts(at)) == 5
     assert "your config starts at 1.4591: its attention factor 1.2079, squared." in " ".join(
         c.value for c in at.caption
@@ -124,8 +136,10 @@ def test_the_values_survive_a_page_switch(open_page):
 def test_presenter_mode_shows_one_section_and_asks_before_the_pairs(open_page):
     at = open_page(PAGE, present="true")
     assert not at.exception
-    assert [s.value for s in at.subheader] == []  # section 1: the config
-    assert len(metrics(at)) == 4
+    assert [s.value for s in at.subheader] == []  # section 1: the question and the story
+    text = " ".join(m.value for m in at.markdown)
+    assert "**The question:**" in text and "4. Scaling slows pairs down" in text
+    assert "5. " not in text  # the measured answer has its own section
     at = at.button(key="next_long_context").click().run()
     assert [s.value for s in at.subheader] == [SUBHEADERS[0]]
     assert len(charts(at)) == 0  # the answer waits for a guess
@@ -152,7 +166,7 @@ def test_a_link_reopens_its_config(open_page):
     assert at.selectbox(key="lc_rope_type").value == "yarn"
     assert at.number_input(key="lc_head_dim").value == 64
     assert at.number_input(key="lc_factor").value is None  # left out of the link: blank, not Llama's 8
-    assert metrics(at)["Factor s"] == "4"  # 16,384 / 4,096
+    assert metrics(at)["Extension factor s"] == "4"  # 16,384 / 4,096
     assert metrics(at)["Extended length L'"] == "16,384"
 
 
@@ -174,7 +188,6 @@ def test_a_bad_link_value_is_explained_and_the_default_used(open_page):
 
 
 def test_a_rerun_that_changes_no_config_draws_kept_charts_and_a_new_config_new_ones(open_page, monkeypatch):
-    # issue 26: the page computed its view and built its five charts again on every rerun
     from ui import cache, long_context_views
 
     long_context_views.view_of.clear()  # nothing kept from earlier tests: the preset picked below is new
@@ -196,3 +209,31 @@ def test_a_rerun_that_changes_no_config_draws_kept_charts_and_a_new_config_new_o
     assert sorted(built) == ["attention_frame", "long_context_view", "pair_frame", "score_frame"]
     assert [c.proto.spec for c in charts(at)][:4] != specs[:4]
     assert [c.proto.spec for c in charts(at)][4] == specs[4]  # the measured run is the same for every config
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"lc_preset": "llama2-7b"},  # s = 1
+        {"lc_preset": "gemma4-global", "present": "true"},
+        {
+            "lc_preset": "custom",
+            "lc_rope_type": "linear",
+            "lc_head_dim": "2",
+            "lc_max_position_embeddings": "4",
+            "lc_factor": "4",
+        },
+        {"lc_preset": "custom", "lc_rope_type": "yarn", "lc_partial_rotary_factor": "0.5"},
+        {"lc_preset": "custom", "lc_rope_type": "yarn", "lc_attention_factor": "0.5"},
+    ],
+)
+def test_the_pages_sentences_read_for_other_configs(params, open_page):
+    at = open_page(PAGE, **params)
+    assert not at.exception and not at.error
+    assert prose(at) and [(x, problems(x)) for x in prose(at) if problems(x)] == []
+
+
+def test_a_blank_value_the_method_needs_is_named_by_its_label(open_page, errors):
+    at = open_page(PAGE, lc_preset="custom", lc_rope_type="linear")  # no factor in the link
+    assert not at.exception
+    assert "Extension factor s (factor) is blank: position interpolation needs a value." in errors(at)

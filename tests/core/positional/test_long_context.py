@@ -26,6 +26,7 @@ from core.positional.long_context import (
     pair_regimes,
     parse_factor_list,
     position_score,
+    story,
     unseen_pairs,
 )
 from core.positional.rope_scaling_charts import (
@@ -180,7 +181,7 @@ def test_lengths_and_factor_of_each_kind_of_config():
 def test_regimes_follow_the_slow_down():
     plain = torch.tensor([1.0, 0.1, 0.01, 0.001, 0.0001, 0.5])
     scaled = torch.tensor([1.0, 0.05, 0.0025, 0.00005, 0.0, 1.0])
-    regimes = [KEPT, BLENDED, INTERPOLATED, "divided by more than s", STILL, "sped up (divided by < 1)"]
+    regimes = [KEPT, BLENDED, INTERPOLATED, "slowed by more than s", STILL, "sped up"]
     assert pair_regimes(plain, scaled, 4.0) == regimes
 
 
@@ -253,30 +254,66 @@ def test_pi_reaches_at_s_r_the_score_plain_rope_has_at_r():
 
 def test_the_view_compares_with_plain_rope_and_the_general_methods():
     view = long_context_view(PRESETS["deepseek-v3"].config, "DeepSeek-V3")
-    assert list(view.scores) == [PLAIN, "linear (PI)", "dynamic NTK", "llama3", "DeepSeek-V3"]
+    assert list(view.scores) == [PLAIN, "position interpolation", "dynamic NTK", "Llama 3", "DeepSeek-V3"]
     assert view.factors["DeepSeek-V3"] == 1.0
-    assert view.factors["linear (PI)"] == 1.0
+    assert view.factors["position interpolation"] == 1.0
     gemma = long_context_view(PRESETS["gemma4-global"].config, "Gemma 4")
     assert list(gemma.scores) == [PLAIN, "Gemma 4"]  # s = 1: nothing to compare
     assert comparisons(PRESETS["llama2-7b"].config) == {}
+    one_pair = long_context_view(RopeConfig("linear", 2, 1e4, 64, (("factor", 4.0),)), "x")  # one pair
+    assert "dynamic NTK" not in one_pair.scores and "YaRN" in one_pair.scores  # dynamic needs 4 dims
 
 
 def test_findings_are_computed_from_the_numbers():
     llama = pair_findings(long_context_view(PRESETS["llama3.1-8b"].config, "x"))
-    counts = "29 kept (extrapolated), 6 blended (between 1 and s), 29 divided by s (interpolated)"
+    counts = "29 kept as trained, 6 slowed by less than s, 29 slowed by s"
     assert llama[0] == f"Of the 64 pairs: {counts}."
-    assert "under L/high_freq_factor = 2,048" in llama[1] and "over L/low_freq_factor = 8,192" in llama[1]
-    assert any("s·L = 65,536 is shorter than L' = 131,072" in x for x in llama)
+    assert "more than 4 times within L = 8,192 (each turn under 2,048 positions)" in llama[1]
+    assert "less than once (each turn over 8,192 positions) by s = 8" in llama[1]
     deepseek = " ".join(pair_findings(long_context_view(PRESETS["deepseek-v3"].config, "x")))
-    assert "YaRN keeps pairs up to pair 10 (at least 32 turns within L = 4,096)" in deepseek
-    assert "divides pairs from 23 on (at most 1 turn) by s = 40" in deepseek
-    assert (
-        "By L' = 163,840, 9 of plain RoPE's 32 pairs reach angles" in deepseek and "config, 0 do" in deepseek
-    )
-    gemma = " ".join(pair_findings(long_context_view(PRESETS["gemma4-global"].config, "x")))
-    assert "192 of the head's 256 pairs do not rotate at all" in gemma
+    assert "YaRN keeps the pairs up to pair 10 (at least 32 turns within L = 4,096)" in deepseek
+    assert "slows the pairs from 23 on (at most 1 turn) by s = 40" in deepseek
+    assert "Papers call a kept pair extrapolated" in deepseek
+    gemma = pair_findings(long_context_view(PRESETS["gemma4-global"].config, "x"))
+    assert gemma == ["Of the 256 pairs: 64 kept as trained, 192 never turned (θ = 0)."]
     dynamic = " ".join(pair_findings(long_context_view(PRESETS["llama2-7b-dynamic"].config, "x")))
-    assert "the slowest pair is divided by s·L'/L − (s − 1) = 13" in dynamic
+    assert "the slowest pair is slowed by s·L'/L − (s − 1) = 13" in dynamic
+    phi = " ".join(pair_findings(long_context_view(PRESETS["phi3-mini-128k"].config, "x")))
+    assert "its own factor, found by a search (shown here: 1.03 to 64.8)" in phi
+
+
+def test_the_story_joins_plain_ropes_unseen_angles_to_what_scaling_changes():
+    # Llama 3.1: 29 pairs never finish a turn within 8,192; s·L = 65,536 is half of L' = 131,072, so the
+    # 29 still pass the angles seen, but reach 2 times the largest (131,072 / 8 / 8,192), not 16 times.
+    llama = story(long_context_view(PRESETS["llama3.1-8b"].config, "x"), "Llama 3.1 8B")
+    assert llama[0].startswith("**Llama 3.1 8B**: trained on texts of up to L = 8,192 positions")
+    assert "its config lets it read L' = 131,072 (16 × L)." in llama[0]
+    assert "pair 0 makes a full turn every 6.3 positions" in llama[1]
+    assert "the 35 fastest pairs make at least one full turn" in llama[2]
+    assert "the 29 slowest never finish one" in llama[2]
+    assert "by L' = 131,072 they reach 16 times the largest angle" in llama[2]
+    assert "keeps 29 pairs as trained, slows 6 pairs by less than s = 8 and slows 29 pairs by s." in llama[3]
+    assert (
+        "The 29 slow pairs still turn past the angles seen by L' = 131,072, but only up to 2 times the "
+        "largest angle seen, not 16 times: s·L = 65,536 is shorter than L'." in llama[3]
+    )
+    deepseek = story(long_context_view(PRESETS["deepseek-v3"].config, "x"), "DeepSeek-V3")
+    assert (
+        "the 9 slow pairs stay within the angles seen in training all the way to L' = 163,840" in deepseek[3]
+    )
+    plain = story(long_context_view(PRESETS["llama2-7b"].config, "x"), "Llama 2 7B")
+    assert len(plain) == 3 and "does not make it read further (s = 1, so L' = L)" in plain[0]
+    assert "this config stops at L" in plain[2]
+    gemma = story(long_context_view(PRESETS["gemma4-global"].config, "x"), "Gemma 4")
+    assert "Only 64 of each head's 256 pairs turn; the other 192 carry no position." in gemma[1]
+    assert "every turning pair makes at least one full turn" in gemma[2]
+
+
+def test_the_reach_is_the_farthest_slow_pair_in_trained_angles():
+    view = long_context_view(PRESETS["llama3.1-8b"].config, "x")
+    assert int(view.slow.sum()) == view.unseen_plain == 29
+    assert view.reach == pytest.approx(131072 / 8 / 8192)
+    assert long_context_view(PRESETS["gemma4-global"].config, "x").reach == 0.0  # no slow pair
 
 
 def test_attention_factor_curves_use_the_configs_mscale_and_length():

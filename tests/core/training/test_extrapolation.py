@@ -1,4 +1,4 @@
-"""Extrapolation, measured (issue 24): a RoPE TinyGPT evaluated past T with none, PI, NTK and YaRN."""
+"""Extrapolation, measured: a RoPE TinyGPT evaluated past T with none, PI, NTK and YaRN."""
 
 import pytest
 import torch
@@ -15,8 +15,10 @@ from core.training.extrapolation import (
     plain_inv_freq,
     rotate_with,
     rotating_with,
+    run_intro,
     scaled_loss_by_position,
     scaling_frequencies,
+    verdict,
 )
 from core.training.model import GPTConfig, TinyGPT, init_weights
 from core.training.training import TrainConfig, per_position_loss
@@ -88,11 +90,40 @@ def test_the_hook_is_restored_and_a_model_without_rope_is_refused():
 def test_findings_are_the_numbers():
     losses = {"none": [1.0, 1.0, 3.0, 3.0], "PI": [2.0, 2.0, 2.0, 2.0]}
     losses |= {"NTK": [1.0, 1.0, 1.5, 1.5], "YaRN": [1.0, 1.0, 4.0, 4.0]}
-    text = " ".join(findings(Extrapolation(2, 4, losses)))
-    assert "loss 1.000 before position 2 and 3.000 from 2 on" in text
-    assert "PI: 2.000 past 2 (1.000 lower than none)." in text
-    assert "YaRN: 4.000 past 2 (1.000 higher than none)." in text
-    assert text.endswith("Lowest past 2: NTK.")
+    e = Extrapolation(2, 4, losses)
+    text = " ".join(findings(e))
+    assert "there, unscaled, its mean loss is 1.000. From position 2 to 3 it rises to 3.000." in text
+    assert (
+        "Past position 2, from lowest up: dynamic NTK 1.500, position interpolation 2.000, plain RoPE "
+        in text
+    )
+    assert "Here dynamic NTK comes out lowest, 1.500 below plain RoPE." in text
+    assert (
+        "position interpolation also raises the loss before position 2 (position interpolation: 2.000 "
+        in text
+    )
+    assert "dynamic NTK comes out lowest past its trained length, even without further training" in verdict(e)
+
+
+def test_when_plain_rope_is_lowest_the_findings_say_scaling_alone_did_not_help():
+    losses = {"none": [1.0, 1.0, 2.0, 2.0], "PI": [1.5, 1.5, 3.0, 3.0]}
+    losses |= {"NTK": [1.2, 1.2, 2.5, 2.5], "YaRN": [1.0, 1.0, 2.2, 2.2]}
+    e = Extrapolation(2, 4, losses)
+    text = " ".join(findings(e))
+    assert "Here plain RoPE comes out lowest: without further training, none of the 3 scalings helps" in text
+    assert "position interpolation and dynamic NTK also raise the loss before position 2" in text
+    assert "Scaling alone is not enough: released models train further on long texts" in verdict(e)
+    assert "Lowest past" not in text and "nats" not in text
+
+
+def test_the_run_is_introduced_from_its_config():
+    e = Extrapolation(32, 128, {"none": [1.0] * 128}, steps=200)
+    intro = run_intro(e)
+    assert "(1 layer, 2 heads of 16 dimensions, so 8 pairs each) was trained here for 200 steps" in intro
+    assert "Within 32 positions 6 of its 8 pairs never finish a turn." in intro  # 2π / 10000^(−2i/16) > 32
+    assert "“Week 1, day 1: the wind was a light breeze from the west, …”" in intro
+    assert "the last 10% of the log" in intro and "windows of 128 = 4·T tokens" in intro
+    assert "(lower is better)" in intro and "tools/" not in intro and "the tests" not in intro
 
 
 def test_measure_trains_rope_and_evaluates_past_t():

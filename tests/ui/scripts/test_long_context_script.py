@@ -1,4 +1,4 @@
-"""The Long context page's script (issue 24): runs as shown (script and notebook) and prints the page's
+"""The Long context page's script: runs as shown (script and notebook) and prints the page's
 numbers; its functions are core's (a drift guard, with mutants that it catches); short and ruff-clean."""
 
 from dataclasses import replace
