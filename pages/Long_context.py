@@ -7,6 +7,7 @@ import streamlit as st
 from core.positional.long_context import KEPT, PRESETS
 from core.scripts.long_context import long_context_script
 from ui.app import settings
+from ui.attention_views import attention_bridge_expander
 from ui.code_view import show_script
 from ui.long_context_views import (
     attention_section,
@@ -25,7 +26,9 @@ from ui.long_context_views import (
 from ui.navigation import page_title
 from ui.presenter import Slides, predict_number, presenting
 
-settings()  # the shared sidebar; this page reads only its own config
+pipeline_cfg, _ = (
+    settings()
+)  # the shared sidebar; this page reads its own config (and the sentences' for the bridge)
 page_title("Long context: RoPE scaling in released models")
 # The story comes first, told from the config chosen below it; presenting, it is the first section.
 story = nullcontext() if presenting() else st.container()
@@ -63,6 +66,7 @@ if slides.shows(1):
         story_section(view, model_name(preset))
         if not presenting():
             lengths(cfg, view)
+            attention_bridge_expander(pipeline_cfg)
 if slides.shows(2):
     st.subheader("1. Which pairs scaling slows down")
     kept = view.regimes.count(KEPT)
