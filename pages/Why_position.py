@@ -116,7 +116,9 @@ if slides.shows(2):
             "Every token the sentences share stands at the same position in both, so its vector is the "
             "same with or without positions. Move a word to see the difference."
         )
-    elif slides.at(0) and (not slides.on or predict_number("why_1", question, moved.cosine_without, 0.001)):
+    elif slides.at(0) and (
+        not slides.on or predict_number("why_1", question, moved.cosine_without, 0.001, 6)
+    ):
         c1, c2 = st.columns(2)
         c1.metric(
             f"cos({piece} in A, {piece} in B) — token embeddings only",

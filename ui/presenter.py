@@ -220,20 +220,21 @@ def predict_shape(key: str, name: str, shape: tuple[int, ...]) -> bool:
     return True
 
 
-def predict_number(key: str, question: str, answer: float, tolerance: float) -> bool:
+def predict_number(key: str, question: str, answer: float, tolerance: float, digits: int = 0) -> bool:
     """Ask for a number before showing it; True once revealed (then says how close the guess was, or what
-    it could not read)."""
+    it could not read). The verdict writes the answer with ``digits`` decimals, as the page shows it
+    (0: a count, "29")."""
     if not ask(key, question, number_problem):
         return False
-    typed = guess(key)
+    typed, shown = guess(key), f"{answer:,.{digits}f}"
     read = parse_number(typed)
     if read is not None:
         close = abs(read - answer) <= tolerance
         (st.success if close else st.warning)(
-            f"You predicted {read:g}; the answer is {answer:.6f}" + (" — right!" if close else ".")
+            f"You predicted {read:g}; the answer is {shown}" + (" — right!" if close else ".")
         )
     elif message := number_problem(typed):
-        st.warning(f"{escape_markdown(message)} The answer is {answer:.6f}.")
+        st.warning(f"{escape_markdown(message)} The answer is {shown}.")
     return True
 
 

@@ -210,3 +210,14 @@ def test_presenting_the_families_overview_wraps_its_facts_in_the_projector_s_typ
     assert not at.dataframe
     normal = open_page("pages/Families.py")
     assert "source" in normal.dataframe[0].value.columns and not normal.table
+
+
+def test_a_cosine_is_answered_to_the_digits_its_page_shows(open_page):
+    at = open_page("pages/Trained_positions.py", present="true")
+    at.session_state["slide_trained"] = 2
+    at.run()
+    at.text_input(key="predict_trained_1").input("-0.5").run()
+    at.button(key="reveal_trained_1").click().run()
+    verdict = at.warning[0].value
+    shown = at.metric[0].value  # the answer's metric, two decimals
+    assert verdict == f"You predicted -0.5; the answer is {shown}."
