@@ -289,4 +289,6 @@ def step(number: int, info: Step, slides: Slides) -> bool:
     st.code(info.code, language="python", wrap_lines=True)
     if revealed:
         step_metrics(info)
+        if info.nbytes == 0 and info.memory_help:  # 0 B needs its reason on the slide, not in a tooltip
+            st.caption(info.memory_help)
     return revealed and len(slides.parts[number - 1]) == 1

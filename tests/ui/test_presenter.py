@@ -221,3 +221,17 @@ def test_a_cosine_is_answered_to_the_digits_its_page_shows(open_page):
     verdict = at.warning[0].value
     shown = at.metric[0].value  # the answer's metric, two decimals
     assert verdict == f"You predicted -0.5; the answer is {shown}."
+
+
+def test_the_broadcasting_step_asks_for_input_embeddings_and_says_what_0_b_means(open_page):
+    at = open_page(present="true")
+    at.session_state["slide_pipeline"] = 5
+    at.run()
+    label = at.text_input(key="predict_5").label
+    assert label.startswith("Predict the shape of `input_embeddings`") and "broadcast" not in label
+    at.button(key="reveal_5").click().run()
+    assert [m.value for m in at.metric] == ["8 × 4 × 256", "0", "0 B"]
+    note = " ".join(c.value for c in at.main.caption)
+    assert "Memory 0 B: the positional rows are not copied" in note
+    assert "input_embeddings, does hold 8×4×256 values" in note
+
