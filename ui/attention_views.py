@@ -292,8 +292,9 @@ def split_view(family: Family, m: AttentionMap, pieces: list[str], label: str) -
         (m.scores, f"{label}: scores (grey: masked)", "score", domain),
         (m.weights, f"{label}: softmax weights", "weight", WEIGHT_DOMAIN),
     ]
-    if presenting():
+    if presenting():  # three in a row: short titles (the sentence above says what the position part is)
         del panels[2]
+        panels[1] = (m.position, f"{label}: position part", "score", domain)
     cells = grid(len(panels), len(panels) if presenting() else 2)
     for cell, (values, title, legend, scale) in zip(cells, panels, strict=True):
         heatmap(values, m, pieces, title, legend, scale, cell, height=330)

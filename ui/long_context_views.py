@@ -349,25 +349,26 @@ def measured_run() -> Extrapolation:
     return measured()
 
 
-def extrapolation_chart(e: Extrapolation, height: int = 300) -> alt.LayerChart:
-    """Loss per position for each scaling, the trained length marked by a rule."""
+def extrapolation_chart(e: Extrapolation, height: int = 300, legend: str = "bottom") -> alt.LayerChart:
+    """Loss per position for each scaling, the trained length marked by a rule; the scalings' legend at
+    ``legend`` (Vega-Lite's orient)."""
     rows = [
         {"position": p, "loss": loss, "scaling": name}
         for name, losses in e.losses.items()
         for p, loss in enumerate(losses)
     ]
-    return _loss_chart(pd.DataFrame(rows), e.trained, height)
+    return _loss_chart(pd.DataFrame(rows), e.trained, height, legend)
 
 
 @templated(same_data)  # drawn on every rerun of the page, built once per data
-def _loss_chart(frame: pd.DataFrame, trained: int, height: int) -> alt.LayerChart:
+def _loss_chart(frame: pd.DataFrame, trained: int, height: int, legend: str = "bottom") -> alt.LayerChart:
     lines = (
         alt.Chart(frame)
         .mark_line()
         .encode(
             x=alt.X("position:Q", title="position in the window"),
             y=alt.Y("loss:Q", title="held-out loss (nats)", scale=alt.Scale(zero=False)),
-            color=alt.Color("scaling:N", sort=list(SCALINGS), legend=alt.Legend(orient="bottom")),
+            color=alt.Color("scaling:N", sort=list(SCALINGS), legend=alt.Legend(orient=legend)),
             tooltip=["scaling", "position", alt.Tooltip("loss:Q", format=".3f")],
         )
     )
@@ -391,9 +392,11 @@ def extrapolation_section() -> None:
             f"({e.seconds:.1f} s) by `tools/measure_extrapolation.py`, the app shows its numbers, and the "
             "tests train it again and compare every loss."
         )
-    height = 230 if presenting() else 300
+    # Presenting, the legend goes beside the curves: under them, in large type, it would leave them no
+    # height (the chart's height holds its axes and legend too).
+    height, legend = (280, "right") if presenting() else (300, "bottom")
     chart = cache.kept_chart(
-        ("extrapolation", height), (e,), lambda: (extrapolation_chart(e, height), 20_000)
+        ("extrapolation", height, legend), (e,), lambda: (extrapolation_chart(e, height, legend), 20_000)
     )
     st.altair_chart(readable(chart), width="stretch")
     st.markdown(" ".join(findings(e)))

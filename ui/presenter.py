@@ -21,6 +21,7 @@ from core.views.units import human_bytes, human_count, shape_str
 
 PRESENT = "present"  # the switch's widget key and URL parameter
 SCREEN_HEIGHT = 720  # px: the projector a section must fit (1280 × 720)
+LEAST_FONT = 16  # px: the smallest text of a chart that a back row reads on that projector
 _CSS = """
 <style>
 html { font-size: 135%; }
@@ -69,11 +70,13 @@ def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
 
     Drawing skips Altair's schema validation: ``core.views.chart_specs.unvalidated``.
     """
-    if presenting():
+    if presenting():  # every text of the chart at least LEAST_FONT px (a builder sets none smaller)
         chart = (
-            chart.configure_axis(labelFontSize=17, titleFontSize=19)
-            .configure_title(fontSize=22)
-            .configure_legend(labelFontSize=16, titleFontSize=17)
+            chart.configure_axis(labelFontSize=17, titleFontSize=18)
+            .configure_title(fontSize=20, subtitleFontSize=LEAST_FONT)
+            .configure_legend(labelFontSize=LEAST_FONT, titleFontSize=17)
+            .configure_header(labelFontSize=LEAST_FONT, titleFontSize=17)
+            .configure_text(fontSize=LEAST_FONT)  # text marks: a rule's label
             # Drawn at a given height, a chart puts its title ~10 px above its own top, where it is cut off.
             .properties(padding={"top": 14, "right": 5, "bottom": 5, "left": 5})
         )

@@ -8,6 +8,7 @@ import streamlit as st
 
 from core.order import OrderComparison, SharedToken
 from core.text.tokenizer import token_strings
+from ui.presenter import presenting
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import MAX_SENTENCE_CHARS
 
@@ -51,6 +52,9 @@ def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
         }
     )
     numbers = [c for c in table.columns if c.startswith(("cosine", "norm"))]
+    if presenting():
+        projected(table, dict.fromkeys(numbers, "{:.6f}"))
+        return
     st.dataframe(table, hide_index=True, width="stretch", column_config=dict.fromkeys(numbers, SIX_DECIMALS))
 
 
@@ -67,6 +71,11 @@ def comparison_table(comparisons: dict[str, OrderComparison]) -> None:
         }
         for name, c in comparisons.items()
     ]
+    if presenting():
+        names = ("cos of means, no positions", "cos of means, with positions")
+        formats = dict.fromkeys(names, "{:.6f}") | {"max |diff| of means, with positions": "{:.1e}"}
+        projected(pd.DataFrame(rows), formats)
+        return
     st.dataframe(  # formats in the browser: a pandas Styler would cost ~6 ms a table on every rerun
         pd.DataFrame(rows),
         hide_index=True,
@@ -77,3 +86,9 @@ def comparison_table(comparisons: dict[str, OrderComparison]) -> None:
             "max |diff| of means, with positions": st.column_config.NumberColumn(format="%.1e"),
         },
     )
+
+
+def projected(table: pd.DataFrame, formats: dict[str, str]) -> None:
+    """``table`` for a projector: a static table, whose headers wrap to the screen's width (a data grid
+    would cut its last columns off), with ``formats`` (column -> format) applied."""
+    st.table(table.style.format(formats), hide_index=True)  # numbers stay numbers: aligned right

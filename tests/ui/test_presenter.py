@@ -121,17 +121,18 @@ def test_why_position_names_the_token_and_hides_the_cosine_until_revealed(open_p
     at = open_page("pages/Why_position.py", present="true")
     assert at.sidebar.text_input(key="a").value == "The cat sat on the mat"  # typed in the sidebar
     assert progress(at) == "Section 1 of 5: Two sentences"
-    assert not at.metric and not at.dataframe
+    assert not at.metric and not at.table
     at.button(key="next_why").click().run()
     question = at.text_input(key="predict_why_1").label
     assert question.startswith("Predict the cosine of ' cat' in A (position 1) and ' cat' in B (position 4)")
-    assert not at.metric and not at.dataframe  # no answer above or below the question
+    assert not at.metric and not at.table  # no answer above or below the question
     at.button(key="next_why").click().run()
     assert progress(at) == "Section 3 of 5: The same token, two positions — every shared token"
-    assert not at.dataframe  # the table of cosines waits for the reveal too
+    assert not at.table  # the table of cosines waits for the reveal too
     at.text_input(key="predict_why_1").input("0.5").run()
     at.button(key="reveal_why_1").click().run()
-    assert len(at.dataframe) == 1
+    assert len(at.table) == 1 and not at.dataframe  # presenting: a table that wraps to the screen
+    assert list(at.table[0].value.columns[:2]) == ["token", "ID"]
     at.button(key="prev_why").click().run()
     assert [m.value for m in at.metric][0] == "1.000000"
     assert at.warning[0].value == "You predicted 0.5; the answer is 1.000000."
