@@ -18,8 +18,13 @@ from core.prediction import example_shape, number_problem, parse_number, parse_s
 from core.views.chart_specs import unvalidated
 from core.views.markup import escape_markdown
 from core.views.units import human_bytes, human_count, shape_str
+from ui.url_keys import register_shown_keys
 
 PRESENT = "present"  # the switch's widget key and URL parameter
+SLIDE = "slide"  # URL parameter, presenting: the slide shown, "3" or "3.2" (section 3, its second part)
+_AT = "_slides_at"  # session key: each page's slide (its URL path -> the slide's URL text)
+_PATH = "_slides_path"  # session key: the URL path of the page this run draws
+register_shown_keys(SLIDE)
 SCREEN_HEIGHT = 720  # px: the projector a section must fit (1280 × 720)
 LEAST_FONT = 16  # px: the smallest text of a chart that a back row reads on that projector
 _CSS = """
@@ -83,6 +88,32 @@ def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     return unvalidated(chart)
 
 
+def slide_url(path: str) -> None:
+    """Before Copy link (which reads the address bar): the URL's slide is page ``path``'s.
+
+    Not presenting, the URL has none. Presenting, a page shown before in this session gets back its
+    slide; a slide left in the URL by another page is dropped; a link's slide stays for ``Slides``.
+    """
+    at, before = st.session_state.setdefault(_AT, {}), st.session_state.get(_PATH)
+    st.session_state[_PATH] = path
+    if not presenting():
+        _drop_slide()
+    elif path in at:
+        _write_slide(at[path])
+    elif before is not None and before != path:
+        _drop_slide()
+
+
+def _write_slide(text: str) -> None:
+    if st.query_params.get(SLIDE) != text:
+        st.query_params[SLIDE] = text
+
+
+def _drop_slide() -> None:
+    if SLIDE in st.query_params:
+        del st.query_params[SLIDE]
+
+
 def slide_height(height: int, normal: int | str = "content") -> int | str:
     """A chart's ``height`` for ``st.altair_chart``: ``height`` px when presenting (sized for the
     projector's screen), else ``normal``."""
@@ -104,6 +135,8 @@ class Slides:
         self.parts = [[""] if isinstance(s, str) else s[1] for s in sections]
         self.titles = [s if isinstance(s, str) else s[0] for s in sections]
         self.slides = [(n, k) for n, parts in enumerate(self.parts, 1) for k in range(len(parts))]
+        if not self.on:
+            _drop_slide()
         self.section, self.part = self._nav() if self.on else (0, None)
 
     def title(self, index: int) -> str:
@@ -115,9 +148,14 @@ class Slides:
     def _nav(self) -> tuple[int, int]:
         """Previous / Next and where they are; the section (1-based) and its part (0-based) drawn.
 
-        The section is kept under ``slide_<page>`` and its part under ``part_<page>``.
+        The section is kept under ``slide_<page>`` and its part under ``part_<page>``, and in the URL
+        (``slide``: "3", or "3.2" for its second part), from which a page not shown before in the
+        session starts: a copied link opens on the slide it was copied at.
         """
         key, part_key, total = f"slide_{self.page}", f"part_{self.page}", len(self.slides)
+        if key not in st.session_state and (text := st.query_params.get(SLIDE)):  # checked: "3" or "3.2"
+            number, _, part = text.partition(".")
+            st.session_state[key], st.session_state[part_key] = int(number), int(part or 1) - 1
 
         def index() -> int:  # the slide the session is at (0-based), clamped to this run's slides
             number = min(max(st.session_state.get(key, 1), 1), len(self.parts))
@@ -125,7 +163,11 @@ class Slides:
             return self.slides.index((number, k))
 
         def go(i: int) -> None:
-            st.session_state[key], st.session_state[part_key] = self.slides[min(max(i, 0), total - 1)]
+            number, k = self.slides[min(max(i, 0), total - 1)]
+            st.session_state[key], st.session_state[part_key] = number, k
+            text = f"{number}.{k + 1}" if len(self.parts[number - 1]) > 1 else str(number)
+            st.session_state.setdefault(_AT, {})[st.session_state.get(_PATH, "")] = text
+            _write_slide(text)
 
         current = index()
         go(current)
