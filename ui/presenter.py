@@ -2,8 +2,9 @@
 
 The switch lives in the shared sidebar and is bound to the URL, so it stays on through page switches
 and reloads. Every page splits itself into ``Slides``, each of which fits a 1280 × 720 projector
-(``tests/e2e/test_presenter_fit.py`` measures every one); a prediction box hides a shape or a number
-until the class has guessed it, on its own section and on every later one that would show it.
+(``tests/e2e/test_presenter_fit.py`` measures every one); a clicker's keys press Previous and Next, and
+the URL names the slide shown (``slide``), so a copied link reopens it. A prediction box hides a shape
+or a number until the class has guessed it, on its own section and on every later one that would show it.
 """
 
 from __future__ import annotations
@@ -46,6 +47,34 @@ h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
 </style>
 """
 
+# A presentation clicker sends ArrowRight / PageDown / Space (next) and ArrowLeft / PageUp (back): each
+# presses Previous or Next (found by its key's class), except where the key is the focused control's
+# own: typing a prediction, choosing in a list, Space on a button. Bound once per page load.
+_KEYS = """
+<script>
+(() => {
+  if (window.presenterKeys) return;
+  window.presenterKeys = true;
+  const FORWARD = ["ArrowRight", "PageDown", " "], BACK = ["ArrowLeft", "PageUp"];
+  const OWN = "input, textarea, select, [contenteditable]:not([contenteditable=false]), " +
+    "[role=combobox], [role=listbox], [role=slider], [role=radiogroup], [role=tablist], [role=menu]";
+  const PRESSABLE = "button, a, summary, label, [role=button], [role=switch], [role=checkbox]";
+  document.addEventListener("keydown", (event) => {
+    const forward = FORWARD.includes(event.key);
+    if (!forward && !BACK.includes(event.key)) return;
+    if (event.repeat || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey
+        || event.shiftKey) return;
+    const focus = event.target instanceof Element ? event.target : null;
+    if (focus && (focus.closest(OWN) || (event.key === " " && focus.closest(PRESSABLE)))) return;
+    const button = document.querySelector(`[class*="st-key-${forward ? "next" : "prev"}_"] button`);
+    if (!button || button.disabled) return;
+    event.preventDefault();
+    button.click();
+  });
+})();
+</script>
+"""
+
 
 def presenter_toggle(bound: dict) -> None:
     """The sidebar switch, bound to the URL parameter ``present`` (``bound``: its key and binding)."""
@@ -65,9 +94,10 @@ def presenting() -> bool:
 
 
 def presenter_style() -> None:
-    """Large type for a projector, when presenting."""
+    """Large type for a projector and the clicker's keys, when presenting."""
     if presenting():
-        st.html(_CSS)
+        # In the sidebar, not on the slide, where an element with a script takes room.
+        st.sidebar.html(_CSS + _KEYS, unsafe_allow_javascript=True)
 
 
 def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:

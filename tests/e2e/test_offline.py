@@ -14,7 +14,7 @@ from ui.navigation import PAGES
 from ui.widgets import FAVICON
 
 
-@pytest.mark.parametrize("url_path", [url for *_, url in PAGES])
+@pytest.mark.parametrize("url_path", [url for *_, url in PAGES] + ["?present=true"])  # its clicker keys too
 def test_a_page_asks_nothing_of_any_other_host(server, page, wait_for_app, wait_for_charts, url_path):
     host = urlsplit(server).netloc
     elsewhere = []
