@@ -108,7 +108,7 @@ def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     if presenting():  # every text of the chart at least LEAST_FONT px (a builder sets none smaller)
         chart = (
             chart.configure_axis(labelFontSize=17, titleFontSize=18)
-            .configure_title(fontSize=20, subtitleFontSize=LEAST_FONT)
+            .configure_title(fontSize=18, subtitleFontSize=LEAST_FONT)  # Families: 3 panel titles a row
             .configure_legend(labelFontSize=LEAST_FONT, titleFontSize=17)
             .configure_header(labelFontSize=LEAST_FONT, titleFontSize=17)
             .configure_text(fontSize=LEAST_FONT)  # text marks: a rule's label

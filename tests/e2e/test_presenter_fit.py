@@ -5,8 +5,8 @@ A section is what ``shared/tools/shoot`` measures for a ``present=true`` path: t
 scrolling container (``stAppScrollToBottomContainer``, else ``stMain``) while that section is shown. Each
 is measured as it opens and again after its Reveal, if it has one. Readable: every chart is large enough,
 every text of a chart drawn as SVG is at least ``LEAST_FONT`` px as the browser computes it and whole (not
-cut to "…"), and every chart's spec (the only way to read a chart drawn on a canvas) sets no text
-smaller; no table is cut off at the right.
+cut to "…" nor past the chart's edge), and every chart's spec (the only way to read a chart drawn on a
+canvas) sets no text smaller; no table is cut off at the right.
 """
 
 from __future__ import annotations
@@ -43,8 +43,13 @@ _SECTION_JS = """(least) => {
       return s.scrollWidth > s.clientWidth + 4;
     })
     .map(e => e.dataset.testid);
-  const clipped = [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg text')]
-    .map(t => t.textContent.trim()).filter(text => text.endsWith('…'));  // Vega cut it at its limit
+  // Cut: by Vega at its limit ("…"), or by the chart's edge (a text's box is a few px taller than its
+  // letters, as wide as them).
+  const clipped = [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg text')].filter(t => {
+    const b = t.getBoundingClientRect(), s = t.ownerSVGElement.getBoundingClientRect();
+    return t.textContent.trim().endsWith('…') || (b.width > 0 && (b.left < s.left - 1 || b.right > s.right + 1
+      || b.top < s.top - 4 || b.bottom > s.bottom + 4));
+  }).map(t => t.textContent.trim());
   return {height: c.scrollHeight, charts, small, cut, clipped};
 }"""
 # Where a chart's spec sets the size of a text (in its config: every kind of text the charts draw).
