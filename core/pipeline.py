@@ -88,12 +88,14 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
         Step(
             "Broadcasting add",
             "input_embeddings = token_embeddings + pos_embeddings",
-            "broadcast view",
+            "input_embeddings",
             (B, T, d),
             "float32",
             0,
             0,
-            f"pos_embeddings seen as {B}×{T}×{d}: a view with stride 0 along B, no copy",
+            f"Memory 0 B: the positional rows are not copied; the add reads the same {T}×{d} rows of "
+            f"pos_embeddings for every sequence. Its result, input_embeddings, does hold {B}×{T}×{d} "
+            "values: step 6 counts their bytes.",
         ),
         Step(
             "Input embeddings",

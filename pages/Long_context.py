@@ -26,9 +26,7 @@ from ui.long_context_views import (
 from ui.navigation import page_title
 from ui.presenter import Slides, predict_number, presenting
 
-pipeline_cfg, _ = (
-    settings()
-)  # the shared sidebar; this page reads its own config (and the sentences' for the bridge)
+settings(settings())  # the shared sidebar; this page reads its own config (and the sentences' for the bridge)
 page_title("Long context: RoPE scaling in released models")
 # The story comes first, told from the config chosen below it; presenting, it is the first section.
 story = nullcontext() if presenting() else st.container()
@@ -66,7 +64,7 @@ if slides.shows(1):
         story_section(view, model_name(preset))
         if not presenting():
             lengths(cfg, view)
-            attention_bridge_expander(pipeline_cfg)
+            attention_bridge_expander()
 if slides.shows(2):
     st.subheader("1. Which pairs scaling slows down")
     kept = view.regimes.count(KEPT)

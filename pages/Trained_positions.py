@@ -59,6 +59,7 @@ if slides.shows(2) and (
         "Predict the mean cosine similarity of two neighbouring trained positions (distance 1), from −1 to 1",
         quoted["distance 1"],
         0.1,
+        2,  # as the answer's metric shows it
     )
 ):
     c = st.columns(3)

@@ -119,7 +119,9 @@ if slides.shows(2):
             "Every token the sentences share stands at the same position in both, so its vector is the "
             "same with or without positions. Move a word to see the difference."
         )
-    elif slides.at(0) and (not slides.on or predict_number("why_1", question, moved.cosine_without, 0.001)):
+    elif slides.at(0) and (
+        not slides.on or predict_number("why_1", question, moved.cosine_without, 0.001, 6)
+    ):
         family = FAMILIES[cfg.method]
         headline = None if additive else pair_headline_or_message(cfg, (text_a, text_b))
         cells = st.columns(2 if additive or headline is None or headline.silent else 3)
@@ -142,7 +144,7 @@ if slides.shows(2):
         elif headline is not None:
             relative_headline(cells[1:], headline, piece, moved)
         if not additive and not slides.on:
-            attention_bridge_expander(cfg)
+            attention_bridge_expander()
             label = f"{family.label} on these two sentences, score by score: Attention"
             st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
     if shared and slides.at(1) and (not slides.on or moved is None or ask("why_1", question)):

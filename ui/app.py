@@ -41,7 +41,7 @@ def start_run(page: StreamlitPage) -> None:
     release_run()  # what a run that never reached end_run still held (a fresh server's first run)
     cache.warm_tokenizer()
     moved_session_note()  # a browser that reconnected from a process that stopped (deploy/)
-    sidebar()
+    sidebar(page.url_path)
     presenter_style()
 
 

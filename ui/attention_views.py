@@ -32,7 +32,6 @@ from core.attention.compare import (
 )
 from core.attention.display import heatmap_frame, shown_note, shown_positions, token_labels
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
-from core.order import check_sentence_tokens
 from core.positional.alibi import get_slopes
 from core.positional.family import EXTRAPOLATE, Family, all_params
 from core.text.tokenizer import token_strings
@@ -42,7 +41,6 @@ from core.views.markup import escape_markdown
 from ui import cache
 from ui.families.controls import setting
 from ui.presenter import predict_number, predict_token, presenting, readable
-from ui.sentences import current_sentences
 from ui.settings import bound_number
 from ui.url_keys import register_url_keys, url_bound
 
@@ -302,8 +300,9 @@ def split_view(family: Family, m: AttentionMap, pieces: list[str], label: str) -
         (m.scores, f"{label}: scores (grey: masked)", "score", domain),
         (m.weights, f"{label}: softmax weights", "weight", WEIGHT_DOMAIN),
     ]
-    if presenting():
+    if presenting():  # three in a row: short titles (the sentence above says what the position part is)
         del panels[2]
+        panels[1] = (m.position, f"{label}: position part", "score", domain)
     cells = grid(len(panels), len(panels) if presenting() else 2)
     for cell, (values, title, legend, scale) in zip(cells, panels, strict=True):
         heatmap(values, m, pieces, title, legend, scale, cell, height=330)
@@ -583,21 +582,16 @@ def attention_bridge(
         cell.altair_chart(readable(chart), width="stretch")
 
 
-def attention_bridge_expander(cfg: PipelineConfig) -> None:
-    """The bridge, folded, for a page that speaks of queries, keys and scores: on the sentences and the
-    head the Attention page uses (nothing, when they cannot be computed at these settings)."""
+def attention_bridge_expander() -> None:
+    """The bridge's words, folded, for a page that speaks of queries, keys and scores, with a link to
+    its picture on the student's own sentence (the Attention page's first section)."""
     with st.expander(f"New to attention? {BRIDGE}", icon=":material/school:"):
-        chosen, texts = current_settings(), current_sentences()
-        try:
-            cfg.validate()
-            check(chosen, cfg)
-            ids = [cache.token_ids(t, cfg.vocab_size) for t in texts]
-            check_sentence_tokens(len(ids[0]), len(ids[1]), cfg.output_dim)
-        except ValueError as exc:
-            st.info(f"The picture needs settings that work on the Attention page: {exc}")
-            return
-        view = sentence_maps(texts, cfg, chosen)
-        attention_bridge(view, token_strings(view.ids_a, cfg.vocab_size), chosen.causal)
+        st.markdown(BRIDGE_WORDS)
+        st.page_link(
+            "pages/Attention.py",
+            label="See it on your own sentence: Attention, section 1",
+            icon=":material/grid_on:",
+        )
 
 
 def pair_question(headline: PairHeadline, family: Family, view: SentenceMaps) -> bool:

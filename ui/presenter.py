@@ -2,8 +2,9 @@
 
 The switch lives in the shared sidebar and is bound to the URL, so it stays on through page switches
 and reloads. Every page splits itself into ``Slides``, each of which fits a 1280 × 720 projector
-(``tests/e2e/test_presenter_fit.py`` measures every one); a prediction box hides a shape or a number
-until the class has guessed it, on its own section and on every later one that would show it.
+(``tests/e2e/test_presenter_fit.py`` measures every one); a clicker's keys press Previous and Next, and
+the URL names the slide shown (``slide``), so a copied link reopens it. A prediction box hides a shape
+or a number until the class has guessed it, on its own section and on every later one that would show it.
 """
 
 from __future__ import annotations
@@ -18,9 +19,15 @@ from core.prediction import example_shape, number_problem, parse_number, parse_s
 from core.views.chart_specs import unvalidated
 from core.views.markup import escape_markdown
 from core.views.units import human_bytes, human_count, shape_str
+from ui.url_keys import register_shown_keys
 
 PRESENT = "present"  # the switch's widget key and URL parameter
+SLIDE = "slide"  # URL parameter, presenting: the slide shown, "3" or "3.2" (section 3, its second part)
+_AT = "_slides_at"  # session key: each page's slide (its URL path -> the slide's URL text)
+_PATH = "_slides_path"  # session key: the URL path of the page this run draws
+register_shown_keys(SLIDE)
 SCREEN_HEIGHT = 720  # px: the projector a section must fit (1280 × 720)
+LEAST_FONT = 16  # px: the smallest text of a chart that a back row reads on that projector
 _CSS = """
 <style>
 html { font-size: 135%; }
@@ -38,6 +45,34 @@ h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
   [data-testid="stHeader"] button, [data-testid="stHeader"] a { pointer-events: auto; }
 }
 </style>
+"""
+
+# A presentation clicker sends ArrowRight / PageDown / Space (next) and ArrowLeft / PageUp (back): each
+# presses Previous or Next (found by its key's class), except where the key is the focused control's
+# own: typing a prediction, choosing in a list, Space on a button. Bound once per page load.
+_KEYS = """
+<script>
+(() => {
+  if (window.presenterKeys) return;
+  window.presenterKeys = true;
+  const FORWARD = ["ArrowRight", "PageDown", " "], BACK = ["ArrowLeft", "PageUp"];
+  const OWN = "input, textarea, select, [contenteditable]:not([contenteditable=false]), " +
+    "[role=combobox], [role=listbox], [role=slider], [role=radiogroup], [role=tablist], [role=menu]";
+  const PRESSABLE = "button, a, summary, label, [role=button], [role=switch], [role=checkbox]";
+  document.addEventListener("keydown", (event) => {
+    const forward = FORWARD.includes(event.key);
+    if (!forward && !BACK.includes(event.key)) return;
+    if (event.repeat || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey
+        || event.shiftKey) return;
+    const focus = event.target instanceof Element ? event.target : null;
+    if (focus && (focus.closest(OWN) || (event.key === " " && focus.closest(PRESSABLE)))) return;
+    const button = document.querySelector(`[class*="st-key-${forward ? "next" : "prev"}_"] button`);
+    if (!button || button.disabled) return;
+    event.preventDefault();
+    button.click();
+  });
+})();
+</script>
 """
 
 
@@ -59,9 +94,10 @@ def presenting() -> bool:
 
 
 def presenter_style() -> None:
-    """Large type for a projector, when presenting."""
+    """Large type for a projector and the clicker's keys, when presenting."""
     if presenting():
-        st.html(_CSS)
+        # In the sidebar, not on the slide, where an element with a script takes room.
+        st.sidebar.html(_CSS + _KEYS, unsafe_allow_javascript=True)
 
 
 def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
@@ -69,15 +105,43 @@ def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
 
     Drawing skips Altair's schema validation: ``core.views.chart_specs.unvalidated``.
     """
-    if presenting():
+    if presenting():  # every text of the chart at least LEAST_FONT px (a builder sets none smaller)
         chart = (
-            chart.configure_axis(labelFontSize=17, titleFontSize=19)
-            .configure_title(fontSize=22)
-            .configure_legend(labelFontSize=16, titleFontSize=17)
+            chart.configure_axis(labelFontSize=17, titleFontSize=18)
+            .configure_title(fontSize=18, subtitleFontSize=LEAST_FONT)  # Families: 3 panel titles a row
+            .configure_legend(labelFontSize=LEAST_FONT, titleFontSize=17)
+            .configure_header(labelFontSize=LEAST_FONT, titleFontSize=17)
+            .configure_text(fontSize=LEAST_FONT)  # text marks: a rule's label
             # Drawn at a given height, a chart puts its title ~10 px above its own top, where it is cut off.
             .properties(padding={"top": 14, "right": 5, "bottom": 5, "left": 5})
         )
     return unvalidated(chart)
+
+
+def slide_url(path: str) -> None:
+    """Before Copy link (which reads the address bar): the URL's slide is page ``path``'s.
+
+    Not presenting, the URL has none. Presenting, a page shown before in this session gets back its
+    slide; a slide left in the URL by another page is dropped; a link's slide stays for ``Slides``.
+    """
+    at, before = st.session_state.setdefault(_AT, {}), st.session_state.get(_PATH)
+    st.session_state[_PATH] = path
+    if not presenting():
+        _drop_slide()
+    elif path in at:
+        _write_slide(at[path])
+    elif before is not None and before != path:
+        _drop_slide()
+
+
+def _write_slide(text: str) -> None:
+    if st.query_params.get(SLIDE) != text:
+        st.query_params[SLIDE] = text
+
+
+def _drop_slide() -> None:
+    if SLIDE in st.query_params:
+        del st.query_params[SLIDE]
 
 
 def slide_height(height: int, normal: int | str = "content") -> int | str:
@@ -101,6 +165,8 @@ class Slides:
         self.parts = [[""] if isinstance(s, str) else s[1] for s in sections]
         self.titles = [s if isinstance(s, str) else s[0] for s in sections]
         self.slides = [(n, k) for n, parts in enumerate(self.parts, 1) for k in range(len(parts))]
+        if not self.on:
+            _drop_slide()
         self.section, self.part = self._nav() if self.on else (0, None)
 
     def title(self, index: int) -> str:
@@ -112,9 +178,14 @@ class Slides:
     def _nav(self) -> tuple[int, int]:
         """Previous / Next and where they are; the section (1-based) and its part (0-based) drawn.
 
-        The section is kept under ``slide_<page>`` and its part under ``part_<page>``.
+        The section is kept under ``slide_<page>`` and its part under ``part_<page>``, and in the URL
+        (``slide``: "3", or "3.2" for its second part), from which a page not shown before in the
+        session starts: a copied link opens on the slide it was copied at.
         """
         key, part_key, total = f"slide_{self.page}", f"part_{self.page}", len(self.slides)
+        if key not in st.session_state and (text := st.query_params.get(SLIDE)):  # checked: "3" or "3.2"
+            number, _, part = text.partition(".")
+            st.session_state[key], st.session_state[part_key] = int(number), int(part or 1) - 1
 
         def index() -> int:  # the slide the session is at (0-based), clamped to this run's slides
             number = min(max(st.session_state.get(key, 1), 1), len(self.parts))
@@ -122,7 +193,11 @@ class Slides:
             return self.slides.index((number, k))
 
         def go(i: int) -> None:
-            st.session_state[key], st.session_state[part_key] = self.slides[min(max(i, 0), total - 1)]
+            number, k = self.slides[min(max(i, 0), total - 1)]
+            st.session_state[key], st.session_state[part_key] = number, k
+            text = f"{number}.{k + 1}" if len(self.parts[number - 1]) > 1 else str(number)
+            st.session_state.setdefault(_AT, {})[st.session_state.get(_PATH, "")] = text
+            _write_slide(text)
 
         current = index()
         go(current)
@@ -220,20 +295,21 @@ def predict_shape(key: str, name: str, shape: tuple[int, ...]) -> bool:
     return True
 
 
-def predict_number(key: str, question: str, answer: float, tolerance: float) -> bool:
+def predict_number(key: str, question: str, answer: float, tolerance: float, digits: int = 0) -> bool:
     """Ask for a number before showing it; True once revealed (then says how close the guess was, or what
-    it could not read)."""
+    it could not read). The verdict writes the answer with ``digits`` decimals, as the page shows it
+    (0: a count, "29")."""
     if not ask(key, question, number_problem):
         return False
-    typed = guess(key)
+    typed, shown = guess(key), f"{answer:,.{digits}f}"
     read = parse_number(typed)
     if read is not None:
         close = abs(read - answer) <= tolerance
         (st.success if close else st.warning)(
-            f"You predicted {read:g}; the answer is {answer:.6f}" + (" — right!" if close else ".")
+            f"You predicted {read:g}; the answer is {shown}" + (" — right!" if close else ".")
         )
     elif message := number_problem(typed):
-        st.warning(f"{escape_markdown(message)} The answer is {answer:.6f}.")
+        st.warning(f"{escape_markdown(message)} The answer is {shown}.")
     return True
 
 
@@ -288,4 +364,6 @@ def step(number: int, info: Step, slides: Slides) -> bool:
     st.code(info.code, language="python", wrap_lines=True)
     if revealed:
         step_metrics(info)
+        if info.nbytes == 0 and info.memory_help:  # 0 B needs its reason on the slide, not in a tooltip
+            st.caption(info.memory_help)
     return revealed and len(slides.parts[number - 1]) == 1

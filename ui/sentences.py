@@ -6,8 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.order import OrderComparison, SharedToken, mid_sentence
+from core.order import OrderComparison, SharedToken
 from core.text.tokenizer import token_strings
+from ui.presenter import presenting
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import MAX_SENTENCE_CHARS
 
@@ -34,24 +35,6 @@ def sentence_inputs() -> tuple[str, str, bool]:
     return typed_a, typed_b, mid
 
 
-def current_sentences() -> tuple[str, str]:
-    """The two sentences as Why position? and Attention read them, without drawing their boxes: this
-    session's, else the URL's, else the lecture's (a leading space when "mid-sentence" is on)."""
-
-    def value(key: str, default):
-        if key in st.session_state:
-            return st.session_state[key]
-        text = st.query_params.get(key)
-        if text is None:
-            return default
-        return text == "true" if isinstance(default, bool) else text[:MAX_SENTENCE_CHARS]
-
-    a, b = value("a", SENTENCE_A), value("b", SENTENCE_B)
-    if not a.strip() or not b.strip():
-        a, b = SENTENCE_A, SENTENCE_B
-    return (mid_sentence(a), mid_sentence(b)) if value("space", True) else (a, b)
-
-
 def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
     """One row per token the sentences share: its positions, cosines and norms without and with positions."""
     table = pd.DataFrame(
@@ -68,6 +51,9 @@ def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
         }
     )
     numbers = [c for c in table.columns if c.startswith(("cosine", "norm"))]
+    if presenting():
+        projected(table, dict.fromkeys(numbers, "{:.6f}"))
+        return
     st.dataframe(table, hide_index=True, width="stretch", column_config=dict.fromkeys(numbers, SIX_DECIMALS))
 
 
@@ -84,6 +70,11 @@ def comparison_table(comparisons: dict[str, OrderComparison]) -> None:
         }
         for name, c in comparisons.items()
     ]
+    if presenting():
+        names = ("cos of means, no positions", "cos of means, with positions")
+        formats = dict.fromkeys(names, "{:.6f}") | {"max |diff| of means, with positions": "{:.1e}"}
+        projected(pd.DataFrame(rows), formats)
+        return
     st.dataframe(  # formats in the browser: a pandas Styler would cost ~6 ms a table on every rerun
         pd.DataFrame(rows),
         hide_index=True,
@@ -94,3 +85,9 @@ def comparison_table(comparisons: dict[str, OrderComparison]) -> None:
             "max |diff| of means, with positions": st.column_config.NumberColumn(format="%.1e"),
         },
     )
+
+
+def projected(table: pd.DataFrame, formats: dict[str, str]) -> None:
+    """``table`` for a projector: a static table, whose headers wrap to the screen's width (a data grid
+    would cut its last columns off), with ``formats`` (column -> format) applied."""
+    st.table(table.style.format(formats), hide_index=True)  # numbers stay numbers: aligned right

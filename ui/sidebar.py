@@ -9,22 +9,24 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.navigation import PAGES, SETTINGS, app_pages
-from ui.presenter import PRESENT, presenter_toggle
+from ui.presenter import PRESENT, presenter_toggle, slide_url
 from ui.presets import apply_new_preset
 from ui.settings import pipeline_settings
 from ui.share_link import apply_link_text, copy_link_button, share_params
 from ui.text_source import text_source
-from ui.url_keys import register_url_keys, url_bound, url_keys, url_settings
+from ui.url_keys import link_keys, register_url_keys, url_bound, url_settings
 from ui.url_params import check_url, dropped_url_note
 
 register_url_keys(PRESENT)
 
 
-def sidebar() -> None:
-    """Draw the sidebar shared by every page; ``settings()`` then returns what it holds (this run only)."""
-    dropped_url_note(len(url_keys()) + 1)  # every setting and a pasted text
+def sidebar(path: str) -> None:
+    """Draw the sidebar shared by every page (``path``: the URL path of the page drawn after it);
+    ``settings()`` then returns what it holds (this run only)."""
+    dropped_url_note(len(link_keys()) + 1)  # every setting, the slide and a pasted text
     for message in check_url():  # before any widget reads the URL
         st.warning(message, icon=":material/link_off:")
+    slide_url(path)  # checked, and before Copy link reads it
     if note := apply_link_text():
         st.warning(note, icon=":material/link_off:")
     if note := apply_new_preset():
@@ -49,6 +51,6 @@ def share_link() -> None:
     from the last run) or, on a page's first run, from the address bar; a setting at its default
     is in neither, and the link's reader gets that default too.
     """
-    in_url = {k: st.query_params[k] for k in url_keys() if k in st.query_params}
+    in_url = {k: st.query_params[k] for k in link_keys() if k in st.query_params}
     params, note = share_params(dict(st.session_state), {**in_url, **url_settings(dict(st.session_state))})
     copy_link_button(st.context.url or "", params, note)

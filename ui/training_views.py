@@ -17,7 +17,7 @@ from core.training.training import TrainConfig, TrainResult, batch_size_for, com
 from core.views.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
 from ui.memory import waiting_message
 from ui.position_loss_view import position_loss_view
-from ui.presenter import readable, slide_height
+from ui.presenter import presenting, readable, slide_height
 from ui.settings import bound_number
 from ui.text_source import TextChoice
 from ui.url_keys import register_url_keys, url_bound
@@ -26,6 +26,7 @@ DEFAULTS = TrainConfig()
 register_url_keys("corpus", "train_context", "size", "steps")
 WORKERS = 1  # runs training at once on the server's two cores; the rest queue
 SLIDE_CHART = 440  # px: the loss curves' height on a presenter's slide (1280 × 720)
+SNAPSHOT_HEATMAP = 400  # px: the table's similarity heatmap on a presenter's slide, beside slider and curve
 KEEP = 16  # finished runs kept for everyone (each ≤ 26 snapshots of ≤ 256 × 128 floats: ≤ 3.4 MB)
 
 
@@ -200,22 +201,26 @@ def snapshot_view(result: TrainResult) -> None:
         "random noise (only the diagonal is similar); as training goes on, neighbouring positions "
         "become alike — a band forms along the diagonal."
     )
-    index = st.select_slider(
-        "Step",
-        options=list(range(len(result.steps))),
-        value=len(result.steps) - 1,
-        format_func=lambda k: str(result.steps[k]),
-        key="snapshot",
-    )
+    # Presenting, the heatmap takes the slide's height beside the slider and the curve; else the slider
+    # spans the page above the two.
+    above = None if presenting() else st.container()
+    c1, c2 = st.columns(2)
+    with c2 if above is None else above:
+        index = st.select_slider(
+            "Step",
+            options=list(range(len(result.steps))),
+            value=len(result.steps) - 1,
+            format_func=lambda k: str(result.steps[k]),
+            key="snapshot",
+        )
     table = result.snapshots[index]  # [T, d]
     T = table.shape[0]
-    c1, c2 = st.columns(2)
     with c1:
         frame = grid_frame(cosine_matrix(table), torch.arange(T), torch.arange(T), "position i", "position j")
         st.altair_chart(
             readable(similarity_heatmap(frame, f"Cosine similarity at step {result.steps[index]}")),
             width="stretch",
-            height=slide_height(280),
+            height=slide_height(SNAPSHOT_HEATMAP, 280),
         )
     with c2:
         frame = pd.DataFrame({"step": result.steps, "structure": result.structure})

@@ -18,6 +18,7 @@ from ui.url_params import url_text
 URL_BOUND = {"bind": "query-params", "persist_state": "session"}
 _REGISTERED: dict[str, None] = {}  # URL keys in the order they were registered
 BOUND_KEYS: set[str] = set()  # every widget key bound to the URL so far
+_SHOWN: dict[str, None] = {}  # URL keys the app writes itself for what it shows (no widget binds them)
 
 
 def register_url_keys(*keys: str) -> tuple[str, ...]:
@@ -29,6 +30,18 @@ def register_url_keys(*keys: str) -> tuple[str, ...]:
 def url_keys() -> tuple[str, ...]:
     """Every setting a copied link carries: the registered keys and each family's own settings."""
     return (*_REGISTERED, *(k for k in all_params() if k not in _REGISTERED))
+
+
+def register_shown_keys(*keys: str) -> tuple[str, ...]:
+    """Declare URL parameters that the app keeps in step with what it shows (presenting: the slide),
+    so that Copy link carries them from the address bar."""
+    _SHOWN.update(dict.fromkeys(keys))
+    return keys
+
+
+def link_keys() -> tuple[str, ...]:
+    """Every parameter a copied link carries: the settings (``url_keys``) and what is shown."""
+    return (*url_keys(), *_SHOWN)
 
 
 def url_bound(key: str) -> dict[str, str]:

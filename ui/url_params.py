@@ -26,9 +26,11 @@ from core.training.training import TrainConfig
 from core.views.markup import escape_markdown
 
 WHOLE, NUMBER = "a whole number", "a number"
+SLIDE = "a section number such as 3, or 3.2 for its second part"  # presenting: the slide shown
 # ASCII only: Python's int() and float() also take "１２", "٤" and "1_000", which no link should carry.
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_SLIDE = re.compile(r"([0-9]{1,4})(?:\.([0-9]{1,4}))?")  # a slide past the last is the last (ui.presenter)
 # A browser keeps whole numbers exactly up to 2**53 - 1; Streamlit silently resets a bound widget's
 # URL value beyond that (``NumberInputSerde.deserialize``), so it is refused here, with a message.
 MAX_WHOLE = 2**53 - 1
@@ -69,6 +71,7 @@ def accepted() -> dict[str, str | tuple[str, ...]]:
     }
     return {
         **numbers,
+        "slide": SLIDE,
         **dict.fromkeys(LC_WHOLE, WHOLE),
         **dict.fromkeys(LC_NUMBER, NUMBER),
         **families,
@@ -93,6 +96,7 @@ def defaults() -> dict[str, object]:
         "size": t.size,
         "corpus": "log",
         "present": "false",
+        "slide": "1",
         "space": "true",
         "causal": "true",
         "head": 1,
@@ -133,6 +137,11 @@ def parse(key: str, value: str) -> str:
         if abs(number := int(text)) > MAX_WHOLE:
             raise ValueError(f"is beyond ±{MAX_WHOLE:,}, the largest whole number a browser keeps exactly")
         return str(number)
+    if kind == SLIDE:
+        found = _SLIDE.fullmatch(text)
+        if not found or int(found[1]) < 1 or (found[2] is not None and int(found[2]) < 1):
+            raise ValueError(f"is not {SLIDE}")
+        return str(int(found[1])) + (f".{int(found[2])}" if found[2] is not None else "")
     if kind == NUMBER:
         if text.lstrip("+-").lower() in ("inf", "infinity", "nan"):
             raise ValueError("is not a finite number")

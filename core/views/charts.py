@@ -15,6 +15,10 @@ import torch
 from core.text.vocab import SweepPoint, table_parameters
 from core.views.chart_specs import templated
 
+# px: a method panel's title. Set in the chart's config, not on its title, so that a projector's larger
+# type (ui.presenter.readable, which configures titles again) replaces it.
+PANEL_TITLE = 14
+
 
 def grid_frame(
     values: torch.Tensor, rows: torch.Tensor, cols: torch.Tensor, row_name: str, col_name: str
@@ -222,11 +226,9 @@ def method_panel(
     (e.g. why this panel's axis is shorter than its neighbours'). ``rule_at``, ``x_domain`` and ``note``
     are written in as they are (live: one template serves every context length).
     """
-    heading = alt.Title(title, color=color, anchor="start", fontSize=14)
+    heading = alt.Title(title, color=color, anchor="start")
     if note is not None:
-        heading = alt.Title(
-            title, color=color, anchor="start", fontSize=14, subtitle=note, subtitleColor=color
-        )
+        heading = alt.Title(title, color=color, anchor="start", subtitle=note, subtitleColor=color)
     scale = alt.Scale(domain=list(x_domain), nice=False) if x_domain is not None else alt.Undefined
     chart = (
         alt.Chart(frame, title=heading, height=height)
@@ -238,14 +240,14 @@ def method_panel(
         )
     )
     if rule_at is None:
-        return chart
+        return chart.configure_title(fontSize=PANEL_TITLE)
     # The rule's x as a datum on one inline row (not a frame of its own): a number in the spec.
     rule = (
         alt.Chart(alt.Data(values=[{}]))
         .mark_rule(strokeDash=[6, 4], color="#6b7280")
         .encode(x=alt.datum(rule_at))
     )
-    return chart + rule
+    return (chart + rule).configure_title(fontSize=PANEL_TITLE)
 
 
 def loss_frame(

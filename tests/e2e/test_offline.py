@@ -14,7 +14,9 @@ from ui.navigation import PAGES
 from ui.widgets import FAVICON
 
 
-@pytest.mark.parametrize("url_path", ["" if k == 0 else stop.url for k, stop in enumerate(PAGES)])
+@pytest.mark.parametrize(
+    "url_path", ["" if k == 0 else stop.url for k, stop in enumerate(PAGES)] + ["Pipeline?present=true"]
+)  # the clicker keys too
 def test_a_page_asks_nothing_of_any_other_host(server, page, wait_for_app, wait_for_charts, url_path):
     host = urlsplit(server).netloc
     elsewhere = []

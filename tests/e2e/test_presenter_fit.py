@@ -3,31 +3,62 @@ screen with readable charts, and an answer stays hidden until Reveal.
 
 A section is what ``shared/tools/shoot`` measures for a ``present=true`` path: the height of the app's
 scrolling container (``stAppScrollToBottomContainer``, else ``stMain``) while that section is shown. Each
-is measured as it opens and again after its Reveal, if it has one.
+is measured as it opens and again after its Reveal, if it has one. Readable: every chart is large enough,
+every text of a chart drawn as SVG is at least ``LEAST_FONT`` px as the browser computes it and whole (not
+cut to "…" nor past the chart's edge), and every chart's spec (the only way to read a chart drawn on a
+canvas) sets no text smaller; no table is cut off at the right.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from ui.presenter import SCREEN_HEIGHT
+from ui.presenter import LEAST_FONT, SCREEN_HEIGHT
 
 SCREEN = {"width": 1280, "height": SCREEN_HEIGHT}
-MIN_CHART = (300, 150)  # px: the smallest chart a back row can read
-PAGES = ["Pipeline", "Why_position", "Families", "Trained_positions", "Training", "Long_context"]
+MIN_CHART = (240, 150)  # px: the smallest chart a back row can read (Attention's small multiples: 250 wide)
+# Every page, by its URL path: the one place to change when the pages move.
+PIPELINE = "Pipeline"
+PAGES = [PIPELINE, "Why_position", "Attention", "Families", "Long_context", "Training", "Trained_positions"]
 
-_SECTION_JS = """() => {
+_SECTION_JS = """(least) => {
   const c = document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
     || document.querySelector('[data-testid="stMain"]');
   const charts = [...document.querySelectorAll('.vega-embed')].map(e => {
     const d = e.querySelector('canvas, svg'); const b = d ? d.getBoundingClientRect() : {width: 0, height: 0};
     return [Math.round(b.width), Math.round(b.height)];
   });
-  return {height: c.scrollHeight, charts};
+  const small = [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg text')]
+    .filter(t => t.textContent.trim() && parseFloat(getComputedStyle(t).fontSize) < least)
+    .map(t => `"${t.textContent.trim().slice(0, 40)}" at ${getComputedStyle(t).fontSize}`);
+  // A table scrolls itself; a data grid scrolls inside (Glide's .dvn-scroller).
+  const cut = [...document.querySelectorAll('[data-testid=stTable], [data-testid=stDataFrame]')]
+    .filter(e => {
+      const s = e.querySelector('.dvn-scroller') || e;
+      return s.scrollWidth > s.clientWidth + 4;
+    })
+    .map(e => e.dataset.testid);
+  // Cut: by Vega at its limit ("…"), or by the chart's edge (a text's box is a few px taller than its
+  // letters, as wide as them).
+  const clipped = [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg text')].filter(t => {
+    const b = t.getBoundingClientRect(), s = t.ownerSVGElement.getBoundingClientRect();
+    return t.textContent.trim().endsWith('…') || (b.width > 0 && (b.left < s.left - 1 || b.right > s.right + 1
+      || b.top < s.top - 4 || b.bottom > s.bottom + 4));
+  }).map(t => t.textContent.trim());
+  return {height: c.scrollHeight, charts, small, cut, clipped};
 }"""
+# Where a chart's spec sets the size of a text (in its config: every kind of text the charts draw).
+_CONFIGURED = {
+    "axis": ("labelFontSize", "titleFontSize"),
+    "legend": ("labelFontSize", "titleFontSize"),
+    "title": ("fontSize", "subtitleFontSize"),
+    "header": ("labelFontSize", "titleFontSize"),
+    "text": ("fontSize",),  # text marks
+}
 # Drawn: the script has run, nothing is stale or loading, every chart has drawn and Vega has sized it.
 _DRAWN_JS = """() => {
   const app = document.querySelector('[data-testid=stApp]');
@@ -45,6 +76,58 @@ def projector(browser):
     page.close()
 
 
+class ChartSpecs:
+    """Every chart spec the server sends ``page`` (from its websocket): make it before the page's ``goto``."""
+
+    def __init__(self, page) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self._message, self.specs = ForwardMsg, []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, str):
+            return
+        message = self._message.FromString(payload)
+        if message.WhichOneof("type") != "delta" or message.delta.WhichOneof("type") != "new_element":
+            return
+        element = message.delta.new_element
+        if element.WhichOneof("type") == "vega_lite_chart":
+            self.specs.append(json.loads(element.vega_lite_chart.spec))
+
+    def small_text(self) -> list[str]:
+        """What the specs received so far leave under ``LEAST_FONT`` px (then forgets them)."""
+        found = []
+        for spec in self.specs:
+            config = spec.get("config", {})
+            title = json.dumps(spec.get("title") or spec.get("layer", [{}])[0].get("title"))[:60]
+            found += [
+                f"chart {title}: config.{part}.{key} is {config.get(part, {}).get(key)}"
+                for part, keys in _CONFIGURED.items()
+                for key in keys
+                if config.get(part, {}).get(key, 0) < LEAST_FONT
+            ]
+            found += [f"chart {title}: {where}" for where in _set_smaller(spec, "")]
+        self.specs.clear()
+        return found
+
+
+def _set_smaller(value, where: str) -> list[str]:
+    """Every font size under ``LEAST_FONT`` that a spec sets anywhere (its data left out)."""
+    if isinstance(value, list):
+        return [found for k, item in enumerate(value) for found in _set_smaller(item, f"{where}[{k}]")]
+    if not isinstance(value, dict):
+        return []
+    found = []
+    for key, item in value.items():
+        if key in ("data", "datasets"):
+            continue
+        if key.lower().endswith("fontsize") and isinstance(item, int | float) and item < LEAST_FONT:
+            found.append(f"{where}.{key} is {item}")
+        found += _set_smaller(item, f"{where}.{key}")
+    return found
+
+
 def drawn(page) -> None:
     """Wait until the section is drawn (see _DRAWN_JS), then two frames for Vega to size its charts."""
     page.wait_for_function(_DRAWN_JS, timeout=90_000)
@@ -56,16 +139,21 @@ def section_title(page) -> str:
     return page.get_by_test_id("stProgress").inner_text().strip()
 
 
-def misfits(page, where: str) -> list[str]:
-    """What does not fit the projector in the section shown: its height, and charts too small to read."""
+def misfits(page, where: str, specs: ChartSpecs | None = None) -> list[str]:
+    """What does not fit the projector in the section shown: its height, charts too small to read, chart
+    text under ``LEAST_FONT`` px (drawn, and in the specs received), and tables cut off at the right."""
     drawn(page)
-    shown = page.evaluate(_SECTION_JS)
+    shown = page.evaluate(_SECTION_JS, LEAST_FONT)
     found = []
     if shown["height"] > SCREEN_HEIGHT:
         found.append(f"{where}: {shown['height']} px tall")
     for width, height in shown["charts"]:
         if width < MIN_CHART[0] or height < MIN_CHART[1]:
             found.append(f"{where}: a chart of {width} × {height} px")
+    found += [f"{where}: chart text {text}" for text in shown["small"]]
+    found += [f"{where}: {table} cut off at the right" for table in shown["cut"]]
+    found += [f"{where}: chart text cut to “{text}”" for text in shown["clipped"]]
+    found += [f"{where}: {text}" for text in (specs.small_text() if specs else [])]
     return found
 
 
@@ -80,20 +168,21 @@ def next_section(page) -> bool:
     return True
 
 
-def every_section(page, shots, name: str) -> tuple[list[str], list[str]]:
+def every_section(page, shots, name: str, specs: ChartSpecs | None = None) -> tuple[list[str], list[str]]:
     """Visit every section of the page open in ``page``, revealing each answer; its titles and misfits."""
     titles, found = [], []
     while True:
         title = section_title(page)
         titles.append(title)
-        found += misfits(page, title)
+        found += misfits(page, title, specs)
         number = re.match(r"Section (\d+)", title).group(1)
         page.screenshot(path=str(shots / f"presenter_{name}_{number}.png"))
         reveal = page.get_by_role("button", name="Reveal")
         if reveal.count():
             reveal.click()
             expect(reveal).to_have_count(0, timeout=60_000)
-            found += misfits(page, f"{title}, revealed")
+            found += misfits(page, f"{title}, revealed", specs)
+            page.screenshot(path=str(shots / f"presenter_{name}_{number}_revealed.png"))
         if not next_section(page):
             return titles, found
 
@@ -101,13 +190,14 @@ def every_section(page, shots, name: str) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize("path", PAGES)
 def test_every_section_fits_a_projector(server, projector, path, shots):
     page = projector
+    specs = ChartSpecs(page)
     page.goto(f"{server}/{path}?present=true")
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of", timeout=90_000)
     if path == "Training":  # its later sections show a finished run: train one first
         page.get_by_role("button", name="Train", exact=True).click()
         expect(page.get_by_text("Validation loss")).to_be_visible(timeout=240_000)
-    titles, found = every_section(page, shots, path)
-    assert found == []
+    titles, found = every_section(page, shots, path, specs)
+    assert found == [], "\n".join(found)
     total = int(re.match(r"Section 1 of (\d+)", titles[0]).group(1))
     assert len(titles) == total > 1  # every section was visited
     assert page.get_by_test_id("stException").count() == 0
@@ -117,12 +207,14 @@ def test_every_section_fits_a_projector(server, projector, path, shots):
 def test_every_close_up_fits_a_projector(server, projector, method, shots):
     """The Families close-up differs per method (learned is the default, measured above)."""
     page = projector
+    specs = ChartSpecs(page)
     page.goto(f"{server}/Families?present=true&method={method}")
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of", timeout=90_000)
     while "Close-up" not in section_title(page):
         assert next_section(page)
-    titles, found = every_section(page, shots, f"Families_{method}")
-    assert found == []
+    specs.specs.clear()  # the sections before the close-up are measured above
+    titles, found = every_section(page, shots, f"Families_{method}", specs)
+    assert found == [], "\n".join(found)
     assert all("Close-up" in title for title in titles)
 
 
@@ -137,10 +229,10 @@ def test_why_position_asks_about_a_named_token_and_hides_the_answer(server, proj
     main = page.get_by_test_id("stMain")
     for answer in ("1.000000", "0.483638"):  # without and with positions
         expect(main).not_to_contain_text(answer)
-    assert page.get_by_test_id("stDataFrame").count() == 0
+    assert page.get_by_test_id("stTable").count() == 0
     next_section(page)  # every shared token: its table would show the cosines
     drawn(page)
-    assert page.get_by_test_id("stDataFrame").count() == 0
+    assert page.get_by_test_id("stTable").count() == 0
     expect(page.get_by_role("button", name="Reveal")).to_be_visible()
     expect(main).not_to_contain_text("1.000000")
     page.get_by_role("button", name="◀ Previous").click()
@@ -163,7 +255,7 @@ def test_why_position_asks_about_a_named_token_and_hides_the_answer(server, proj
 
 def test_a_shape_it_cannot_read_gets_what_and_an_example(server, projector, shots):
     page = projector
-    page.goto(f"{server}/Pipeline?present=true")
+    page.goto(f"{server}/{PIPELINE}?present=true")
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of", timeout=90_000)
     while "Token embedding lookup" not in section_title(page):
         next_section(page)

@@ -121,17 +121,18 @@ def test_why_position_names_the_token_and_hides_the_cosine_until_revealed(open_p
     at = open_page("pages/Why_position.py", present="true")
     assert at.sidebar.text_input(key="a").value == "The cat sat on the mat"  # typed in the sidebar
     assert progress(at) == "Section 1 of 5: Two sentences"
-    assert not at.metric and not at.dataframe
+    assert not at.metric and not at.table
     at.button(key="next_why").click().run()
     question = at.text_input(key="predict_why_1").label
     assert question.startswith("Predict the cosine of ' cat' in A (position 1) and ' cat' in B (position 4)")
-    assert not at.metric and not at.dataframe  # no answer above or below the question
+    assert not at.metric and not at.table  # no answer above or below the question
     at.button(key="next_why").click().run()
     assert progress(at) == "Section 3 of 5: The same token, two positions — every shared token"
-    assert not at.dataframe  # the table of cosines waits for the reveal too
+    assert not at.table  # the table of cosines waits for the reveal too
     at.text_input(key="predict_why_1").input("0.5").run()
     at.button(key="reveal_why_1").click().run()
-    assert len(at.dataframe) == 1
+    assert len(at.table) == 1 and not at.dataframe  # presenting: a table that wraps to the screen
+    assert list(at.table[0].value.columns[:2]) == ["token", "ID"]
     at.button(key="prev_why").click().run()
     assert [m.value for m in at.metric][0] == "1.000000"
     assert at.warning[0].value == "You predicted 0.5; the answer is 1.000000."
@@ -210,3 +211,87 @@ def test_presenting_the_families_overview_wraps_its_facts_in_the_projector_s_typ
     assert not at.dataframe
     normal = open_page("pages/Families.py")
     assert "source" in normal.dataframe[0].value.columns and not normal.table
+
+
+def slide_in_url(at) -> str | None:
+    value = at.query_params.get("slide")
+    return value[-1] if isinstance(value, list) else value
+
+
+def test_the_slide_shown_is_in_the_url_and_a_link_opens_on_it(open_page):
+    at = open_page(present="true")
+    assert slide_in_url(at) == "1.1"  # section 1 has two parts
+    for _ in range(7):
+        at.button(key="next_pipeline").click().run()
+    assert progress(at) == "Section 8 of 16: Token embedding lookup — the values"
+    assert slide_in_url(at) == "3.3"
+    at.button(key="prev_pipeline").click().run()
+    assert slide_in_url(at) == "3.2"
+    link = open_page(present="true", slide="3.2")  # another browser opening the copied link
+    assert progress(link) == "Section 7 of 16: Token embedding lookup — the lookup"
+    assert not link.exception and not link.warning
+
+
+@pytest.mark.parametrize(
+    "slide, shown",
+    [
+        ("99", "Section 15 of 16: Input embeddings"),  # past the last section: the last
+        ("2.99", "Section 5 of 16: Sliding-window batch — inputs and targets"),  # past its last part
+        ("4", "Section 9 of 16: Positional embedding"),  # a section of parts: its first
+    ],
+)
+def test_a_slide_past_the_end_is_clamped(slide, shown, open_page):
+    at = open_page(present="true", slide=slide)
+    assert progress(at) == shown and not at.exception and not at.warning
+
+
+def test_a_slide_that_is_no_section_number_falls_back_to_the_first(open_page):
+    at = open_page(present="true", slide="three")
+    assert progress(at) == "Section 1 of 16: Text → token IDs" and not at.exception
+    assert "URL parameter **slide** = “three” is not a section number" in at.warning[0].value
+
+
+def test_the_slide_is_in_the_url_only_while_presenting(open_page):
+    at = open_page(present="true", slide="3")
+    at.sidebar.toggle(key="present").set_value(False).run()
+    assert slide_in_url(at) is None
+    assert len(subheaders(at)) == 6  # every step
+    plain = open_page(slide="3")  # a link that is not presenting: the slide means nothing
+    assert slide_in_url(plain) is None and not plain.warning and len(subheaders(plain)) == 6
+
+
+def test_each_page_keeps_its_own_slide_in_the_url(open_page):
+    at = open_page(present="true", slide="2")
+    at.switch_page("pages/Why_position.py").run()
+    assert progress(at) == "Section 1 of 5: Two sentences"  # not the Pipeline's slide
+    assert slide_in_url(at) == "1"
+    at.button(key="next_why").click().run()
+    assert slide_in_url(at) == "2.1"
+    at.switch_page("pages/Pipeline.py").run()
+    assert progress(at).startswith("Section 3 of 16") and slide_in_url(at) == "2.1"
+    at.switch_page("pages/Why_position.py").run()
+    assert slide_in_url(at) == "2.1" and progress(at).startswith("Section 2 of 5")
+
+
+def test_a_cosine_is_answered_to_the_digits_its_page_shows(open_page):
+    at = open_page("pages/Trained_positions.py", present="true")
+    at.session_state["slide_trained"] = 2
+    at.run()
+    at.text_input(key="predict_trained_1").input("-0.5").run()
+    at.button(key="reveal_trained_1").click().run()
+    verdict = at.warning[0].value
+    shown = at.metric[0].value  # the answer's metric, two decimals
+    assert verdict == f"You predicted -0.5; the answer is {shown}."
+
+
+def test_the_broadcasting_step_asks_for_input_embeddings_and_says_what_0_b_means(open_page):
+    at = open_page(present="true")
+    at.session_state["slide_pipeline"] = 5
+    at.run()
+    label = at.text_input(key="predict_5").label
+    assert label.startswith("Predict the shape of `input_embeddings`") and "broadcast" not in label
+    at.button(key="reveal_5").click().run()
+    assert [m.value for m in at.metric] == ["8 × 4 × 256", "0", "0 B"]
+    note = " ".join(c.value for c in at.main.caption)
+    assert "Memory 0 B: the positional rows are not copied" in note
+    assert "input_embeddings, does hold 8×4×256 values" in note

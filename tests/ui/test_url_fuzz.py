@@ -14,7 +14,7 @@ import pytest
 from core.config import FAMILIES
 from core.views.markup import escape_markdown
 from ui.navigation import PAGES
-from ui.url_params import MAX_SENTENCE_CHARS, NUMBER, WHOLE, accepted
+from ui.url_params import MAX_SENTENCE_CHARS, NUMBER, SLIDE, WHOLE, accepted
 
 # Written out, not derived from ui.url_params: what no setting of any kind may take.
 NEVER = [
@@ -46,6 +46,9 @@ NOT_WHOLE = ["4.0", "1.5", "1e3", "99999999999999999999999", "-9007199254740992"
 NOT_OPTION = ["3", "TRUE", "Rope", " rope"]  # also refused for a choice (none of these is an option)
 # Valid for every number: the page may explain a range with st.error, but no URL warning.
 ODD_WHOLE = [" 4 ", "+8", "007", "-1", "0", "9007199254740991", "-9007199254740991", "2147483648"]
+NOT_SLIDE = ["0", "3.0", "0.2", "3.2.1", "-1", "+3", "3.", ".2", "99999"]  # also refused for the slide
+# Valid for the slide: one past the last is the last, a slide of a page with fewer parts its last part.
+ODD_SLIDE = [" 2 ", "007", "9999", "2.9999", "1.1"]
 ODD_NUMBER = ["1e308", "-1e308", ".5", "5.", "+2E3", " 10 ", "0", "-3", "99999999999999999999999"]
 
 SIMPLE_PAGES = [path for path, *_ in PAGES if path != "pages/Families.py"]
@@ -53,6 +56,8 @@ TARGETS = [(path, None) for path in SIMPLE_PAGES] + [("pages/Families.py", m) fo
 
 
 def refused_values(kind) -> list[str]:
+    if kind == SLIDE:
+        return NEVER + NOT_SLIDE
     if kind == WHOLE:
         return NEVER + NOT_WHOLE
     return NEVER if kind == NUMBER else NEVER + NOT_OPTION
@@ -65,6 +70,7 @@ def cases() -> list[tuple[str, str | None, list[tuple[str, object, str]]]]:
     pairs = [(k, v, "refused") for k, kind in kinds.items() for v in refused_values(kind)]
     pairs += [(k, v, "valid") for k, kind in kinds.items() if kind == WHOLE for v in ODD_WHOLE]
     pairs += [(k, v, "valid") for k, kind in kinds.items() if kind == NUMBER for v in ODD_NUMBER]
+    pairs += [(k, v, "valid") for k, kind in kinds.items() if kind == SLIDE for v in ODD_SLIDE]
     pairs += [(k, ["inf", rng.choice(ODD_WHOLE)], "repeated") for k, kind in kinds.items() if kind == WHOLE]
     pairs += [(k, ["abc", "4", "nan"], "repeated") for k in kinds]
     pairs += [(k, "1", "unknown") for k in ("zzz", "Dim", "dim ", "**x**", "vocab_size", "a" * 300)]

@@ -5,7 +5,17 @@ from streamlit.testing.v1 import AppTest
 
 from tests.ui.conftest import APP
 from ui.navigation import PAGES as NAVIGATION
-from ui.url_params import MAX_SENTENCE_CHARS, MAX_WHOLE, WHOLE, accepted, defaults, parse, problem, url_text
+from ui.url_params import (
+    MAX_SENTENCE_CHARS,
+    MAX_WHOLE,
+    SLIDE,
+    WHOLE,
+    accepted,
+    defaults,
+    parse,
+    problem,
+    url_text,
+)
 
 PAGES = [path for path, *_ in NAVIGATION]  # every page (Attention and Long context were left out)
 
@@ -39,6 +49,11 @@ def test_every_setting_has_a_default():
         ("dim", "99999999999999999999999", "is beyond ±9,007,199,254,740,991"),
         ("seed", "-9007199254740992", "is beyond ±9,007,199,254,740,991"),
         ("space", "TRUE", "is not one of true, false"),
+        ("slide", "0", "is not a section number"),
+        ("slide", "3.0", "is not a section number"),
+        ("slide", "3.2.1", "is not a section number"),
+        ("slide", "-1", "is not a section number"),
+        ("slide", "99999", "is not a section number"),
     ],
 )
 def test_problem_names_what_is_wrong(key, value, why):
@@ -64,6 +79,8 @@ def test_good_values_pass(key, value):
         ("base", ".5", ".5"),
         ("base", "1e308", "1e308"),
         ("method", "rope", "rope"),
+        ("slide", " 03.02 ", "3.2"),
+        ("slide", "12", "12"),
     ],
 )
 def test_parse_writes_a_value_the_one_way_the_widget_reads_it(key, value, canonical):
@@ -167,6 +184,8 @@ def _widget_values(key: str) -> list[object]:
         return [True, False]  # toggles hold bools
     if isinstance(kind, tuple):
         return list(kind)
+    if kind == SLIDE:
+        return ["1", "3.2", "12"]  # no widget: the slide shown, written by ui.presenter.Slides
     if kind == WHOLE:
         return [int(default), int(default) + 7, -3]
     given = [float(default)] if isinstance(default, int | float) else []  # "blank": a number left out

@@ -1,0 +1,103 @@
+"""A presentation clicker in Chromium: its keys move between the slides of every page, but never while a
+student types a prediction; the address bar names the slide shown, so a copied link reopens it."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import settled
+from tests.e2e.test_presenter_fit import PAGES, PIPELINE, SCREEN
+
+
+@pytest.fixture
+def projector(browser):
+    page = browser.new_page(viewport=SCREEN)
+    yield page
+    page.close()
+
+
+def at_section(page, number: int) -> None:
+    """Wait until section ``number`` is shown and settled (the keys reach its buttons)."""
+    expect(page.get_by_test_id("stProgress")).to_contain_text(f"Section {number} of", timeout=90_000)
+    settled(page, 90_000)
+
+
+def slide_in_url(page) -> str | None:
+    return parse_qs(urlsplit(page.url).query).get("slide", [None])[-1]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_arrow_keys_move_between_slides_on_every_page(server, projector, path):
+    page = projector
+    page.goto(f"{server}/{path}?present=true")
+    at_section(page, 1)
+    page.keyboard.press("ArrowRight")
+    at_section(page, 2)
+    page.keyboard.press("ArrowLeft")
+    at_section(page, 1)
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def test_a_clicker_s_page_down_space_and_page_up(server, projector):
+    page = projector
+    page.goto(f"{server}/Why_position?present=true")
+    at_section(page, 1)
+    page.keyboard.press("PageDown")
+    at_section(page, 2)
+    assert slide_in_url(page) == "2.1"  # section 2's first part: the URL follows the keys
+    page.keyboard.press("PageUp")
+    at_section(page, 1)
+    page.keyboard.press(" ")
+    at_section(page, 2)
+    page.keyboard.press("ArrowLeft")
+    at_section(page, 1)
+    page.keyboard.press("ArrowLeft")  # the first slide: nothing before it
+    settled(page)
+    expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of")
+
+
+def test_keys_typed_into_a_prediction_stay_in_it(server, projector):
+    page = projector
+    page.goto(f"{server}/{PIPELINE}?present=true")
+    at_section(page, 1)
+    box = page.get_by_role("textbox", name=re.compile("Predict the shape"))
+    box.click()
+    box.press_sequentially("2 7")
+    for key in ("Space", "ArrowLeft", "ArrowRight", "PageDown"):
+        box.press(key)
+    expect(box).to_have_value("2 7 ")  # the space typed, the arrows moved the caret
+    settled(page)
+    expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of")
+    box.press("Enter")  # the guess is kept: a key after it, outside the box, moves on
+    settled(page)
+    page.get_by_role("heading", name=re.compile("Text → token IDs")).click()  # the focus leaves the box
+    page.keyboard.press("ArrowRight")
+    at_section(page, 2)
+
+
+def test_a_copied_link_opens_on_the_slide_it_was_copied_at(server, browser):
+    context = browser.new_context(viewport=SCREEN, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{server}/{PIPELINE}?present=true")
+    at_section(page, 1)
+    for number in range(2, 5):
+        page.get_by_role("button", name="Next ▶").click()
+        at_section(page, number)
+    title = page.get_by_test_id("stProgress").inner_text().strip()
+    assert title.startswith("Section 4 of") and slide_in_url(page) == "2.2"
+    page.get_by_test_id("stExpandSidebarButton").click()  # presenting, the sidebar starts collapsed
+    sidebar = page.get_by_test_id("stSidebar")
+    page.wait_for_selector('button.copy-link[data-bound][data-link*="slide=2.2"]', timeout=30_000)
+    sidebar.get_by_role("button", name="Copy link").click()
+    expect(sidebar.get_by_text("Copied: paste it anywhere")).to_be_visible()
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert parse_qs(urlsplit(link).query)["slide"] == ["2.2"]
+    reader = context.new_page()  # the class opening the teacher's link
+    reader.goto(link)
+    expect(reader.get_by_test_id("stProgress")).to_have_text(re.compile(re.escape(title)), timeout=90_000)
+    assert reader.get_by_test_id("stException").count() == 0
+    context.close()
