@@ -204,7 +204,7 @@ def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, heig
     return line + points
 
 
-@templated(lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain", "note"))
+@templated(lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain", "note", "y_domain"))
 def method_panel(
     frame: pd.DataFrame,
     x: str,
@@ -215,12 +215,14 @@ def method_panel(
     height: int = 170,
     x_domain: tuple[float, float] | None = None,
     note: str | None = None,
+    y_domain: tuple[float, float] | None = None,
 ) -> alt.Chart:
     """One method's curve on its own linear axis, in its colour (small multiples, one per method).
 
-    ``x_domain``: the x axis's ends (default: the data's, made nice); ``note``: a line under the title
-    (e.g. why this panel's axis is shorter than its neighbours'). ``rule_at``, ``x_domain`` and ``note``
-    are written in as they are (live: one template serves every context length).
+    ``x_domain``, ``y_domain``: an axis's ends (default: the data's, made nice; a constant curve needs
+    ``y_domain``, or its one tick reads "0.000000"); ``note``: a line under the title (e.g. why this
+    panel's axis is shorter than its neighbours'). ``rule_at``, the domains and ``note`` are written in
+    as they are (live: one template serves every context length).
     """
     heading = alt.Title(title, color=color, anchor="start", fontSize=14)
     if note is not None:
@@ -233,7 +235,13 @@ def method_panel(
         .mark_line(color=color, strokeWidth=2.5, point=len(frame) <= 64)
         .encode(
             x=alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1), scale=scale),
-            y=alt.Y(f"{y}:Q", title=y, scale=alt.Scale(zero=False, nice=True)),
+            y=alt.Y(
+                f"{y}:Q",
+                title=y,
+                scale=alt.Scale(zero=False, nice=True)
+                if y_domain is None
+                else alt.Scale(domain=list(y_domain), nice=False),
+            ),
             tooltip=[alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
         )
     )
