@@ -263,17 +263,18 @@ def loss_frame(
     unigram_val_loss: float,
     total_steps: int,
 ) -> pd.DataFrame:
-    """Long-form loss curves: the training batch's and the validation loss at ``steps``, and the unigram
-    baseline (a flat line from step 0 to ``total_steps``); columns step, loss (nats), curve."""
+    """Long-form loss curves: the training batch's and the validation loss at ``steps``, and the loss of
+    guessing each token from its frequency alone (a flat line from step 0 to ``total_steps``); columns
+    step, loss (cross-entropy in nats), curve."""
     return pd.concat(
         [
-            pd.DataFrame({"step": steps, "loss (nats)": train_loss, "curve": "training batch"}),
-            pd.DataFrame({"step": steps, "loss (nats)": val_loss, "curve": "validation"}),
+            pd.DataFrame({"step": steps, "loss": train_loss, "curve": "training batch"}),
+            pd.DataFrame({"step": steps, "loss": val_loss, "curve": "validation"}),
             pd.DataFrame(
                 {
                     "step": [0, total_steps],
-                    "loss (nats)": [unigram_val_loss] * 2,
-                    "curve": "unigram baseline (validation)",
+                    "loss": [unigram_val_loss] * 2,
+                    "curve": "frequency-only guess (validation)",
                 }
             ),
         ]
@@ -281,8 +282,8 @@ def loss_frame(
 
 
 def loss_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Training and validation loss against step, with the unigram baseline (a ``loss_frame``)."""
-    return line_chart(frame, "step", "loss (nats)", "Loss", color="curve", height=260)
+    """Training and validation loss against step, with the frequency-only guess (a ``loss_frame``)."""
+    return line_chart(frame, "step", "loss", "Loss", color="curve", height=260)
 
 
 def structure_chart(frame: pd.DataFrame, shown_step: int) -> alt.Chart:

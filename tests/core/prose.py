@@ -53,6 +53,10 @@ PATTERNS = {
 }
 
 
+_CODE = re.compile(r"`[^`]*`")  # code, or a picker's option as it shows it: not prose
+
+
 def prose_problems(text: str) -> list[str]:
-    """Every fault ``text`` has, as "what: the words" (empty: none)."""
-    return [f"{what}: {m.group(0)!r}" for what, pattern in PATTERNS.items() for m in pattern.finditer(text)]
+    """Every fault ``text`` has outside `code`, as "what: the words" (empty: none)."""
+    prose = _CODE.sub("`…`", text)
+    return [f"{what}: {m.group(0)!r}" for what, pattern in PATTERNS.items() for m in pattern.finditer(prose)]

@@ -199,3 +199,52 @@ def test_the_learned_finding_says_a_table_is_as_long_as_it_was_built(context):
     assert f"nn.Embedding({context}, d) has rows 0 … {context - 1}" in text
     assert "a longer table is a different, bigger one" in text
     assert ("has one row" in text) == (context == 1)
+
+
+def picture_tables(T: int = 16, d: int = 64):
+    """A random table, one whose similarity is a band along the diagonal, one of two opposite blocks."""
+    g = torch.Generator().manual_seed(0)
+    noise = torch.randn(T, d, generator=g)
+    t = torch.arange(T, dtype=torch.float64)[:, None]
+    w = torch.linspace(0.3, 1.5, d // 2, dtype=torch.float64)[None, :]  # many frequencies: a narrow band
+    band = torch.cat(((t * w).sin(), (t * w).cos()), dim=1).float()
+    sign = torch.where(torch.arange(T) < T // 2, 1.0, -1.0)[:, None]
+    blocks = sign * torch.ones(T, d) + 0.5 * noise  # early rows one way, late rows the other
+    return noise, band, blocks
+
+
+def test_the_learned_tables_picture_is_said_from_its_numbers():
+    from core.training.training import similarity_picture
+
+    noise, band, blocks = picture_tables()
+    assert similarity_picture(noise).startswith("Only the diagonal stands out")
+    assert similarity_picture(band).startswith("A band along the diagonal")
+    text = similarity_picture(blocks)
+    assert text.startswith("Two blocks: positions 0–7 are alike among themselves") and "8–15" in text
+    for table in (noise, band, blocks, noise[:4], noise[:3]):
+        assert_clean(similarity_picture(table))
+
+
+def test_the_training_table_and_chart_say_the_same_of_a_learned_table():
+    from core.training.position_loss import extrapolation_sentences, position_loss_frame
+    from core.training.training import TrainConfig, TrainResult, comparison_rows
+
+    def run(method, losses):
+        r = TrainResult(TrainConfig(method=method, context_length=2), 10, 100, 3.0)
+        r.val_loss_inside, r.val_loss_past_inside, r.val_loss_past_outside = 2.0, 2.1, 2.9
+        r.loss_by_position = losses
+        return r
+
+    results = {
+        "learned": run("learned", [3.0, 2.0]),
+        "rope": run("rope", [3.0, 2.0, 2.5, 3.5]),
+        "alibi": None,
+    }
+    rows = comparison_rows(results, 2)
+    assert [row["method"] for row in rows] == ["Learned absolute", "RoPE", "ALiBi"]
+    assert rows[0]["windows of 4: positions < 2"] == "cannot run a window of 4"  # the table
+    assert "Learned absolute (windows of 2)" in set(position_loss_frame(results, 2)["method"])  # the chart
+    sentences = extrapolation_sentences(results, 2)
+    assert "cannot run a window of 4 at all; its line is its loss in windows of 2" in sentences[0]
+    for text in [*sentences, *(str(row) for row in rows)]:
+        assert_clean(text)
