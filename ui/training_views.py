@@ -90,23 +90,18 @@ def train_settings(method: str, seed: int, stacked: bool = False) -> TrainConfig
     return TrainConfig(method, context, size, steps, batch_size=batch, seed=seed)
 
 
-LABELS = {  # a run's settings as the page names them (a method by its family's label)
-    "method": "{} positions",
-    "size": "{} model",
-    "context_length": "context {}",
-    "steps": "{:,} steps",
-    "seed": "seed {}",
+LABELS = {  # a run's settings as the page names them: a method by its family's label, steps agreeing
+    "method": lambda method: f"{FAMILIES[method].label} positions",
+    "size": lambda size: f"{size} model",
+    "context_length": lambda context: f"context {context}",
+    "steps": lambda steps: plural(steps, "step"),
+    "seed": lambda seed: f"seed {seed}",
 }
 
 
 def settings_label(cfg: TrainConfig, names: tuple[str, ...] = tuple(LABELS)) -> str:
     """``cfg`` in words, e.g. "Learned absolute positions, tiny model, context 8, 300 steps, seed 11"."""
-    return ", ".join(setting_label(name, getattr(cfg, name)) for name in names)
-
-
-def setting_label(name: str, value: object) -> str:
-    """One setting in words: "Learned absolute positions", "tiny model", "context 8", "300 steps"."""
-    return LABELS[name].format(FAMILIES[value].label if name == "method" else value)
+    return ", ".join(LABELS[name](getattr(cfg, name)) for name in names)
 
 
 def shown_run(own: Job | None, current: Job | None) -> Job | None:
@@ -123,7 +118,7 @@ def shown_run(own: Job | None, current: Job | None) -> Job | None:
 
 def run_caption(job: Job, text: str, cfg: TrainConfig) -> str:
     """The finished run's own settings and, if they differ, what the page's (``text``, ``cfg``) say now."""
-    changed = [setting_label(n, getattr(cfg, n)) for n in LABELS if getattr(cfg, n) != getattr(job.config, n)]
+    changed = [LABELS[n](getattr(cfg, n)) for n in LABELS if getattr(cfg, n) != getattr(job.config, n)]
     if job.text != text:
         changed.append("another text")
     caption = f"**This run:** {settings_label(job.config)}."
