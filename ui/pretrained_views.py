@@ -189,15 +189,18 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
     ``part`` (presenting): 0 draws the path, 1 what it shows; None both.
     """
     coords, share, step = trained_pca()  # [T, 2], [2], degrees
-    if part == 1:
-        _wave_sentence(step)
-        return
     T, d = table.shape
-    st.markdown(
+    seen = (
         f"Each position is a point in {d} dimensions. Here they are seen along the two directions in which "
         f"the {T} positions differ most (their *principal components*), as a shadow on the one wall that "
         "shows most of a shape."
     )
+    if part == 1:  # presenting: the picture's slide has its title; what its axes are comes with its reading
+        st.markdown(seen)
+        _wave_sentence(step)
+        return
+    if part is None:
+        st.markdown(seen)
     shown = st.select_slider("Positions drawn", [24, 48, 96, 192, T], value=48, key="pca_span")
     frame = pd.DataFrame(
         {
@@ -220,8 +223,8 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
         height=slide_height(SLIDE_CHART),
     )
     st.caption(
-        f"Of how far the {T} positions spread from their average (the sum of squared distances), direction 1 "
-        f"holds {share[0]:.1%} and direction 2 {share[1]:.1%}; the grey line joins position p to p + 1."
+        f"Direction 1 holds {share[0]:.1%} of the positions' spread around their average, direction 2 "
+        f"{share[1]:.1%}; the grey line joins position p to p + 1."
     )
     if part is None:
         _wave_sentence(step)

@@ -206,9 +206,8 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
 def snapshot_view(result: TrainResult) -> None:
     """Scrub through the learned table's snapshots: its similarity matrix and structure score."""
     st.markdown(
-        "**The learned position table, step by step.** Drag the slider: at step 0 the table is "
-        "random noise (only the diagonal stands out); as training goes on, how alike two positions are "
-        "comes to depend on how far apart they are. Under the pictures: what the step shown holds."
+        "**The learned table, step by step.** Drag the slider: step 0 is random noise, only the diagonal "
+        "stands out."
     )
     index = st.select_slider(
         "Step",
@@ -233,10 +232,9 @@ def snapshot_view(result: TrainResult) -> None:
             readable(structure_chart(frame, result.steps[index])), width="stretch", height=slide_height(280)
         )
     st.caption(
-        f"Step {result.steps[index]}: {similarity_picture(table)} Structure = mean cosine of neighbouring "
-        f"positions − mean cosine of positions at least {T // 2} apart: {result.structure[0]:+.3f} at step "
-        f"0, {result.structure[index]:+.3f} at step {result.steps[index]}. About 0 means no order in the "
-        "table; 2 is the most it can be."
+        f"Step {result.steps[index]}: {similarity_picture(table)} Structure (neighbours minus positions "
+        f"{T // 2} or more apart): {result.structure[index]:+.3f}; step 0: {result.structure[0]:+.3f} (0 is "
+        "no order, 2 the most)."
     )
 
 

@@ -88,8 +88,7 @@ register(
         injects="input add",
         where="the learned table adds one trained vector per position to the input",
         source="GPT-2 (Radford et al. 2019)",
-        extrapolates="no row past the context length (nn.Embedding raises IndexError); a longer table is a "
-        "different, bigger table",
+        extrapolates="no row past the context length: nn.Embedding raises IndexError",
         help="learned: a trained table (GPT-2).",
         color="#4e79a7",
         logits=learned_logits,

@@ -207,7 +207,7 @@ register(
         injects="logit bias",
         where="T5 adds a learned bias per distance bucket to each attention score",
         source="Raffel et al. 2020 (T5)",
-        extrapolates="offsets past the max distance share the last bucket (which begins before it)",
+        extrapolates="offsets past the max distance share the last bucket",
         help="t5: a learned bias per offset bucket.",
         color="#9c755f",
         logits=t5_logits,

@@ -179,18 +179,21 @@ def similarity_picture(table: torch.Tensor) -> str:
     early = float(sim[:half, :half][gap[:half, :half] > 0].mean())  # within positions 0 … half−1
     late = float(sim[half:, half:][gap[half:, half:] > 0].mean())  # within half … T−1
     across = float(sim[:half, half:].mean())
-    numbers = f"mean cosine {near:+.2f} at distance 1, {far:+.2f} at distance {half} or more"
     if near - far < 0.1:
         return (
-            f"Only the diagonal stands out: neighbours are no more alike than distant positions ({numbers})."
+            f"Only the diagonal stands out: neighbours (mean cosine {near:+.2f}) are no more alike than "
+            f"positions {half} or more apart ({far:+.2f})."
         )
     if across <= -0.1 and min(early, late) >= 0.1:
         return (
             f"Two blocks: positions 0–{half - 1} are alike among themselves (mean cosine {early:+.2f}), so "
-            f"are {half}–{T - 1} ({late:+.2f}), and the two halves point opposite ways ({across:+.2f}): "
-            f"similarity falls with distance ({numbers})."
+            f"are {half}–{T - 1} ({late:+.2f}), and the two halves point opposite ways ({across:+.2f}); "
+            f"neighbours {near:+.2f}, positions {half} or more apart {far:+.2f}."
         )
-    return f"A band along the diagonal: near positions have become more alike than distant ones ({numbers})."
+    return (
+        f"A band along the diagonal: neighbours (mean cosine {near:+.2f}) are more alike than positions "
+        f"{half} or more apart ({far:+.2f})."
+    )
 
 
 def windows(data: torch.Tensor, length: int) -> tuple[torch.Tensor, torch.Tensor]:

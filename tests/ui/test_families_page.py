@@ -228,7 +228,8 @@ def test_the_t5_close_up_and_finding_say_where_the_last_bucket_begins(open_page)
     text = " ".join(m.value for m in [*at.markdown, *at.caption])
     assert "T5 bias is flat from distance 113 on (max distance 128)" in text
     assert "Distances past 128 share the last bucket, and that bucket begins earlier" in text
-    assert "Bidirectional (encoder): 16 per side" in text and "the last starting at 91" in text
+    assert "The last bucket, shared by all offsets past 128, begins at 113 in a decoder" in text
+    assert "at 91 in an encoder" in text
     assert "N(0, 1/d)" not in text and "logit contribution" not in text and "weight-free" not in text
 
 

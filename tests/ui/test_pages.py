@@ -422,7 +422,7 @@ def test_why_position_says_what_rope_changes_and_what_it_does_not(open_page):
     assert "rotated by RoPE to positions 0 and 2" in at.metric[1].label
     assert float(at.metric[1].value) < 1.0
     bullets = " ".join(m.value for m in at.markdown)
-    assert "rotates each query and key" in bullets and "3 of 3 vectors are unchanged" in bullets
+    assert "rotates each query and key" in bullets and "all 3 vectors are unchanged" in bullets
 
 
 def test_why_position_without_the_leading_space_finds_no_moved_token(open_page):

@@ -74,7 +74,10 @@ def assert_page_shows(at, result: dict, stdout: str, seed: int, span: int) -> No
     torch.testing.assert_close(script_path, coords, rtol=0, atol=TOL)
     explained = result["explained_variance"]
     torch.testing.assert_close(torch.tensor(explained, dtype=torch.float64), share, rtol=0, atol=TOL)
-    assert f"direction 1 holds {explained[0]:.1%} and direction 2 {explained[1]:.1%}" in " ".join(captions)
+    assert (
+        f"Direction 1 holds {explained[0]:.1%} of the positions' spread around their average, direction 2 "
+        f"{explained[1]:.1%}" in " ".join(captions)
+    )
     step = result["rotation_per_step"]
     assert step == pytest.approx(rotation_per_step(coords), abs=TOL)
     assert result["period"] == pytest.approx(360 / step, abs=TOL)
