@@ -204,7 +204,7 @@ register(
         name="t5",
         label="T5 bias",
         kind="relative",
-        injects="logit bias",
+        injects="score bias",
         where="T5 adds a learned bias per distance bucket to each attention score",
         source="Raffel et al. 2020 (T5)",
         extrapolates="offsets past the max distance share the last bucket",
