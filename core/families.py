@@ -1,9 +1,9 @@
 """What each positional-encoding family contributes, measured on the same axes.
 
 Every family is compared through one quantity: the **position-only contribution to the attention
-logit**. Take weight-free attention (W_Q = W_K = I, scores divided by √d), give the query and the
-key the same content — one random N(0, 1) vector u drawn with the seed, so that only their
-positions differ — and subtract the score NoPE would give. What is left is what position alone
+logit**. Take attention without weights of its own (W_Q = W_K = I: the score is q·k/√d), give the
+query and the key the same content — one random N(0, 1) vector u drawn with the seed, so that only
+their positions differ — and subtract the score NoPE would give. What is left is what position alone
 adds to the score, wherever the method injects it: at the input (learned, sinusoidal), into the
 keys (Shaw), as a bias on the logit (T5, ALiBi) or by rotating query and key (RoPE). Each family
 computes it in its own module (``Family.logits``); this module runs them on the same distances.

@@ -15,6 +15,7 @@ import torch
 from core.positional import FAMILIES
 from core.serving.budget import REQUEST_BYTES
 from core.similarity import cosine
+from core.views.units import count_of, plural
 
 
 @dataclass(frozen=True)
@@ -151,50 +152,65 @@ def first_moved(shared: list[SharedToken]) -> SharedToken | None:
 
 
 def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> list[str]:
-    """What the shuffle comparison shows, one sentence per finding, from its numbers.
+    """What the shuffle comparison shows, one sentence per finding, from its numbers (any count of
+    vectors, one and none included).
 
     Args:
-        method: the positional method in use.
+        method: the positional method in use (a ``FAMILIES`` name; the sentences say its label).
         additive: whether it adds a vector to the input (learned, sinusoidal).
         shuffle: A compared with a shuffle of its own tokens.
     """
     n, same_with = shuffle.num_vectors, shuffle.shared_with
-    same = "exactly the same" if shuffle.shared_without == n else f"{shuffle.shared_without} of the same"
+    if n < 2:  # one order only: a shuffle cannot move anything
+        what = "An empty sentence" if n == 0 else "A sentence of one token"
+        return [f"{what} has only one order: its shuffle is the sentence itself, with or without positions."]
+    if shuffle.shared_without == n:
+        same = f"exactly the same {plural(n, 'vector')}, only listed in another order"
+    else:
+        same = f"{plural(n, 'vector')}, of which {count_of(shuffle.shared_without, n, 'vector')} among A's"
     out = [
-        f"**Without positions** the shuffled sentence hands the model {same} {n} vectors, only listed in "
-        "another order. One attention step without a causal mask treats its input as a set, so it cannot "
-        "tell the orders apart."
+        f"**Without positions** the shuffled sentence hands the model {same}. One attention step without a "
+        "causal mask treats its input as a set, so it cannot tell the orders apart."
     ]
     if not additive:
-        where = FAMILIES[method].where  # empty: position enters nowhere
+        family = FAMILIES[method]
         out.append(
-            f"**With {method}** nothing is added to the input vectors, so 'with positions' is the same as "
-            f"'without' here: {same_with} of {n} vectors are unchanged. "
+            f"**With {family.label}** nothing is added to the input vectors, so 'with positions' is the same "
+            f"as 'without' here: {count_of(same_with, n, 'vector')} unchanged. "
             + (
-                f"{where} instead: the order reaches the model there, not in these vectors."
-                if where
+                f"{family.where[0].upper()}{family.where[1:]} instead: the order reaches the model there, "
+                "not in these vectors."
+                if family.where
                 else "Nothing in this model depends on position: only a causal mask can let order leak in."
             )
         )
         return out
     if same_with == n:
         out.append(
-            f"**With positions** all {n} vectors are still the same: this shuffle left every token in place."
+            f"**With positions** {count_of(n, n, 'vector')} still the same: every position still holds the "
+            "same token (this shuffle only swapped copies of one token)."
         )
     elif same_with == 0:
-        out.append(
-            f"**With positions** none of the {n} vectors is the same any more: the order is in the numbers."
-        )
+        none = count_of(0, n, "vector")
+        out.append(f"**With positions** {none} the same any more: the order is in the numbers.")
     else:
         out.append(
-            f"**With positions** only {same_with} of {n} vectors are still the same (a token that kept its "
-            "place keeps its vector): the order is now in the numbers."
+            f"**With positions** only {count_of(same_with, n, 'vector')} still the same (a token that kept "
+            "its place keeps its vector): the order is now in the numbers."
         )
+    diff = shuffle.mean_diff_with
+    if diff == 0:
+        means = "the two means are exactly equal"
+    elif diff < 1e-9:  # float64 sums of O(1) values: only the last digits differ
+        means = (
+            f"the two means' cosine is {shuffle.mean_cosine_with:.6f} and they differ by at most {diff:.1e}, "
+            "float rounding in the last digits"
+        )
+    else:
+        means = f"the two means' cosine is {shuffle.mean_cosine_with:.6f} (they differ by at most {diff:.3g})"
     out.append(
-        f"**A plain average still cannot see it**: the two means' cosine is {shuffle.mean_cosine_with:.6f} "
-        f"and they differ by at most {shuffle.mean_diff_with:.1e} (float rounding), because "
-        "mean(tok + pos) = mean(tok) + mean(pos) for any order. Positions pay off in attention, which "
-        "compares vectors pair by pair."
+        f"**A plain average still cannot see it**: {means}, because mean(tok + pos) = mean(tok) + mean(pos) "
+        "for any order. Positions pay off in attention, which compares vectors pair by pair."
     )
     return out
 

@@ -14,6 +14,7 @@ import torch
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import TableRows
 from core.text.data import Batch
+from core.views.units import human_bytes
 
 FLOAT32_BYTES = 4
 INT64_BYTES = 8
@@ -42,7 +43,7 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
     additive = family.additive
     pos_params = family.parameter_count(T, d, FamilyConfig()) if additive else 0  # trained at the input
     pos_code = family.pipeline_code or (
-        f"# {cfg.method}: nothing is added at the input (position enters inside attention)\n"
+        f"# {family.label}: nothing is added at the input ({family.where or 'position enters nowhere'})\n"
         "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing"
     )
     return [
@@ -94,8 +95,8 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
             0,
             0,
             f"Memory 0 B: the positional rows are not copied; the add reads the same {T}×{d} rows of "
-            f"pos_embeddings for every sequence. Its result, input_embeddings, does hold {B}×{T}×{d} "
-            "values: step 6 counts their bytes.",
+            f"pos_embeddings for every sequence (a view with stride 0 along B). Its result, input_embeddings "
+            f"(step 6), does hold {B}×{T}×{d} values: {human_bytes(B * T * d * FLOAT32_BYTES)}.",
         ),
         Step(
             "Input embeddings",

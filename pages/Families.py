@@ -52,8 +52,8 @@ forget_when_short(similarity_view.clear, logit_panel.clear)  # the chart caches,
 if not presenting():
     show_script(
         families_script(cfg, fam),
-        "it prints every method's position-only logit contribution at each distance of chart 1 and, last, "
-        "one JSON line with every curve.",
+        "it prints, for every method, what position alone adds to the attention score at each distance of "
+        "chart 1 and, last, one JSON line with every curve.",
     )
 family = FAMILIES[cfg.method]
 slides = Slides(  # presenting, the tall sections come a part at a time

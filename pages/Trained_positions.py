@@ -36,8 +36,8 @@ if not presenting():
     st.markdown(INTRO)
     show_script(
         trained_positions_script(cfg.seed),
-        "it prints the similarity by distance of the three tables, the top-2 PCA plane and the rotation "
-        "per position that this page shows.",
+        "it prints the similarity by distance of the three tables, the two directions the trained positions "
+        "differ most in and the turn per position that this page shows.",
     )
 slides = Slides(  # presenting, the introduction is a section and the three tables two
     "trained",

@@ -5,9 +5,11 @@ from contextlib import nullcontext
 
 import streamlit as st
 
+from core.positional import FAMILIES
 from core.scripts.training import training_script
 from core.text import TextTooShort
 from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key, trainable_methods
+from core.views.units import plural
 from ui import cache
 from ui.app import checked_settings
 from ui.code_view import show_script
@@ -20,6 +22,7 @@ from ui.training_views import (
     results_view,
     run_caption,
     session_id,
+    settings_label,
     shown_run,
     stopped_message,
     train_settings,
@@ -33,7 +36,9 @@ INTRO = (
     "The lesson's positional table starts random; *how do we know the actual values? That is part of the "
     "LLM training process.* Here a tiny GPT (token embedding + positions + causal self-attention blocks) "
     "trains on the ship's log (or the sidebar's text), on this server's CPU. The sidebar's "
-    "**Positional method** and **Seed** apply; the last 10% of the text is held out for validation."
+    "**Positional method** and **Seed** apply; the last 10% of the text is held out for validation. "
+    "Its **loss** says how surprised the model is, on average, by each real next token (the cross-entropy "
+    "against the lesson's `targets`): lower is better."
 )
 if not presenting():
     st.markdown(INTRO)
@@ -41,9 +46,10 @@ with st.sidebar if presenting() else nullcontext():  # presenting, the settings 
     choice = training_text(choice)
     tcfg = train_settings(cfg.method, cfg.seed, stacked=presenting())
 if cfg.method not in trainable_methods():  # e.g. the T5 preset: a way forward, not an error
+    names = ", ".join(f"{FAMILIES[m].label} (`{m}` in the picker)" for m in trainable_methods())
     st.info(
-        f"This page trains {', '.join(trainable_methods())} positions, not **{cfg.method}**: pick one of "
-        "them as the sidebar's **Positional method**, or:"
+        f"This page trains {names} positions, not **{FAMILIES[cfg.method].label}**: pick one of them as "
+        "the sidebar's **Positional method**, or:"
     )
     st.button(
         "Train with learned positions",
@@ -126,19 +132,24 @@ elif slides.shows(1):
         st.warning(lost, icon=":material/restart_alt:")
     elif job is None:
         st.info(
-            f"Press **Train**: {tcfg.steps} steps of a {tcfg.size} model with {tcfg.method} positions, "
-            f"context {tcfg.context_length}. A finished run is kept for everyone who asks for the same "
-            "settings."
+            f"Press **Train**: {plural(tcfg.steps, 'step')} of a {tcfg.size} model with "
+            f"{FAMILIES[tcfg.method].label} positions, context {tcfg.context_length}. A finished run is kept "
+            "for everyone who asks for the same settings."
         )
     elif not job.finished:
         if job.config != tcfg:
             c = job.config
             st.caption(
-                f"Your run ({c.method}, {c.size}, context {c.context_length}, {c.steps} steps) is still "
+                f"Your run ({settings_label(c, ('method', 'size', 'context_length', 'steps'))}) is still "
                 "training with its own settings: Stop stops it."
             )
         if plan:
-            st.caption(f"Then {len(plan)} more: {', '.join(c.method for c in plan)}, one after another.")
+            names = ", ".join(FAMILIES[c.method].label for c in plan)
+            st.caption(
+                f"Then one more: {names}."
+                if len(plan) == 1
+                else f"Then {len(plan)} more, one after another: {names}."
+            )
         live()
     else:
         st.markdown(run_caption(job, text, tcfg))
@@ -152,8 +163,12 @@ elif slides.shows(1):
 if slides.shows(2):
     st.subheader("Every method on this text")
     compare_view(queue, job.text if job else text, job.config if job else tcfg, chosen_text=text)
+    T = (job.config if job else tcfg).context_length
     st.caption(
-        "Past the trained length: each model reads windows twice as long as it trained on. A learned "
-        "table has no row for position T or later, so it cannot even run; the others can — the last "
+        f"Past the trained length: each model reads windows of {2 * T} tokens, twice what it trained on. A "
+        f"learned table has one row per position, 0 … {T - 1}, and a window of {2 * T} needs rows up to "
+        f"{2 * T - 1}: looking up the first missing row fails, so the model cannot run such a window at all, "
+        f"not even its first {T} positions. That is why both of its cells are empty of losses, and why the "
+        f"chart below draws its line from windows of {T}, its own length. The others can run it — the last "
         "column says how well."
     )

@@ -9,7 +9,7 @@ import streamlit as st
 import torch
 
 from core.config import FAMILIES, PipelineConfig
-from core.pipeline import EmbeddingView
+from core.pipeline import FLOAT32_BYTES, EmbeddingView
 from core.text.data import Batch, batch_sentence, first_batch, tokens_needed
 from core.text.samples import SAMPLES
 from core.text.tokenizer import token_strings
@@ -21,6 +21,7 @@ from core.views.diagrams import (
     windows_sentence,
     windows_svg,
 )
+from core.views.units import human_bytes
 from ui.presenter import presenting
 from ui.presets import to_custom
 from ui.text_source import LONG_SAMPLE, use_long_sample
@@ -106,8 +107,13 @@ def position_step(
     family, T, d = FAMILIES[cfg.method], cfg.context_length, cfg.output_dim
     if not family.additive:
         st.info(
-            f"**{cfg.method}** adds nothing to the input: the input embeddings are the token embeddings, and "
-            "position enters inside attention (see **Families side by side**). Below, the table is all zeros."
+            f"**{family.label}** adds nothing to the input: the input embeddings are the token embeddings. "
+            + (
+                f"{family.where[0].upper()}{family.where[1:]} (see **Families side by side**)."
+                if family.where
+                else "Position enters nowhere: only a causal mask lets order in (see **Why position?**)."
+            )
+            + " The step's `pos_embeddings` is all zeros, so adding it changes nothing."
         )
         return
     if part in (None, 1):
@@ -135,14 +141,25 @@ def broadcast_step(B: int, T: int, d: int, corner: EmbeddingView, part: int | No
 
 
 def broadcast_picture(B: int, T: int, d: int) -> None:
-    """The broadcasting diagram and what PyTorch does, in words."""
+    """The broadcasting diagram and what PyTorch does, in words: the lesson's "duplicates the values B
+    times" (what the sum holds) joined to the step's 0 B (the view that makes the add needs no copy)."""
     picture(broadcast_svg(B, T, d))
+    total = human_bytes(B * T * d * FLOAT32_BYTES)
     if B == 1:
-        repeat = "which already matches the batch's B = 1: here nothing is repeated (with more sequences it "
-        repeat += "would be repeated over them without copying it, stride 0). Position 0 of that one row:"
+        repeat = (
+            "which already matches the batch's B = 1: here nothing is repeated (with more sequences it would "
+            "be repeated over them without copying it, a view with stride 0: the step's **Memory**, 0 B). "
+            "Position 0 of that one row:"
+        )
     else:
-        repeat = f"then repeats it over the {B} sequences without copying it (stride 0). "
-        repeat += "Position t of **every** row gets the same vector:"
+        repeat = (
+            f"then repeats it over the {B} sequences. The lesson says Python duplicates the values {B} "
+            f"times, and the result does hold them {B} times: `input_embeddings` has the table's {T:,} × "
+            f"{d:,} values in each of its {B} sequences ({total} in all). What PyTorch skips is writing {B} "
+            "copies of the table out first: it reads the one table for every sequence (a view with stride "
+            "0), so the step's **Memory**, 0 B, is that view's extra memory, not the sum's. Position t of "
+            "**every** row gets the same vector:"
+        )
     st.markdown(
         f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "
         f"the `[{T}, {d}]` table an implicit leading axis of size 1, {repeat}"

@@ -12,7 +12,7 @@ from ui.presenter import presenting, readable
 def position_loss_view(results: dict[str, TrainResult], context_length: int) -> None:
     """The chart and one sentence per method (nothing before a run has finished; not when presenting,
     where the comparison table is the section)."""
-    frame = position_loss_frame(results)
+    frame = position_loss_frame(results, context_length)
     if not len(frame) or presenting():
         return
     chart = position_loss_chart(frame, context_length)

@@ -183,34 +183,48 @@ def trained_pca() -> tuple[torch.Tensor, torch.Tensor, float]:
 
 
 def pca_view(table: torch.Tensor, part: int | None = None) -> None:
-    """The trained positions projected on their first two principal components, in order.
+    """The trained positions projected on their first two principal components (the two directions they
+    differ most in), in order.
 
     ``part`` (presenting): 0 draws the path, 1 what it shows; None both.
     """
     coords, share, step = trained_pca()  # [T, 2], [2], degrees
-    if part == 1:
+    T, d = table.shape
+    seen = (
+        f"Each position is a point in {d} dimensions. Here they are seen along the two directions in which "
+        f"the {T} positions differ most (their *principal components*), as a shadow on the one wall that "
+        "shows most of a shape."
+    )
+    if part == 1:  # presenting: the picture's slide has its title; what its axes are comes with its reading
+        st.markdown(seen)
         _wave_sentence(step)
         return
-    shown = st.select_slider("Positions drawn", [24, 48, 96, 192, len(table)], value=48, key="pca_span")
+    if part is None:
+        st.markdown(seen)
+    shown = st.select_slider("Positions drawn", [24, 48, 96, 192, T], value=48, key="pca_span")
     frame = pd.DataFrame(
-        {"PC 1": coords[:shown, 0].numpy(), "PC 2": coords[:shown, 1].numpy(), "position": range(shown)}
+        {
+            "direction 1": coords[:shown, 0].numpy(),
+            "direction 2": coords[:shown, 1].numpy(),
+            "position": range(shown),
+        }
     )
     st.altair_chart(
         readable(
             path_chart(
                 frame,
-                "PC 1",
-                "PC 2",
+                "direction 1",
+                "direction 2",
                 "position",
-                f"Positions 0–{shown - 1} on the first two principal components",
+                f"Positions 0–{shown - 1}, along the two directions they differ most in",
             )
         ),
         width="stretch",
         height=slide_height(SLIDE_CHART),
     )
     st.caption(
-        f"The two components explain {share[0]:.1%} and {share[1]:.1%} of the variance (computed over all "
-        f"{len(table)} positions); the grey line joins position p to p + 1."
+        f"Direction 1 holds {share[0]:.1%} of the positions' spread around their average, direction 2 "
+        f"{share[1]:.1%}; the grey line joins position p to p + 1."
     )
     if part is None:
         _wave_sentence(step)

@@ -9,12 +9,20 @@ import pandas as pd
 import streamlit as st
 import torch
 
+from core.positional import FAMILIES
 from core.similarity import cosine_matrix
 from core.text.samples import SAMPLE_TITLES, SAMPLES
 from core.training.model import SIZES, trainable_methods
 from core.training.train_queue import Job, TrainingQueue, settings_key
-from core.training.training import TrainConfig, TrainResult, batch_size_for, comparison_rows
+from core.training.training import (
+    TrainConfig,
+    TrainResult,
+    batch_size_for,
+    comparison_rows,
+    similarity_picture,
+)
 from core.views.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
+from core.views.units import plural
 from ui.memory import waiting_message
 from ui.position_loss_view import position_loss_view
 from ui.presenter import presenting, readable, slide_height
@@ -83,18 +91,18 @@ def train_settings(method: str, seed: int, stacked: bool = False) -> TrainConfig
     return TrainConfig(method, context, size, steps, batch_size=batch, seed=seed)
 
 
-LABELS = {  # a run's settings as the page names them
-    "method": "{} positions",
-    "size": "{} model",
-    "context_length": "context {}",
-    "steps": "{:,} steps",
-    "seed": "seed {}",
+LABELS = {  # a run's settings as the page names them: a method by its family's label, steps agreeing
+    "method": lambda method: f"{FAMILIES[method].label} positions",
+    "size": lambda size: f"{size} model",
+    "context_length": lambda context: f"context {context}",
+    "steps": lambda steps: plural(steps, "step"),
+    "seed": lambda seed: f"seed {seed}",
 }
 
 
 def settings_label(cfg: TrainConfig, names: tuple[str, ...] = tuple(LABELS)) -> str:
-    """``cfg`` in words, e.g. "learned positions, tiny model, context 8, 300 steps, seed 11"."""
-    return ", ".join(LABELS[name].format(getattr(cfg, name)) for name in names)
+    """``cfg`` in words, e.g. "Learned absolute positions, tiny model, context 8, 300 steps, seed 11"."""
+    return ", ".join(LABELS[name](getattr(cfg, name)) for name in names)
 
 
 def shown_run(own: Job | None, current: Job | None) -> Job | None:
@@ -111,7 +119,7 @@ def shown_run(own: Job | None, current: Job | None) -> Job | None:
 
 def run_caption(job: Job, text: str, cfg: TrainConfig) -> str:
     """The finished run's own settings and, if they differ, what the page's (``text``, ``cfg``) say now."""
-    changed = [LABELS[n].format(getattr(cfg, n)) for n in LABELS if getattr(cfg, n) != getattr(job.config, n)]
+    changed = [LABELS[n](getattr(cfg, n)) for n in LABELS if getattr(cfg, n) != getattr(job.config, n)]
     if job.text != text:
         changed.append("another text")
     caption = f"**This run:** {settings_label(job.config)}."
@@ -131,7 +139,7 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
     """Status, progress bar and the live loss curve of a queued or running job."""
     if job.status == "queued":
         st.info(
-            f"Queued: {queue.position(job)} run(s) ahead, about {queue.wait_seconds(job):,.0f} s of "
+            f"Queued: {plural(queue.position(job), 'run')} ahead, about {queue.wait_seconds(job):,.0f} s of "
             "training before yours starts (one run trains at a time on this shared server). This page "
             "updates by itself."
         )
@@ -145,7 +153,7 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
 
 
 def losses(result: TrainResult) -> pd.DataFrame:
-    """The result's loss curves and unigram baseline as a ``core.views.charts.loss_frame``."""
+    """The result's loss curves and frequency-only guess as a ``core.views.charts.loss_frame``."""
     return loss_frame(
         result.steps, result.train_loss, result.val_loss, result.unigram_val_loss, result.config.steps
     )
@@ -164,21 +172,23 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
             snapshot_view(result)
         else:
             st.info(
-                f"{result.config.method} positions have no table to watch: pick **learned** as the "
-                "sidebar's Positional method and train again."
+                f"{FAMILIES[result.config.method].label} positions have no table to watch: pick **Learned "
+                "absolute** (`learned`) as the sidebar's Positional method and train again."
             )
         return
     c = st.columns(4)
     c[0].metric(
         "Validation loss",
         f"{result.val_loss_inside:.3f}",
-        delta=f"{result.val_loss_inside - result.unigram_val_loss:+.3f} vs unigram",
+        delta=f"{result.val_loss_inside - result.unigram_val_loss:+.3f} vs frequency-only",
         delta_color="inverse",
+        help="The loss on the held-out 10% of the text, in windows of the trained length.",
     )
     c[1].metric(
-        "Unigram baseline",
+        "Frequency-only guess",
         f"{result.unigram_val_loss:.3f}",
-        help="Cross-entropy of the held-out tokens under the training text's token frequencies.",
+        help="The loss of a guess that ignores every earlier token: each next token predicted only from how "
+        "often it occurs in the training text. A model that learned anything from context scores lower.",
     )
     c[2].metric(
         "Parameters",
@@ -197,9 +207,8 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
 def snapshot_view(result: TrainResult) -> None:
     """Scrub through the learned table's snapshots: its similarity matrix and structure score."""
     st.markdown(
-        "**The learned position table, step by step.** Drag the slider: at step 0 the table is "
-        "random noise (only the diagonal is similar); as training goes on, neighbouring positions "
-        "become alike — a band forms along the diagonal."
+        "**The learned table, step by step.** Drag the slider: step 0 is random noise, only the diagonal "
+        "stands out."
     )
     # Presenting, the heatmap takes the slide's height beside the slider and the curve; else the slider
     # spans the page above the two.
@@ -228,9 +237,9 @@ def snapshot_view(result: TrainResult) -> None:
             readable(structure_chart(frame, result.steps[index])), width="stretch", height=slide_height(280)
         )
     st.caption(
-        f"Structure = mean cosine of neighbouring positions − mean cosine of positions at least {T // 2} "
-        f"apart: {result.structure[0]:+.3f} at step 0, {result.structure[index]:+.3f} at step "
-        f"{result.steps[index]}. About 0 means no order in the table; 2 is the most it can be."
+        f"Step {result.steps[index]}: {similarity_picture(table)} Structure (neighbours minus positions "
+        f"{T // 2} or more apart): {result.structure[index]:+.3f}; step 0: {result.structure[0]:+.3f} (0 is "
+        "no order, 2 the most)."
     )
 
 

@@ -96,7 +96,7 @@ register(
         name="alibi",
         label="ALiBi",
         kind="relative",
-        injects="logit bias",
+        injects="score bias",
         where="ALiBi adds a penalty proportional to the distance to each attention score",
         source="Press, Smith & Lewis 2022",
         extrapolates="the linear penalty simply continues",

@@ -57,11 +57,19 @@ class LearnedPositions(nn.Embedding):
 def describe_learned(
     label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
 ) -> str:
-    inside = r < context_length
+    T = context_length
+    inside = r < T
     v = y[inside]
     past = (
-        "" if bool(inside.all()) else f"; past r = {context_length - 1:,} it has no rows, so its curve stops"
+        ""
+        if bool(inside.all())
+        else f"; past r = {T - 1:,} it has no rows, so its curve stops: a table is only as long as it was "
+        f"built (nn.Embedding({T:,}, d) has rows 0 … {T - 1:,}), and a longer table is a different, bigger "
+        "one"
     )
+    if len(v) == 1:  # T = 1: one row, so no range and no trend to speak of
+        only = float(v[0])
+        return f"{label} (untrained) has one row: {only:+.3f} at r = 0, where a position meets itself{past}."
     return (
         f"{label} (untrained) goes from {float(v.min()):+.3f} to {float(v.max()):+.3f} with no trend"
         f", {float(v[0]):+.3f} at r = 0 where a position meets itself{past}."

@@ -26,6 +26,7 @@ from core.positional.family import (
     register,
     seeded_normal,
 )
+from core.views.units import plural
 
 
 def _exact_range(bidirectional: bool, num_buckets: int, max_distance: int) -> int:
@@ -136,16 +137,36 @@ def t5_bias_table(fam: FamilyConfig, dim: int, seed: int) -> torch.Tensor:
     return seeded_normal((fam.buckets, fam.heads), dim**-0.5, seed, stream=2)
 
 
-def last_distinct_distance(fam: FamilyConfig) -> int:
-    """The first distance back (causal) that lands in T5's last bucket: farther ones look alike."""
-    return _last_distinct_distance(fam.buckets, fam.max_distance)
+def last_distinct_distance(fam: FamilyConfig, bidirectional: bool = False) -> int:
+    """The first distance back (causal, or bidirectional) that lands in T5's last bucket: farther ones
+    look alike."""
+    return _last_distinct_distance(fam.buckets, fam.max_distance, bidirectional)
 
 
 @functools.lru_cache(maxsize=64)  # a few ms each (every distance up to MAX_USED_LENGTH), asked every rerun
-def _last_distinct_distance(num_buckets: int, max_distance: int) -> int:
+def _last_distinct_distance(num_buckets: int, max_distance: int, bidirectional: bool = False) -> int:
     r = torch.arange(MAX_USED_LENGTH + 1)
-    buckets = t5_relative_bucket(-r, False, num_buckets, max_distance)  # [R]
+    buckets = t5_relative_bucket(-r, bidirectional, num_buckets, max_distance)  # [R]
     return int(r[buckets == buckets.max()][0])
+
+
+def bucket_layout(fam: FamilyConfig, bidirectional: bool) -> str:
+    """How one side's buckets cover the distances, from the settings: why its last bucket, which every
+    distance past the max distance shares, starts before the max distance."""
+    side = fam.buckets // 2 if bidirectional else fam.buckets
+    exact = _exact_range(bidirectional, fam.buckets, fam.max_distance)
+    start = last_distinct_distance(fam, bidirectional)
+    wider = side - exact
+    where = f"{side:,} per side" if bidirectional else f"all {side:,} on keys before the query"
+    exact_part = {1: "distance 0 alone", 2: "distances 0 and 1 one each"}.get(
+        exact, f"distances 0 … {exact - 1:,} one each"
+    )
+    if wider == 1:
+        return f"{where}: {exact_part}, then one bucket for every distance from {start:,} on"
+    return (
+        f"{where}: {exact_part}, then {plural(wider, 'bucket')} of growing width up to "
+        f"{fam.max_distance:,}, the last starting at {start:,}"
+    )
 
 
 def t5_logits(x: LogitInputs) -> torch.Tensor:
@@ -166,8 +187,16 @@ def t5_score_bias(x: ScoreInputs) -> torch.Tensor:
 
 
 def describe_t5(label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig) -> str:
-    limit = f"max distance {fam.max_distance}"
-    return flat_tail_sentence(label, r, y, limit, last_distinct=last_distinct_distance(fam))
+    limit = f"max distance {fam.max_distance:,}"
+    start = last_distinct_distance(fam)
+    sentence = flat_tail_sentence(label, r, y, limit, last_distinct=start)
+    if start >= fam.max_distance or not sentence.endswith("look alike to it."):
+        return sentence
+    # "Past the max distance, one bucket" and "flat from an earlier distance" are both true: say why.
+    return (
+        f"{sentence} Distances past {fam.max_distance:,} share the last bucket, and that bucket begins "
+        f"earlier: causal (decoder) attention, drawn here, spends {bucket_layout(fam, False)}."
+    )
 
 
 register(
@@ -175,10 +204,10 @@ register(
         name="t5",
         label="T5 bias",
         kind="relative",
-        injects="logit bias",
+        injects="score bias",
         where="T5 adds a learned bias per distance bucket to each attention score",
         source="Raffel et al. 2020 (T5)",
-        extrapolates="offsets past max_distance share the last bucket",
+        extrapolates="offsets past the max distance share the last bucket",
         help="t5: a learned bias per offset bucket.",
         color="#9c755f",
         logits=t5_logits,

@@ -98,7 +98,7 @@ def row_seed(seed, row):
 """
 
 SEEDED = """\
-# T5: nn.Embedding(buckets, heads), N(0, 1/d) as HF T5's _init_weights, from a generator of its own.
+# T5: nn.Embedding(buckets, heads), standard deviation 1/√d as HF T5's _init_weights, own generator.
 t5_generator = torch.Generator().manual_seed(seed * 1_000_003 + 2)
 t5_bias = torch.randn(buckets, heads, generator=t5_generator) * output_dim**-0.5  # [buckets, H]
 rel_k, g = torch.empty(2 * clip + 1, head_dim), torch.Generator()  # [2k + 1, dh]

@@ -98,9 +98,9 @@ print(
 )"""
     pca = """coords, explained = pca_2d(trained)  # [T, 2], [2]
 step = rotation_per_step(coords)
-print(f"The two components explain {explained[0]:.1%} and {explained[1]:.1%} of the variance")
+print(f"directions 1 and 2 hold {explained[0]:.1%} and {explained[1]:.1%} of the positions' spread")
 print(f"turning about {step:.0f}° from one position to the next (a period of {360 / step:.1f} positions)")
-print("positions 0-3 on (PC 1, PC 2):", coords[:4])  # the page draws the path from position 0 on
+print("positions 0-3 along directions 1 and 2:", coords[:4])  # the page draws the path from position 0 on
 
 print(json.dumps({
     "similarity_by_distance": {name: s.tolist() for name, s in sims.items()},
@@ -117,12 +117,12 @@ print(json.dumps({
         Cell("all-MiniLM-L6-v2's learned positions: a trained T × d table", load),
         Cell("Two tables of the same shape: the lesson's untrained nn.Embedding and the sinusoidal", others),
         Cell("Similarity against distance", distance + "\n\n" + fade),
-        Cell("The path through space: the top two principal components", pca),
+        Cell("The path through space: the two directions the positions differ most in (PCA)", pca),
     ]
     about = (
         "Exported from Positional Embeddings Explorer. It prints the mean cosine similarity by distance "
-        "of the trained, a random and the sinusoidal table, the trained table's top-2 PCA plane and its "
-        f"rotation per position, and, last, one JSON line with those numbers. {reads(files)}"
+        "of the trained, a random and the sinusoidal table, the two directions the trained positions differ "
+        f"most in and their turn per position, and, last, one JSON line with those numbers. {reads(files)}"
     )
     return Script(
         "trained_positions", "Real trained positions: all-MiniLM-L6-v2's 512 × 384 table", about, cells, files

@@ -176,7 +176,7 @@ seed = {tcfg.seed}  # the sidebar's seed: the init and the batches"""
         Cell("Text → token IDs → the text's own small vocabulary", _data_cell(text)),
         Cell(FAMILIES_CELL, POSITIONAL),
         Cell("A tiny GPT (nanoGPT's shape); position enters where each family puts it", MODEL),
-        Cell("Held-out loss at each position of a window, and the unigram baseline", _eval_cell()),
+        Cell("Held-out loss at each position of a window, and a guess from token frequencies", _eval_cell()),
         Cell("Training: AdamW, cosine decay, gradient clipping; 25 points of the loss curve", _train_cell()),
         Cell("Past the trained length: windows of 2T", _final_cell()),
     ]
@@ -218,9 +218,10 @@ def per_position_loss(model, data, length, max_tokens={EVAL_TOKENS:_}):
     return (loss.sum(dim=0, dtype=torch.float64) / len(x)).float()  # [L]
 
 
+# The frequency-only guess ("unigram"): each next token from its count in the training text, no context
 counts = torch.bincount(train_data, minlength=len(vocab)).double() + 1.0  # [U]: add-one smoothing
 unigram_val_loss = float(-torch.log(counts / counts.sum())[val_data].mean())
-print(f"unigram baseline (the training text's token frequencies): {{unigram_val_loss:.4f}}")'''
+print(f"frequency-only guess (each token from its count in the training text): {{unigram_val_loss:.4f}}")'''
 
 
 def _train_cell() -> str:
@@ -261,7 +262,7 @@ for step in range(1, steps + 1):
 def _final_cell() -> str:
     return """T = context_length
 val_loss_inside = float(per_position_loss(model, val_data, T).mean())
-print(f"validation loss, windows of {T}: {val_loss_inside:.4f} (unigram {unigram_val_loss:.4f})")
+print(f"validation loss, windows of {T}: {val_loss_inside:.4f} (frequency-only {unigram_val_loss:.4f})")
 past_inside = past_outside = None
 if method != "learned":  # a learned table has no row for position T or later: it cannot run
     past = per_position_loss(model, val_data, 2 * T)  # [2T]

@@ -110,7 +110,7 @@ def batch_sentence(batch: Batch, batch_size: int, max_length: int, stride: int) 
         batch_size: the B asked for; max_length: T; stride: window step.
     """
     W, T, s, B = batch.num_windows, max_length, stride, batch_size
-    windows = f"{_count(W, 'window')} of {T:,} tokens (stride {s:,})"
+    windows = f"{_count(W, 'window')} of {_count(T, 'token')} (stride {s:,})"
     if batch.batch_size == B:
         full = _count(batch.num_batches, "full batch", "full batches")
         return f"{windows} → {full} of {B:,}. This is the first batch (no shuffle)."
@@ -126,7 +126,7 @@ def partial_batch_note(batch: Batch, batch_size: int, max_length: int) -> str | 
     if batch.batch_size == batch_size:
         return None
     return (
-        f"Your text makes {_count(batch.num_windows, 'window')} of {max_length:,} tokens: "
+        f"Your text makes {_count(batch.num_windows, 'window')} of {_count(max_length, 'token')}: "
         f"B = {batch.batch_size:,} here (Batch B asks for {batch_size:,}). Every shape below is this batch's."
     )
 

@@ -14,10 +14,18 @@ from core.positional import FAMILIES
 from core.training.training import TrainResult
 
 
-def position_loss_frame(results: dict[str, TrainResult | None]) -> pd.DataFrame:
-    """One row per method and position of each finished run: columns method, position, loss."""
+def line_label(method: str, context_length: int) -> str:
+    """A method's line in the chart's legend: its label, and for a learned table the windows it is read
+    in (of T: it cannot run a window of 2T)."""
+    family = FAMILIES[method]
+    return f"{family.label} (windows of {context_length})" if family.fixed_length else family.label
+
+
+def position_loss_frame(results: dict[str, TrainResult | None], context_length: int) -> pd.DataFrame:
+    """One row per method and position of each finished run: columns method (its ``line_label``),
+    position, loss."""
     rows = [
-        {"method": method, "position": k, "loss": loss}
+        {"method": line_label(method, context_length), "position": k, "loss": loss}
         for method, result in results.items()
         if result is not None
         for k, loss in enumerate(result.loss_by_position)
@@ -27,18 +35,24 @@ def position_loss_frame(results: dict[str, TrainResult | None]) -> pd.DataFrame:
 
 def position_loss_chart(frame: pd.DataFrame, context_length: int, height: int = 300) -> alt.LayerChart:
     """Each method's loss against position, in its family's colour, with a dashed rule at T."""
+    colors = {line_label(name, context_length): f.color for name, f in FAMILIES.items()}
     methods = list(dict.fromkeys(frame["method"]))
     color = alt.Color(
         "method:N",
         title="method",
-        scale=alt.Scale(domain=methods, range=[FAMILIES[m].color for m in methods]),
+        scale=alt.Scale(domain=methods, range=[colors[m] for m in methods]),
     )
     lines = (
-        alt.Chart(frame, title="Validation loss at each position, to 2 × the trained length", height=height)
+        alt.Chart(
+            frame,
+            title=f"Validation loss at each position, in windows of {2 * context_length} (twice the trained "
+            "length)",
+            height=height,
+        )
         .mark_line(strokeWidth=2)
         .encode(
             x=alt.X("position:Q", title="position in the window"),
-            y=alt.Y("loss:Q", title="loss (nats)", scale=alt.Scale(zero=False)),
+            y=alt.Y("loss:Q", title="loss", scale=alt.Scale(zero=False)),
             color=color,
             tooltip=["method:N", "position:Q", alt.Tooltip("loss:Q", format=".3f")],
         )
@@ -62,8 +76,9 @@ def extrapolation_sentences(results: dict[str, TrainResult | None], context_leng
         inside = sum(loss[:T]) / len(loss[:T])
         if len(loss) <= T:
             out.append(
-                f"{label} stops at position {T - 1}: its table has no row for {T}, so it cannot read "
-                f"further (mean {inside:.3f} inside)."
+                f"{label} stops at position {T - 1}: its table has no row for {T}, so it cannot run a "
+                f"window of {2 * T} at all; its line is its loss in windows of {T}, its own length (mean "
+                f"{inside:.3f})."
             )
             continue
         past = sum(loss[T:]) / len(loss[T:])

@@ -69,7 +69,8 @@ class TrainConfig:
         than ``RUN_SECONDS`` or more memory than ``TRAIN_BYTES`` (``core.serving.budget``).
         """
         if self.method not in trainable_methods():
-            raise ValueError(f"Training supports {', '.join(trainable_methods())} (not {self.method!r}).")
+            names = ", ".join(f"{FAMILIES[m].label} ({m})" for m in trainable_methods())
+            raise ValueError(f"Training supports {names}, not {self.method!r}.")
         if self.size not in SIZES:
             raise ValueError(f"Model size must be one of {', '.join(SIZES)}.")
         if not 4 <= self.context_length <= 256:
@@ -165,6 +166,36 @@ def position_structure(table: torch.Tensor) -> float:
     return float(sim[gap == 1].mean() - sim[gap >= T // 2].mean())
 
 
+def similarity_picture(table: torch.Tensor) -> str:
+    """What a learned table's cosine-similarity matrix shows, read from its numbers: the diagonal alone,
+    a band along it, or blocks of early and late positions that point opposite ways."""
+    T = table.shape[0]
+    if T < 4:
+        return f"With {T} positions there is too little of the matrix to see a pattern in."
+    sim = cosine_matrix(table)  # [T, T]
+    gap = pair_distances(torch.arange(T))  # [T, T]
+    near, far = float(sim[gap == 1].mean()), float(sim[gap >= T // 2].mean())
+    half = T // 2
+    early = float(sim[:half, :half][gap[:half, :half] > 0].mean())  # within positions 0 … half−1
+    late = float(sim[half:, half:][gap[half:, half:] > 0].mean())  # within half … T−1
+    across = float(sim[:half, half:].mean())
+    if near - far < 0.1:
+        return (
+            f"Only the diagonal stands out: neighbours (mean cosine {near:+.2f}) are no more alike than "
+            f"positions {half} or more apart ({far:+.2f})."
+        )
+    if across <= -0.1 and min(early, late) >= 0.1:
+        return (
+            f"Two blocks: positions 0–{half - 1} are alike among themselves (mean cosine {early:+.2f}), so "
+            f"are {half}–{T - 1} ({late:+.2f}), and the two halves point opposite ways ({across:+.2f}); "
+            f"neighbours {near:+.2f}, positions {half} or more apart {far:+.2f}."
+        )
+    return (
+        f"A band along the diagonal: neighbours (mean cosine {near:+.2f}) are more alike than positions "
+        f"{half} or more apart ({far:+.2f})."
+    )
+
+
 def windows(data: torch.Tensor, length: int) -> tuple[torch.Tensor, torch.Tensor]:
     """Non-overlapping evaluation windows: inputs and next-token targets, [N, length] each."""
     n = (len(data) - 1) // length
@@ -236,18 +267,20 @@ def comparison_rows(results: dict[str, TrainResult | None], context_length: int)
         context_length: T, the trained length.
 
     Returns:
-        Rows of display strings (losses to 3 decimals; "—" where a method has no run yet).
+        Rows of display strings (losses to 3 decimals; "—" where a method has no run yet), each method
+        named by its family's label. A learned table cannot run a window of 2T at all (no row for
+        position T or later), so neither of its 2T cells has a loss: both say why.
     """
     T = context_length
     rows = []
     for method, r in results.items():
         fixed = FAMILIES[method].fixed_length  # a learned table has no row for position T or later
         fmt = (lambda x: f"{x:.3f}") if r else (lambda x: "—")
-        inside = "cannot" if fixed else fmt(r and r.val_loss_past_inside)
-        outside = ("cannot: no row past T" if fixed else fmt(r.val_loss_past_outside)) if r else "—"
+        inside = f"cannot run a window of {2 * T}" if fixed else fmt(r and r.val_loss_past_inside)
+        outside = f"no row past {T - 1}" if fixed else fmt(r and r.val_loss_past_outside)
         rows.append(
             {
-                "method": method,
+                "method": FAMILIES[method].label,
                 f"val loss, windows of {T}": fmt(r and r.val_loss_inside),
                 f"windows of {2 * T}: positions < {T}": inside,
                 f"windows of {2 * T}: positions ≥ {T}": outside,

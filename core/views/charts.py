@@ -208,7 +208,7 @@ def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, heig
     return line + points
 
 
-@templated(lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain", "note"))
+@templated(lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain", "note", "y_domain"))
 def method_panel(
     frame: pd.DataFrame,
     x: str,
@@ -219,12 +219,14 @@ def method_panel(
     height: int = 170,
     x_domain: tuple[float, float] | None = None,
     note: str | None = None,
+    y_domain: tuple[float, float] | None = None,
 ) -> alt.Chart:
     """One method's curve on its own linear axis, in its colour (small multiples, one per method).
 
-    ``x_domain``: the x axis's ends (default: the data's, made nice); ``note``: a line under the title
-    (e.g. why this panel's axis is shorter than its neighbours'). ``rule_at``, ``x_domain`` and ``note``
-    are written in as they are (live: one template serves every context length).
+    ``x_domain``, ``y_domain``: an axis's ends (default: the data's, made nice; a constant curve needs
+    ``y_domain``, or its one tick reads "0.000000"); ``note``: a line under the title (e.g. why this
+    panel's axis is shorter than its neighbours'). ``rule_at``, the domains and ``note`` are written in
+    as they are (live: one template serves every context length).
     """
     heading = alt.Title(title, color=color, anchor="start")
     if note is not None:
@@ -235,7 +237,13 @@ def method_panel(
         .mark_line(color=color, strokeWidth=2.5, point=len(frame) <= 64)
         .encode(
             x=alt.X(f"{x}:Q", title=x, axis=alt.Axis(tickMinStep=1), scale=scale),
-            y=alt.Y(f"{y}:Q", title=y, scale=alt.Scale(zero=False, nice=True)),
+            y=alt.Y(
+                f"{y}:Q",
+                title=y,
+                scale=alt.Scale(zero=False, nice=True)
+                if y_domain is None
+                else alt.Scale(domain=list(y_domain), nice=False),
+            ),
             tooltip=[alt.Tooltip(f"{x}:Q"), alt.Tooltip(f"{y}:Q", format=".4f")],
         )
     )
@@ -257,17 +265,18 @@ def loss_frame(
     unigram_val_loss: float,
     total_steps: int,
 ) -> pd.DataFrame:
-    """Long-form loss curves: the training batch's and the validation loss at ``steps``, and the unigram
-    baseline (a flat line from step 0 to ``total_steps``); columns step, loss (nats), curve."""
+    """Long-form loss curves: the training batch's and the validation loss at ``steps``, and the loss of
+    guessing each token from its frequency alone (a flat line from step 0 to ``total_steps``); columns
+    step, loss (cross-entropy in nats), curve."""
     return pd.concat(
         [
-            pd.DataFrame({"step": steps, "loss (nats)": train_loss, "curve": "training batch"}),
-            pd.DataFrame({"step": steps, "loss (nats)": val_loss, "curve": "validation"}),
+            pd.DataFrame({"step": steps, "loss": train_loss, "curve": "training batch"}),
+            pd.DataFrame({"step": steps, "loss": val_loss, "curve": "validation"}),
             pd.DataFrame(
                 {
                     "step": [0, total_steps],
-                    "loss (nats)": [unigram_val_loss] * 2,
-                    "curve": "unigram baseline (validation)",
+                    "loss": [unigram_val_loss] * 2,
+                    "curve": "frequency-only guess (validation)",
                 }
             ),
         ]
@@ -275,8 +284,8 @@ def loss_frame(
 
 
 def loss_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Training and validation loss against step, with the unigram baseline (a ``loss_frame``)."""
-    return line_chart(frame, "step", "loss (nats)", "Loss", color="curve", height=260)
+    """Training and validation loss against step, with the frequency-only guess (a ``loss_frame``)."""
+    return line_chart(frame, "step", "loss", "Loss", color="curve", height=260)
 
 
 def structure_chart(frame: pd.DataFrame, shown_step: int) -> alt.Chart:

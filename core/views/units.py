@@ -32,4 +32,34 @@ def ordinal(n: int) -> str:
 
 def every(step: int, total: int, what: str) -> str:
     """What a strided sample shows: ``every(3, 256, "dimensions")`` → ``"every 3rd of 256 dimensions"``."""
+    if total == 1:  # "all 1 positions" would not read
+        return f"the only {what.removesuffix('s')}"
     return f"all {total:,} {what}" if step == 1 else f"every {ordinal(step)} of {total:,} {what}"
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``n`` and ``noun`` agreeing in number: ``plural(1, "vector")`` → ``"1 vector"``, ``plural(0,
+    "vector")`` → ``"0 vectors"``, ``plural(2, "matrix", "matrices")`` → ``"2 matrices"``."""
+    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
+
+
+def verb(n: int, one: str = "is", many: str = "are") -> str:
+    """The verb that agrees with a count ``n``: ``verb(1)`` → ``"is"``, ``verb(0)`` → ``"are"``."""
+    return one if n == 1 else many
+
+
+def count_of(k: int, n: int, noun: str, many: str | None = None) -> str:
+    """``k`` of ``n`` things as a sentence's subject with its verb: "all 6 vectors are", "the one vector
+    is", "none of the 6 vectors is", "no vector is" (of one), "1 of the 6 vectors is", "2 of the 6 vectors
+    are"."""
+    nouns = many or noun + "s"
+    if k == 0:
+        return f"none of the {n:,} {nouns} is" if n > 1 else f"no {noun if n else nouns} {verb(n)}"
+    if k == n:
+        return f"the one {noun} is" if n == 1 else f"all {n:,} {nouns} are"
+    return f"{k:,} of the {n:,} {nouns} {verb(k)}"
+
+
+def capitalized(sentence: str) -> str:
+    """``sentence`` with its first letter upper-case (the rest as it is): a generated subject may begin it."""
+    return sentence[:1].upper() + sentence[1:]

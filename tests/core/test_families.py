@@ -22,7 +22,7 @@ def logits(method, **kw):
 
 def test_every_method_is_described():
     assert list(FAMILIES) == ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]
-    assert {f.injects for f in FAMILIES.values()} >= {"input add", "logit bias", "query/key rotation"}
+    assert {f.injects for f in FAMILIES.values()} >= {"input add", "score bias", "query/key rotation"}
 
 
 def test_nope_adds_nothing():

@@ -70,15 +70,21 @@ def test_the_headline_token_is_the_first_that_moved():
     assert first_moved([tok(1, 0, 0)]) is None
 
 
-def comparison(shared_with, n=6):
+def comparison(shared_with, n=6, diff=2e-17, shared_without=None):
     from core.order import OrderComparison
 
-    return OrderComparison(n, shared_with, n, 1.0, 1.0, 0.0, 2e-17)
+    without = n if shared_without is None else shared_without
+    return OrderComparison(without, shared_with, n, 1.0, 1.0, 0.0, diff)
 
 
 @pytest.mark.parametrize(
     "shared_with, says",
-    [(0, "none of the 6 vectors is the same"), (2, "only 2 of 6 vectors are still the same"), (6, "all 6")],
+    [
+        (0, "none of the 6 vectors is the same"),
+        (1, "only 1 of the 6 vectors is still the same"),
+        (2, "only 2 of the 6 vectors are still the same"),
+        (6, "all 6 vectors are still the same"),
+    ],
 )
 def test_the_shuffle_sentences_follow_the_numbers(shared_with, says):
     from core.order import shuffle_sentences
@@ -88,20 +94,39 @@ def test_the_shuffle_sentences_follow_the_numbers(shared_with, says):
     assert "exactly the same 6 vectors" in text and "2.0e-17" in text
 
 
+def test_means_that_are_exactly_equal_are_not_said_to_differ_by_rounding():
+    from core.order import shuffle_sentences
+
+    text = " ".join(shuffle_sentences("sinusoidal", True, comparison(2, diff=0.0)))
+    assert "the two means are exactly equal" in text
+    assert "0.0e+00" not in text and "rounding" not in text
+
+
 @pytest.mark.parametrize(
     "method, says",
     [
-        ("rope", "rotates each query and key"),
+        ("rope", "RoPE rotates each query and key"),
         ("alibi", "penalty proportional to the distance"),
         ("nope", "Nothing in this model depends on position"),
     ],
 )
 def test_methods_that_add_nothing_say_so(method, says):
+    from core.config import FAMILIES
     from core.order import shuffle_sentences
 
     text = " ".join(shuffle_sentences(method, False, comparison(6)))
-    assert says in text and "6 of 6 vectors are unchanged" in text
+    assert says in text and "all 6 vectors are unchanged" in text
+    assert f"**With {FAMILIES[method].label}**" in text
     assert "none of the" not in text and "the order is now in the numbers" not in text
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_a_sentence_with_one_order_says_there_is_nothing_to_shuffle(n):
+    from core.order import shuffle_sentences
+
+    for method, additive in (("learned", True), ("rope", False)):
+        (sentence,) = shuffle_sentences(method, additive, comparison(n, n=n))
+        assert "has only one order" in sentence and "vectors" not in sentence
 
 
 @pytest.mark.parametrize("dim, most", [(1, 64), (256, 64), (4096, 64), (12288, 63), (16384, 47)])

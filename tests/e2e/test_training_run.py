@@ -36,7 +36,9 @@ def test_a_finished_run_stays_when_steps_change_mid_run(server, page, wait_for_a
     expect(page.get_by_text("is still training with its own settings")).to_be_visible(timeout=60_000)
     expect(page.get_by_text("Validation loss", exact=True)).to_be_visible(timeout=TRAIN_WAIT)
     expect(page.get_by_test_id("stProgress")).to_have_count(0)
-    label = page.get_by_text("This run: learned positions, small model, context 8, 300 steps, seed 31.")
+    label = page.get_by_text(
+        "This run: Learned absolute positions, small model, context 8, 300 steps, seed 31."
+    )
     expect(label).to_be_visible()
     expect(label).to_contain_text("The settings above differ (250 steps): press Train to train them.")
     expect(page.get_by_text("steps of a small model")).to_have_count(0)  # no "Press Train: 250 steps …"
@@ -54,10 +56,10 @@ def test_a_finished_run_stays_when_steps_change_mid_run(server, page, wait_for_a
         page.get_by_text("Each method trained on this text: small model, context 8, 300 steps")
     ).to_be_visible()
     loss = page.get_by_test_id("stMetricValue").first.inner_text()
-    learned = comparison_cells(page, "learned")
+    learned = comparison_cells(page, "Learned absolute")
     expect(learned.last).to_have_text("done")
     expect(learned.nth(1)).to_have_text(loss)
-    expect(comparison_cells(page, "rope").last).to_have_text("not trained yet")
+    expect(comparison_cells(page, "RoPE").last).to_have_text("not trained yet")
     assert page.get_by_test_id("stException").count() == 0
     page.screenshot(path=str(shots / "training_finished_run.png"), full_page=True)
 
@@ -73,7 +75,7 @@ def test_stop_of_a_queued_run_says_so_before_a_worker_reaches_it(server, browser
         other.goto(server + "/Training?steps=30&size=tiny&train_context=8&seed=32")
         wait_for_app(other)
         other.get_by_role("button", name="Train", exact=True).click()
-        expect(other.get_by_text("Queued: 1 run(s) ahead")).to_be_visible(timeout=60_000)
+        expect(other.get_by_text("Queued: 1 run ahead")).to_be_visible(timeout=60_000)
         other.get_by_role("button", name="Stop", exact=True).click()
         expect(other.get_by_text("Stopped while it was queued: it never started.")).to_be_visible(
             timeout=60_000

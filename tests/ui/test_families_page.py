@@ -2,6 +2,8 @@
 
 import pytest
 
+from ui.families.compare import SCORE
+
 PAGE = "pages/Families.py"
 METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]  # the registry's order
 MAX_CHART_BYTES = 1_000_000
@@ -109,7 +111,7 @@ def test_the_learned_panel_fits_its_axis_to_its_rows(context, fitted, open_page)
     assert not at.exception and not at.error
     line, frame = learned_panel(at)
     T = int(context)
-    assert frame["distance r"].max() <= T - 1 and frame["logit contribution"].notna().all()
+    assert frame["distance r"].max() <= T - 1 and frame[SCORE].notna().all()
     if fitted:  # the others run to 256 (twice T5's max distance): this axis ends at T, and says why
         assert frame["distance r"].tolist() == list(range(T))  # every row, drawn (span 256: every distance)
         assert line["encoding"]["x"]["scale"]["domain"] == [0, T]
@@ -203,3 +205,39 @@ def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(me
     at.sidebar.number_input(key="dim").set_value(128).run()  # new tables: the curve and the close-up anew
     assert not at.exception and sorted(built) == ["grid_frame", "line_chart"]
     assert [c.proto.spec for c in charts(at)] != specs
+
+
+def test_nopes_constant_zero_gets_an_axis_with_room_either_side(open_page):
+    # A constant curve on a "nice" axis got one tick, labelled "0.000000": its axis now runs from -1 to 1.
+    import json
+
+    at = open_page(PAGE)
+    panels = {}
+    for chart in charts(at):
+        line = json.loads(chart.proto.spec).get("layer", [{}])[0]
+        if isinstance(line.get("title"), dict):
+            panels[line["title"]["text"].split(" — ")[0]] = line["encoding"]["y"]
+    assert panels["NoPE"]["scale"]["domain"] == [-1.0, 1.0]
+    assert "domain" not in panels["ALiBi"]["scale"]  # a curve that changes keeps its own axis
+    assert panels["NoPE"]["title"] == "score from position"
+
+
+def test_the_t5_close_up_and_finding_say_where_the_last_bucket_begins(open_page):
+    at = open_page(PAGE, method="t5")
+    assert not at.exception and not at.error
+    text = " ".join(m.value for m in [*at.markdown, *at.caption])
+    assert "T5 bias is flat from distance 113 on (max distance 128)" in text
+    assert "Distances past 128 share the last bucket, and that bucket begins earlier" in text
+    assert "The last bucket, shared by all offsets past 128, begins at 113 in a decoder" in text
+    assert "at 91 in an encoder" in text
+    assert "N(0, 1/d)" not in text and "logit contribution" not in text and "weight-free" not in text
+
+
+def test_the_learned_close_up_says_a_longer_table_is_another_table(open_page):
+    at = open_page(PAGE, method="learned", context="4", dim="256")
+    text = " ".join(m.value for m in at.markdown)
+    assert "it has rows 0 … 3 only: a table is only as long as it was built" in text
+    assert (
+        "`nn.Embedding(8, 256)` say, but that is a different, bigger table, with 1,024 more parameters"
+        in text
+    )

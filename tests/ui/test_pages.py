@@ -422,7 +422,7 @@ def test_why_position_says_what_rope_changes_and_what_it_does_not(open_page):
     assert at.metric[1].label.replace("\\", "") == "RoPE's term, ' dog' → ' bites' in B"
     assert "the two swapped places" in at.metric[1].delta  # ' bites' looks back at ' dog' in A, not in B
     bullets = " ".join(m.value for m in at.markdown)
-    assert "rotates each query and key" in bullets and "3 of 3 vectors are unchanged" in bullets
+    assert "rotates each query and key" in bullets and "all 3 vectors are unchanged" in bullets
 
 
 def test_why_position_without_the_leading_space_finds_no_moved_token(open_page):

@@ -15,7 +15,8 @@ def test_every_trained_method_is_drawn_to_twice_t_and_the_learned_table_stops_at
     assert len(charts) == 1
     text = " ".join(m.value for m in at.markdown)
     assert (
-        "Learned absolute stops at position 7: its table has no row for 8, so it cannot read further" in text
+        "Learned absolute stops at position 7: its table has no row for 8, so it cannot run a window of 16"
+        in text
     )
     for method in trainable_methods():
         if method != "learned":

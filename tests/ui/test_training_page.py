@@ -16,10 +16,10 @@ def test_short_run_from_button_to_results(open_page, job_watch):
     job_watch.until_finished()
     at.run()
     metrics = {m.label: m.value for m in at.metric}
-    assert float(metrics["Validation loss"]) < float(metrics["Unigram baseline"])
+    assert float(metrics["Validation loss"]) < float(metrics["Frequency-only guess"])
     assert at.select_slider(key="snapshot").value is not None  # learned: scrub through snapshots
     table = at.dataframe[-1].value
-    assert table.set_index("method").loc["learned", "status"] == "done"
+    assert table.set_index("method").loc["Learned absolute", "status"] == "done"
     assert not at.exception
 
 
@@ -32,7 +32,9 @@ def test_short_text_offers_the_long_sample(open_page, errors):
 
 def test_a_method_the_page_cannot_train_gets_a_way_forward(open_page):
     at = open_page(PAGE, preset="t5-base")
-    assert any(i.value.startswith("This page trains") and "positions, not **t5**" in i.value for i in at.info)
+    assert any(
+        i.value.startswith("This page trains") and "positions, not **T5 bias**" in i.value for i in at.info
+    )
     assert not at.error and not at.exception
     at.button(key="use_learned").click().run()
     assert at.sidebar.selectbox(key="method").value == "learned"
@@ -74,16 +76,18 @@ def test_a_finished_run_stays_with_its_own_settings_after_a_settings_change(open
     assert not any("Press **Train**" in i.value for i in at.info)
     assert "Validation loss" in {m.label for m in at.metric}
     labels = " ".join(m.value for m in at.markdown)
-    assert "**This run:** learned positions, tiny model, context 8, 40 steps, seed 12." in labels
+    assert "**This run:** Learned absolute positions, tiny model, context 8, 40 steps, seed 12." in labels
     assert "The settings above differ (30 steps): press **Train**" in labels
     table = at.dataframe[-1].value.set_index("method")
-    assert table.loc["learned", "status"] == "done" and table.loc["rope", "status"] == "not trained yet"
+    assert (
+        table.loc["Learned absolute", "status"] == "done" and table.loc["RoPE", "status"] == "not trained yet"
+    )
     assert any(c.value.endswith("tiny model, context 8, 40 steps, seed 12.") for c in at.caption)
     at.button(key="train").click().run()  # training again replaces it with the run of the new settings
     job_watch.until_finished()
     at.run()
     labels = " ".join(m.value for m in at.markdown)
-    assert "**This run:** learned positions, tiny model, context 8, 30 steps, seed 12." in labels
+    assert "**This run:** Learned absolute positions, tiny model, context 8, 30 steps, seed 12." in labels
     assert "differ" not in labels
     assert not at.exception
 
@@ -94,7 +98,7 @@ def test_stop_of_a_queued_run_says_so_at_once(open_page, job_watch):
     busy.button(key="train").click().run()  # another student's run holds the one worker
     at = open_page(PAGE, steps="50", size="tiny", train_context="8", seed="9")
     at.button(key="train").click().run()
-    assert any(i.value.startswith("Queued: 1 run(s) ahead") for i in at.info)
+    assert any(i.value.startswith("Queued: 1 run ahead") for i in at.info)
     at.button(key="stop").click().run()
     assert job_watch.jobs[0].status == "running"  # the worker has not reached the queued run
     assert [w.value for w in at.warning] == [
@@ -122,8 +126,8 @@ def test_the_shown_run_and_its_label():
     running = job("running", steps=300)
     assert shown_run(running, other) is running  # a session's run in progress is always shown
     assert run_caption(own, "log", TrainConfig(steps=300)) == (
-        "**This run:** learned positions, small model, context 32, 300 steps, seed 123."
+        "**This run:** Learned absolute positions, small model, context 32, 300 steps, seed 123."
     )
     assert run_caption(own, "sidebar", TrainConfig(method="rope", steps=300)).endswith(
-        "The settings above differ (rope positions, another text): press **Train** to train them."
+        "The settings above differ (RoPE positions, another text): press **Train** to train them."
     )

@@ -18,8 +18,8 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """ALiBi up close: the slope per head and one head's bias matrix."""
     slopes = alibi_slopes(fam.heads)
     st.markdown(
-        "ALiBi adds −m·(i − j) to the logit of query i for key j: a penalty growing linearly with "
-        "distance, with a different slope m per head (a geometric sequence, from the paper's code). "
+        "ALiBi adds −m·(i − j) to the attention score of query i for key j: a penalty growing linearly "
+        "with distance, with a different slope m per head (a geometric sequence, from the paper's code). "
         "No parameters, nothing added at the input."
     )
     c1, c2 = st.columns(2)

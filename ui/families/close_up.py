@@ -15,6 +15,7 @@ import torch
 from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.views.charts import grid_frame, heatmap, line_chart
+from core.views.units import capitalized, count_of
 from ui.cache import additive_rows, kept_chart
 from ui.presenter import readable
 from ui.widgets import sampled_note
@@ -60,8 +61,13 @@ def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str)
     )
     slow = int((wavelengths > context_length).sum())
     st.caption(
-        f"{slow} of {len(wavelengths)} pairs have a wavelength longer than the context ({context_length:,}): "
-        "within the trained length they never complete a full turn."
+        f"No pair's wavelength is longer than the context ({context_length:,})."
+        if slow == 0
+        else f"{capitalized(count_of(slow, len(wavelengths), 'pair'))} slow: "
+        + ("its wavelength is" if slow == 1 else "their wavelengths are")
+        + f" longer than the context ({context_length:,}), so within the trained length "
+        + ("it never completes" if slow == 1 else "they never complete")
+        + " a full turn."
     )
 
 

@@ -1,4 +1,4 @@
-"""Views of every family at once: the overview, the position-only logit and position similarity."""
+"""Views of every family at once: the overview, what position alone adds to a score, position similarity."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ui.cache import additive_rows, kept_chart, per_process
 from ui.memory import forget_when_short
 from ui.presenter import presenting, readable, slide_height
 
+SCORE = "score from position"  # chart 1's y: what position alone adds to the attention score
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
 PER_SLIDE = 3  # presenting: chart 1's panels (each with its finding) and chart 2's matrices per slide
 
@@ -95,18 +96,21 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
     distances = sample_indices(drawn_span(T, fam), CURVE_POINTS)  # [R]
     rows = method_rows(name, cfg, fam, distances)
     y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)  # [R]
-    frame = pd.DataFrame({"distance r": distances.numpy(), "logit contribution": y.numpy()})
+    frame = pd.DataFrame({"distance r": distances.numpy(), SCORE: y.numpy()})
     fit = {}
     if f.fixed_length and int(distances[-1]) >= T:  # a learned table: no row, so no value, at r ≥ T
         frame = frame[frame["distance r"] < T]  # its panel's axis ends at T, not at the others' span
         fit = {"x_domain": (0, T), "note": f"rows 0…{T - 1:,} only (no row at r ≥ {T:,})"}
+    values = frame[SCORE].dropna()
+    if len(values) and values.min() == values.max():  # a constant (NoPE's 0): an axis one either side
+        fit["y_domain"] = (float(values.min()) - 1.0, float(values.min()) + 1.0)
     title = f"{f.label} — {f.injects}"
-    panel = method_panel(frame, "distance r", "logit contribution", title, f.color, T, **fit)
+    panel = method_panel(frame, "distance r", SCORE, title, f.color, T, **fit)
     return panel, logit_findings(name, distances, y, T, fam)
 
 
 def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
-    """Every method's position-only logit contribution against distance: one panel per method.
+    """What position alone adds to the attention score, against distance: one panel per method.
 
     ``part`` (presenting): slide ``part`` of ``logit_parts()``, its panels in a row above their findings.
     """
@@ -130,7 +134,8 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
     cut = [f.label for f in FAMILIES.values() if f.fixed_length] if int(distances[-1]) >= T else []
     st.caption(
         f"Query at position r, key at position 0, both with the same content (one random vector, "
-        f"drawn with the seed); weight-free attention, d = {cfg.output_dim} "
+        f"drawn with the seed), scored by attention without weights of its own (the query and key vectors "
+        f"as they are, q·k/√d), d = {cfg.output_dim} "
         f"(RoPE and Shaw: head dim {cfg.output_dim // fam.heads}); T5 and ALiBi: head 1 of {fam.heads}. "
         f"Each panel has its own linear y axis. Distances 0 … {span - 1:,}: the used length "
         f"{fam.extrapolate} × T = {fam.extrapolate * T:,}, and at least twice T5's max distance and "

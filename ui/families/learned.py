@@ -11,10 +11,13 @@ from ui.families.close_up import table_heatmap
 
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """GPT-2's table up close: one free vector per position, untrained."""
+    T, d = cfg.context_length, cfg.output_dim
     st.markdown(
-        f"`nn.Embedding({cfg.context_length}, {cfg.output_dim})`: one free vector per position, "
-        f"initialised here with `{fam.init}` (std {INITS[fam.init]:g}) and "
-        "learned in training. It knows nothing about distance until it is trained, and it has no row "
-        "for a position past the context length."
+        f"`nn.Embedding({T:,}, {d:,})`: one free vector per position, initialised here with `{fam.init}` "
+        f"(random numbers of standard deviation {INITS[fam.init]:g}) and learned in training. It knows "
+        f"nothing about distance until it is trained, and it has rows 0 … {T - 1:,} only: a table is only as "
+        f"long as it was built. A model can be built with a longer one, `nn.Embedding({2 * T:,}, {d:,})` "
+        f"say, but that is a different, bigger table, with {T * d:,} more parameters to train; this one "
+        f"has no row {T:,}."
     )
     table_heatmap(cfg, fam, "Learned table (untrained)")

@@ -13,6 +13,7 @@ from core.pipeline import sample_indices
 from core.positional import rope_inv_freq, rope_long_term_decay, rope_pairing_permutation
 from core.positional.rope import rope_shift_table
 from core.views.charts import line_chart, scatter_chart
+from core.views.units import plural
 from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
 
@@ -111,9 +112,12 @@ def pair_turns(fam: FamilyConfig, head_dim: int) -> None:
             scatter_chart(pd.concat(points), "cos", "sin", "position", "How far each pair turns", "pair")
         )
     )
+    last, end = pairs[-1], int(positions[-1])
+    turned = math.degrees(end * float(rope_inv_freq(head_dim, fam.base)[last]))  # pair ``last`` by the end
     st.caption(
-        f"A unit vector in {len(pairs)} pair(s), rotated to positions 0–{int(positions[-1])}: pair 0 "
-        "spins fast (1 radian per position), the last barely moves."
+        f"A unit vector in {plural(len(pairs), 'pair')}, rotated to positions 0–{end}: pair 0 spins fast "
+        "(1 radian per position)"
+        + (f"; pair {last} turns {turned:.3g}° in all by position {end}." if last else ".")
     )
 
 

@@ -7,6 +7,7 @@ import streamlit as st
 from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import sample_indices
 from core.positional import shaw_relative_indices
+from core.views.units import plural
 from ui.families.close_up import GRID, matrix_view
 
 
@@ -15,8 +16,8 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     head_dim = cfg.output_dim // fam.heads
     st.markdown(
         f"Shaw et al. learn one vector per clipped offset clip(j − i, ±{fam.clip}): "
-        f"{2 * fam.clip + 1} vectors of {head_dim} numbers for the keys (and as many for the values). "
-        "Offsets further than the clip share the outermost vector."
+        f"{plural(2 * fam.clip + 1, 'vector')} of {plural(head_dim, 'number')} for the keys (and as many "
+        "for the values). Offsets further than the clip share the outermost vector."
     )
     positions = sample_indices(cfg.context_length, GRID)  # [P]: never the whole [T, T] matrix
     index = shaw_relative_indices(cfg.context_length, fam.clip, positions)  # [P, P]

@@ -8,7 +8,7 @@ import streamlit as st
 from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import sample_indices
 from core.positional import t5_relative_bucket
-from core.positional.t5 import t5_bias_table
+from core.positional.t5 import last_distinct_distance, t5_bias_table
 from core.views.charts import line_chart
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import readable
@@ -16,10 +16,13 @@ from ui.presenter import readable
 
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """T5 up close: the bucket map and head 1's bias matrix."""
+    causal, encoder = last_distinct_distance(fam), last_distinct_distance(fam, bidirectional=True)
     st.markdown(
-        f"T5 sorts each offset j − i into one of {fam.buckets} buckets — one per small offset, then "
-        f"logarithmically wider ones up to {fam.max_distance} — and adds one learned scalar per "
-        "bucket and head to the logit (here untrained, N(0, 1/d) as Hugging Face initializes it)."
+        f"T5 sorts each offset j − i into one of {fam.buckets} buckets (one per small offset, then ever "
+        f"wider up to {fam.max_distance:,}) and adds a learned number per bucket and head to the attention "
+        f"score (untrained here: random, of standard deviation 1/√d = {cfg.output_dim**-0.5:.3g}). The last "
+        f"bucket, shared by all offsets past {fam.max_distance:,}, begins at {causal:,} in a decoder "
+        f"(causal, as chart 1), at {encoder:,} in an encoder."
     )
     span = 2 * fam.max_distance
     offsets = sample_indices(2 * span + 1, 801) - span  # at most 801 offsets in [-2·max, 2·max]

@@ -32,28 +32,31 @@ def test_the_frame_has_one_row_per_method_and_position():
             "learned": result("learned", [3.0, 2.0]),
             "rope": None,
             "alibi": result("alibi", [3.0, 2.0, 2.5, 2.6]),
-        }
+        },
+        2,
     )
+    learned = "Learned absolute (windows of 2)"  # its label, and the windows it is read in: of T, not 2T
     assert frame.values.tolist() == [
-        ["learned", 0, 3.0], ["learned", 1, 2.0],
-        ["alibi", 0, 3.0], ["alibi", 1, 2.0], ["alibi", 2, 2.5], ["alibi", 3, 2.6],
+        [learned, 0, 3.0], [learned, 1, 2.0],
+        ["ALiBi", 0, 3.0], ["ALiBi", 1, 2.0], ["ALiBi", 2, 2.5], ["ALiBi", 3, 2.6],
     ]  # fmt: skip
 
 
 def test_the_chart_draws_each_method_in_its_colour_with_the_trained_length_marked():
     frame = position_loss_frame(
-        {"learned": result("learned", [3.0, 2.0]), "alibi": result("alibi", [3, 2, 1, 1])}
+        {"learned": result("learned", [3.0, 2.0]), "alibi": result("alibi", [3, 2, 1, 1])}, 2
     )
     spec = position_loss_chart(frame, 2).to_dict(validate=True)
     color = spec["layer"][0]["encoding"]["color"]["scale"]
-    assert color == {"domain": ["learned", "alibi"], "range": ["#4e79a7", "#e15759"]}
+    assert color == {"domain": ["Learned absolute (windows of 2)", "ALiBi"], "range": ["#4e79a7", "#e15759"]}
+    assert spec["layer"][0]["encoding"]["y"]["title"] == "loss"
     assert spec["datasets"][spec["layer"][1]["data"]["name"]] == [{"position": 1.5}]  # between T − 1 and T
 
 
 def test_the_sentences_read_the_numbers():
     results = {"learned": result("learned", [3.0, 2.0]), "alibi": result("alibi", [3.0, 2.0, 2.5, 3.5])}
     assert extrapolation_sentences(results, 2) == [
-        "Learned absolute stops at position 1: its table has no row for 2, so it cannot read further "
-        "(mean 2.500 inside).",
+        "Learned absolute stops at position 1: its table has no row for 2, so it cannot run a window of 4 "
+        "at all; its line is its loss in windows of 2, its own length (mean 2.500).",
         "ALiBi: mean 2.500 at positions 0 … 1, 3.000 past them: it rises.",
     ]

@@ -129,21 +129,21 @@ def test_comparison_rows_show_each_methods_losses():
     rows = comparison_rows({"learned": learned, "rope": done, "alibi": None}, 8)
     assert rows == [
         {
-            "method": "learned",
+            "method": "Learned absolute",
             "val loss, windows of 8": "2.500",
-            "windows of 16: positions < 8": "cannot",
-            "windows of 16: positions ≥ 8": "cannot: no row past T",
+            "windows of 16: positions < 8": "cannot run a window of 16",
+            "windows of 16: positions ≥ 8": "no row past 7",
             "status": "done",
         },
         {
-            "method": "rope",
+            "method": "RoPE",
             "val loss, windows of 8": "3.142",
             "windows of 16: positions < 8": "3.200",
             "windows of 16: positions ≥ 8": "6.000",
             "status": "done",
         },
         {
-            "method": "alibi",
+            "method": "ALiBi",
             "val loss, windows of 8": "—",
             "windows of 16: positions < 8": "—",
             "windows of 16: positions ≥ 8": "—",

@@ -53,13 +53,13 @@ def test_loss_chart_draws_both_curves_and_the_flat_baseline():
     frame = loss_frame([0, 10], [5.0, 3.0], [5.5, 3.5], 4.0, 20)
     spec = loss_chart(frame).to_dict()
     data = next(iter(spec["datasets"].values()))
-    assert [(row["step"], row["loss (nats)"], row["curve"]) for row in data] == [
+    assert [(row["step"], row["loss"], row["curve"]) for row in data] == [
         (0, 5.0, "training batch"),
         (10, 3.0, "training batch"),
         (0, 5.5, "validation"),
         (10, 3.5, "validation"),
-        (0, 4.0, "unigram baseline (validation)"),
-        (20, 4.0, "unigram baseline (validation)"),
+        (0, 4.0, "frequency-only guess (validation)"),
+        (20, 4.0, "frequency-only guess (validation)"),
     ]
     assert spec["title"] == "Loss" and spec["encoding"]["color"]["field"] == "curve"
 

@@ -15,7 +15,7 @@ from core.pipeline import sample_indices
 from core.positional import apply_rope, shaw_relative_indices, sinusoidal_at, t5_relative_bucket
 from core.positional.alibi import get_slopes
 from core.scripts.families import CANONICAL, CANONICAL_HEADING, ROW_SEED, families_script
-from ui.families.compare import method_rows
+from ui.families.compare import SCORE, method_rows
 
 PAGE = "pages/Families.py"
 TOL = 1e-6  # the page's chart values against the script's printed ones
@@ -33,7 +33,7 @@ def chart_curves(at) -> dict[str, tuple[list[int], torch.Tensor]]:
         if name is None:
             continue
         frame = dataframe_util.convert_arrow_bytes_to_pandas_df(datasets[line["data"]["name"]].data.data)
-        curves[name] = (frame["distance r"].tolist(), torch.tensor(frame["logit contribution"].to_numpy()))
+        curves[name] = (frame["distance r"].tolist(), torch.tensor(frame[SCORE].to_numpy()))
     assert list(curves) == list(FAMILIES), "every family has its panel in chart 1"
     return curves
 

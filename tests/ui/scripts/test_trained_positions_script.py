@@ -66,15 +66,18 @@ def assert_page_shows(at, result: dict, stdout: str, seed: int, span: int) -> No
         torch.testing.assert_close(script_curve, similarity_by_distance(table), rtol=0, atol=TOL)
     # the PCA: the path drawn, the shares and the turn
     coords, share = pca_2d(named["Trained (all-MiniLM-L6-v2)"])
-    path = next(f for f in chart_frames(at) if "PC 1" in f.columns)
+    path = next(f for f in chart_frames(at) if "direction 1" in f.columns)
     assert path["position"].tolist() == list(range(span))
     script_path = torch.tensor(result["pca_coords"], dtype=torch.float64)  # [T, 2]
-    page_path = torch.tensor(path[["PC 1", "PC 2"]].to_numpy())
+    page_path = torch.tensor(path[["direction 1", "direction 2"]].to_numpy())
     torch.testing.assert_close(script_path[:span], page_path, rtol=0, atol=TOL)
     torch.testing.assert_close(script_path, coords, rtol=0, atol=TOL)
     explained = result["explained_variance"]
     torch.testing.assert_close(torch.tensor(explained, dtype=torch.float64), share, rtol=0, atol=TOL)
-    assert f"explain {explained[0]:.1%} and {explained[1]:.1%} of the variance" in " ".join(captions)
+    assert (
+        f"Direction 1 holds {explained[0]:.1%} of the positions' spread around their average, direction 2 "
+        f"{explained[1]:.1%}" in " ".join(captions)
+    )
     step = result["rotation_per_step"]
     assert step == pytest.approx(rotation_per_step(coords), abs=TOL)
     assert result["period"] == pytest.approx(360 / step, abs=TOL)

@@ -1,0 +1,58 @@
+"""What the Pipeline, Families, Training and Trained positions pages write, over odd settings: one
+sequence, one position, a method that adds nothing, one head, clip 0, few buckets. Every sentence must
+pass ``tests.core.prose.prose_problems`` (counts that agree, labels not keys, no "0.0e+00", no "1.0×")."""
+
+import pytest
+
+from tests.core.prose import prose_problems
+
+PAGES = {
+    "pages/Pipeline.py": [
+        {},
+        {"batch": "1", "context": "1", "method": "nope"},
+        {"batch": "2", "context": "3", "stride": "1", "method": "rope", "dim": "2"},
+        {"batch": "1", "context": "8", "stride": "20", "method": "sinusoidal", "vocab": "257"},
+    ],
+    "pages/Families.py": [
+        {},
+        {"context": "1", "heads": "1", "clip": "0", "buckets": "4", "max_distance": "3", "dim": "8"},
+        {"context": "2", "heads": "2", "clip": "1", "method": "t5", "dim": "4", "extrapolate": "1"},
+        {"method": "rope", "dim": "4", "heads": "2"},
+        {"method": "shaw", "clip": "0", "dim": "2", "heads": "2"},
+        {"method": "sinusoidal", "context": "1", "dim": "2"},
+    ],
+    "pages/Training.py": [{}, {"method": "t5"}, {"method": "nope", "steps": "1"}],
+    "pages/Trained_positions.py": [{}],
+}
+
+
+def page_text(at) -> str:
+    """Every sentence the page shows: markdown, captions, notes, warnings, errors, metric labels."""
+    parts = [*at.markdown, *at.caption, *at.info, *at.warning, *at.error, *at.success]
+    return "\n".join([*(p.value for p in parts), *(m.label for m in at.metric)])
+
+
+@pytest.mark.parametrize(
+    "page, params", [(page, params) for page, settings in PAGES.items() for params in settings]
+)
+def test_every_sentence_reads_at_odd_settings(page, params, open_page):
+    at = open_page(page, **params)
+    assert not at.exception
+    text = page_text(at)
+    assert text
+    assert not prose_problems(text), prose_problems(text)
+
+
+def test_a_finished_runs_sentences_read(open_page, job_watch):
+    # The results: the loss and the frequency-only guess, the learned table's picture, the comparison table
+    # and the chart's sentences; a run of one step, and a context of 4 (two positions per half).
+    at = open_page("pages/Training.py", steps="1", size="tiny", train_context="4", seed="5")
+    at.button(key="train").click().run()
+    job_watch.until_finished()
+    at.run()
+    assert not at.exception
+    text = page_text(at)
+    assert "1 step," in text and "Frequency-only guess" in text and "nats" not in text
+    assert "Step 1: " in text  # the picture of the table at the step shown, said from its numbers
+    assert "cannot run a window of 8" in text and "Learned absolute stops at position 3" in text
+    assert not prose_problems(text), prose_problems(text)
