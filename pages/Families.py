@@ -7,6 +7,7 @@ from core.families import drawn_span
 from core.scripts.families import families_script
 from core.serving import families_view_bytes
 from ui.app import settings
+from ui.attention_views import attention_bridge_expander
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import (
@@ -32,6 +33,7 @@ INTRO = (
 )
 if not presenting():
     st.markdown(INTRO)
+    attention_bridge_expander()  # query, key and score, for a student the lecture has not taught them
     with st.expander("Family settings", expanded=True):
         fam = family_settings()
 else:  # the projector's screen holds one section: the settings wait in the sidebar

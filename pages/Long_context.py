@@ -26,7 +26,7 @@ from ui.long_context_views import (
 from ui.navigation import page_title
 from ui.presenter import Slides, predict_number, presenting
 
-settings(settings())  # the shared sidebar; this page reads its own config (and the sentences' for the bridge)
+settings()  # the shared sidebar; this page reads only its own config
 page_title("Long context: RoPE scaling in released models")
 # The story comes first, told from the config chosen below it; presenting, it is the first section.
 story = nullcontext() if presenting() else st.container()

@@ -32,7 +32,7 @@ def pipeline_settings() -> PipelineConfig:
     method = st.selectbox(
         "Positional method",
         tuple(FAMILIES),
-        help=" ".join(f.help for f in FAMILIES.values()),
+        help="  \n".join(f"**{f.name}** — {f.label}: {f.help.split(': ', 1)[-1]}" for f in FAMILIES.values()),
         **url_bound("method"),
         index=list(FAMILIES).index(DEFAULTS.method),
         on_change=to_custom,

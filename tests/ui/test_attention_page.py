@@ -242,7 +242,8 @@ def test_why_position_headlines_the_methods_own_term_on_pairs(method, open_page)
     for metric in (kept, changed):  # the Attention page says the same numbers
         assert f"is {metric.value}" in text or f"and {metric.value} in B" in text
     links = [link.proto.label for link in at.main.get("page_link")]
-    assert links[0] == f"{label} on these two sentences, score by score: Attention"
+    assert f"{label} on these two sentences, score by score: Attention" in links
+    assert "See it on your own sentence: Attention, section 1" in links  # the bridge, folded
 
 
 def test_why_position_headlines_differ_between_methods_and_nope_names_the_mask(open_page):
