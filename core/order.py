@@ -181,7 +181,7 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
                 f"{family.where[0].upper()}{family.where[1:]} instead: the order reaches the model there, "
                 "not in these vectors."
                 if family.where
-                else "Nothing in this model depends on position: only a causal mask can let order leak in."
+                else "Nothing but a causal mask depends on position here: only the mask can let order in."
             )
         )
         return out

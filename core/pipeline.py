@@ -34,6 +34,7 @@ class Step:
     params: int  # trainable parameters this step adds
     nbytes: int  # memory of the tensor
     memory_help: str = ""  # what the memory figure means, where bytes alone would mislead
+    memory_label: str = "Memory"  # what the memory figure counts
 
 
 def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
@@ -94,9 +95,10 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
             "float32",
             0,
             0,
-            f"Memory 0 B: the positional rows are not copied; the add reads the same {T}×{d} rows of "
-            f"pos_embeddings for every sequence (a view with stride 0 along B). Its result, input_embeddings "
-            f"(step 6), does hold {B}×{T}×{d} values: {human_bytes(B * T * d * FLOAT32_BYTES)}.",
+            f"Extra memory 0 B: the positional rows are not copied; the add reads the same {T}×{d} rows of "
+            f"pos_embeddings for every sequence. Its result, input_embeddings (step 6), does hold "
+            f"{B}×{T}×{d} values: {human_bytes(B * T * d * FLOAT32_BYTES)}.",
+            "Extra memory for the add",
         ),
         Step(
             "Input embeddings",

@@ -77,8 +77,6 @@ pieces = (token_strings(view.ids_a, cfg.vocab_size), token_strings(view.ids_b, c
 mask = "Causal mask on." if causal else "No mask: every token sees every token."
 weights = f"Weights: {view.weights}. {view.head_label.capitalize()}. {mask}"
 if not presenting():
-    st.caption(weights)
-if not presenting():
     show_script(
         attention_script(cfg, chosen.fam, chosen.head, chosen.causal, text_a, text_b),
         f"with seeded random heads, it prints sentence A's content part, what {FAMILIES[cfg.method].label} "
@@ -105,7 +103,9 @@ if slides.shows(2):
         p.b.distance for p in (headline.kept, headline.changed) if p
     ]
     st.info(key_fact(family, chosen.fam, view.head, distances, causal), icon=":material/key:")
-    if slides.on:  # the key fact says it, and the projector's screen is short
+    if not slides.on:  # the key fact says it, and the projector's screen is short
+        st.caption(weights)
+    if slides.on:
         pass
     elif family.additive:
         st.markdown(

@@ -9,7 +9,7 @@ from core.positional import FAMILIES
 from core.scripts.training import training_script
 from core.text import TextTooShort
 from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key, trainable_methods
-from core.views.units import plural
+from core.views.units import listing, plural
 from ui import cache
 from ui.app import checked_settings
 from ui.code_view import show_script
@@ -46,7 +46,7 @@ with st.sidebar if presenting() else nullcontext():  # presenting, the settings 
     choice = training_text(choice)
     tcfg = train_settings(cfg.method, cfg.seed, stacked=presenting())
 if cfg.method not in trainable_methods():  # e.g. the T5 preset: a way forward, not an error
-    names = ", ".join(f"{FAMILIES[m].label} (`{m}` in the picker)" for m in trainable_methods())
+    names = listing([FAMILIES[m].label for m in trainable_methods()])
     st.info(
         f"This page trains {names} positions, not **{FAMILIES[cfg.method].label}**: pick one of them as "
         "the sidebar's **Positional method**, or:"
@@ -169,6 +169,6 @@ if slides.shows(2):
         f"learned table has one row per position, 0 … {T - 1}, and a window of {2 * T} needs rows up to "
         f"{2 * T - 1}: looking up the first missing row fails, so the model cannot run such a window at all, "
         f"not even its first {T} positions. That is why both of its cells are empty of losses, and why the "
-        f"chart below draws its line from windows of {T}, its own length. The others can run it — the last "
-        "column says how well."
+        f"loss-by-position chart (once a run is finished) draws its line from windows of {T}, its own "
+        f"length. The others can run it: the column for positions ≥ {T} says how well."
     )

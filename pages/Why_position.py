@@ -37,6 +37,7 @@ INTRO = (
 page_title("Why position?")
 if not presenting():
     st.markdown(INTRO)
+    attention_bridge_expander()  # section 2 and the relative methods speak of attention
 with st.sidebar if presenting() else nullcontext():  # presenting, the sentences are typed in the sidebar
     typed_a, typed_b, mid = sentence_inputs()
 text_a, text_b = (mid_sentence(typed_a), mid_sentence(typed_b)) if mid else (typed_a, typed_b)
@@ -138,13 +139,13 @@ if slides.shows(2):
                 delta_color="off",
             )
             st.caption(
-                f"The token moved from position {moved.position_a} in A to {moved.position_b} in B. "
+                f"{piece} moved from position {moved.position_a} in A to {moved.position_b} in B (positions "
+                "count from 0, as `torch.arange` does). "
                 "Only the positional vector tells its two places apart."
             )
         elif headline is not None:
             relative_headline(cells[1:], headline, piece, moved)
         if not additive and not slides.on:
-            attention_bridge_expander()
             label = f"{family.label} on these two sentences, score by score: Attention"
             st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
     if shared and slides.at(1) and (not slides.on or moved is None or ask("why_1", question)):

@@ -38,6 +38,7 @@ from core.text.tokenizer import token_strings
 from core.training.model import SIZES
 from core.training.training import TrainResult
 from core.views.markup import escape_markdown
+from core.views.units import listing
 from ui import cache
 from ui.families.controls import setting
 from ui.presenter import predict_number, predict_token, presenting, readable
@@ -338,12 +339,19 @@ def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
         if not on:
             cell.caption(view.signatures[name])
     scale = f"One colour scale for all {len(view.maps_a)}: {domain[0]:+.3f} (blue) to {domain[1]:+.3f} (red)"
+    untrained = [f.label for f in map(FAMILIES.get, view.maps_a) if f.score_bias is not None]
+    note = (
+        f" {listing(untrained)} start from random, untrained numbers: training sets their size, so a pale "
+        "map here says nothing about a trained model."
+        if untrained
+        else ""
+    )
     st.caption(
         f"{scale}, squeezed at its ends; grey: masked."
         if on
         else f"{scale}, even near 0 (within ±{constant:.3g}) and squeezed farther out, like a logarithm on "
         "each side, so small changes stay visible next to large ones; hover a cell for its value. Grey: "
-        "masked."
+        f"masked.{note}"
     )
 
 
@@ -458,7 +466,8 @@ def relative_headline(cells: list, headline: PairHeadline, piece: str, moved) ->
     """
     label = FAMILIES[headline.view.method].label
     start = (
-        f"The token moved from position {moved.position_a} in A to {moved.position_b} in B. With {label} "
+        f"{piece} moved from position {moved.position_a} in A to {moved.position_b} in B (positions count "
+        f"from 0, as `torch.arange` does). With {label} "
         "its input vector is the same at both places: nothing is added to it. "
     )
     if headline.silent:
@@ -502,7 +511,7 @@ def pair_metric(column, pair: PairTerm, label: str, pieces: dict[int, str]) -> N
     else:
         delta = f"A: {pair.a.term:+.4f} · {pair.a.distance} back in A, {pair.b.distance} in B"
     column.metric(
-        f"{label}'s term, {name} in B",
+        f"{label} term, {name} in B",
         f"{pair.b.term:+.4f}",
         delta=delta,
         delta_color="off",
@@ -578,8 +587,9 @@ def attention_bridge(
         "adds is exact."
     )
     frame = query_row_frame(m, token_labels(pieces), query)
-    for cell, chart in zip(st.columns(2), query_row_charts(frame, height=max(120, 26 * T)), strict=True):
-        cell.altair_chart(readable(chart), width="stretch")
+    height = max(200, 120 + 28 * T)  # a bar a token, and room for the title, the axis and the legend
+    for cell, chart in zip(st.columns(2), query_row_charts(frame, height=height), strict=True):
+        cell.altair_chart(readable(chart), width="stretch", height=height)
 
 
 def attention_bridge_expander() -> None:

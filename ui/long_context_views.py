@@ -87,7 +87,7 @@ FIELDS: dict[str, Field] = {
         "Trained length L (original_max_position_embeddings)", "int", "Blank: the length in the config."
     ),
     "factor": Field(
-        "Extension factor s (factor)",
+        "Slow-down factor s (factor)",
         "optional",
         "How many times further the model should read. Blank for YaRN and LongRoPE: the length in the "
         "config divided by L.",
@@ -350,7 +350,7 @@ def lengths(cfg: RopeConfig, view: LongContextView) -> None:
     c = st.columns(4)
     c[0].metric("Trained length L", f"{cfg.original:,}")
     c[1].metric("Extended length L'", f"{cfg.extended:,}")
-    c[2].metric("Extension factor s", f"{cfg.factor:g}")
+    c[2].metric("Slow-down factor s", f"{cfg.factor:g}")
     c[3].metric("Attention factor", f"{view.attention_factor:.4f}")
 
 

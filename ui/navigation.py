@@ -77,8 +77,8 @@ ROUTE = [
         "Long context: RoPE scaling",
         ":material/expand:",
         "Long_context",
-        "A model learns positions from texts of a fixed length: how can a model with RoPE read texts "
-        "longer than the ones it was trained on?",
+        "A model learns positions from texts of a fixed length: how can a model with RoPE (rotary position "
+        "embedding, a relative method) read texts longer than the ones it was trained on?",
     ),
     Stop(
         "pages/Training.py",
@@ -195,9 +195,10 @@ def next_step() -> None:
         after = ROUTE[k + 1]
         st.page_link(
             page_of(after),
-            label=f"Next: {where_am_i(after).lower()}, {after.title}. {after.question}",
+            label=f"Next: {where_am_i(after).lower()}, {after.title}",
             icon=":material/arrow_forward:",
         )
+        st.markdown(after.question)
     else:
         st.page_link(
             page_of(START),

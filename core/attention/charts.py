@@ -108,7 +108,7 @@ def query_row_charts(frame: pd.DataFrame, height: int = 200) -> tuple[alt.Chart,
     """The bridge's picture, two charts side by side: one query's scores, then its weights after the
     softmax, key by key."""
     order = list(frame["key"])
-    y = alt.Y("key:N", sort=order, title="key j")
+    y = alt.Y("key:N", sort=order, title="key j", axis=alt.Axis(labelOverlap=False))
     colors = alt.Color(
         "seen:N",
         title=None,
@@ -116,7 +116,7 @@ def query_row_charts(frame: pd.DataFrame, height: int = 200) -> tuple[alt.Chart,
         legend=alt.Legend(orient="bottom"),
     )
     score = (
-        alt.Chart(frame, title="1. score q·k/√dh", height=height)
+        alt.Chart(frame, title="score q·k/√dh", height=height)
         .mark_bar()
         .encode(
             y=y,
@@ -125,8 +125,8 @@ def query_row_charts(frame: pd.DataFrame, height: int = 200) -> tuple[alt.Chart,
             tooltip=["key", alt.Tooltip("score:Q", format=".4f")],
         )
     )
-    weight = alt.Chart(frame, title="2. weight after the softmax", height=height).encode(
-        y=alt.Y("key:N", sort=order, title=None),
+    weight = alt.Chart(frame, title="weight after the softmax", height=height).encode(
+        y=alt.Y("key:N", sort=order, title=None, axis=alt.Axis(labelOverlap=False)),
         x=alt.X("weight:Q", title="weight (the row adds up to 1)", scale=alt.Scale(domain=[0, 1])),
     )
     bars = weight.mark_bar().encode(color=colors, tooltip=["key", alt.Tooltip("weight:Q", format=".4f")])

@@ -270,9 +270,9 @@ def pair_sentence(pair: PairTerm, label: str, pieces: dict[int, str], relative: 
             f"In A {side(pair.query_a, pair.key_a, pair.a)}; in B {side(pair.query_b, pair.key_b, pair.b)}"
         )
     if same:
-        value = f"{label}'s term is {pair.a.term:+.4f} in both"
+        value = f"the {label} term is {pair.a.term:+.4f} in both"
     else:
-        value = f"{label}'s term is {pair.a.term:+.4f} in A and {pair.b.term:+.4f} in B"
+        value = f"the {label} term is {pair.a.term:+.4f} in A and {pair.b.term:+.4f} in B"
     if pair.kept and same:
         why = "the same distance, the same term."
     elif pair.kept:
@@ -288,6 +288,8 @@ def pair_sentence(pair: PairTerm, label: str, pieces: dict[int, str], relative: 
         why += "term is another."
     elif same:
         why = "another distance, the same term (both distances share one value)."
+    elif pair.query_a != pair.query_b:
+        why = "another distance (and the other token looks back), another term."
     else:
         why = "another distance, another term."
     return f"{where}: {value}: {why}"

@@ -7,11 +7,7 @@ import torch
 from core.positional.alibi import get_slopes
 from core.positional.family import Family, FamilyConfig
 from core.positional.t5 import t5_relative_bucket
-
-
-def _listing(values: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+from core.views.units import listing
 
 
 def t5_last_bucket_start(fam: FamilyConfig, causal: bool) -> int:
@@ -34,7 +30,7 @@ def key_fact(family: Family, fam: FamilyConfig, head: int, distances: list[int],
     shown = sorted({d for d in distances if d > 0}) or [1]
     if family.name == "alibi":
         m = get_slopes(fam.heads)[head]
-        at = _listing([f"{-m * d:+.4g} for a key {d} token{'s' if d != 1 else ''} back" for d in shown])
+        at = listing([f"{-m * d:+.4g} for a key {d} token{'s' if d != 1 else ''} back" for d in shown])
         return (
             f"ALiBi gives head {head + 1} of {fam.heads} the slope m = {m:.4g} and adds −m·(i − j) to every "
             f"score, whatever the tokens: {at}."

@@ -194,12 +194,14 @@ def findings(e: Extrapolation) -> list[str]:
     if best == "none":
         others = len(e.losses) - 1
         words.append(
-            f"Here plain RoPE comes out lowest: without further training, none of the {others} scalings "
-            "helps this model."
+            f"In this one run plain RoPE comes out lowest: without further training, none of the {others} "
+            "scalings helps this model."
         )
     else:
         below = past - e.past(best)
-        words.append(f"Here {SHOWN.get(best, best)} comes out lowest, {below:.3f} below plain RoPE.")
+        words.append(
+            f"In this one run {SHOWN.get(best, best)} comes out lowest, {below:.3f} below plain RoPE."
+        )
     raised = [n for n in e.losses if n != "none" and e.inside(n) > inside + SAME]
     if raised:
         worst = max(raised, key=e.inside)

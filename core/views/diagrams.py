@@ -242,7 +242,7 @@ def broadcast_svg(batch_size: int, context_length: int, dim: int) -> str:
         body.append(_text(x + col_w / 2, label_y + 32, shape_str(shape), 20))
         if B > 1:
             more = f" … ×{B:,}" if B > MAX_SLABS else ""
-            note = f"seen ×{B:,}, stride 0" if name == "pos_embeddings" else f"B = {B:,}{more}"
+            note = f"read ×{B:,}, not copied" if name == "pos_embeddings" else f"B = {B:,}{more}"
             body.append(_text(x + _SLAB_W + depth, 12, note, 14, "end", MUTED))
     body.append(_text(cols[0] + _SLAB_W / 2, top + _SLAB_H / 2 + 6, "b = 0", 17))
     body.append(_text(cols[1] + _SLAB_W / 2, top + _SLAB_H / 2 + 6, "one table", 17))

@@ -37,6 +37,19 @@ def every(step: int, total: int, what: str) -> str:
     return f"all {total:,} {what}" if step == 1 else f"every {ordinal(step)} of {total:,} {what}"
 
 
+def signed(value: float, digits: int = 2) -> str:
+    """``value`` with its sign, to ``digits`` decimals; one that rounds to zero is written 0.00, not -0.00."""
+    text = f"{value:+.{digits}f}"
+    return f"{0:.{digits}f}" if float(text) == 0 else text
+
+
+def listing(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def plural(n: int, noun: str, many: str | None = None) -> str:
     """``n`` and ``noun`` agreeing in number: ``plural(1, "vector")`` → ``"1 vector"``, ``plural(0,
     "vector")`` → ``"0 vectors"``, ``plural(2, "matrix", "matrices")`` → ``"2 matrices"``."""

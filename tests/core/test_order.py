@@ -107,7 +107,7 @@ def test_means_that_are_exactly_equal_are_not_said_to_differ_by_rounding():
     [
         ("rope", "RoPE rotates each query and key"),
         ("alibi", "penalty proportional to the distance"),
-        ("nope", "Nothing in this model depends on position"),
+        ("nope", "Nothing but a causal mask depends on position here"),
     ],
 )
 def test_methods_that_add_nothing_say_so(method, says):

@@ -81,7 +81,7 @@ SETTINGS = [
         "4096",
         LC,
     ),
-    Setting("lc_factor", "Long_context", "number", "Extension factor s (factor)", "4", LC),
+    Setting("lc_factor", "Long_context", "number", "Slow-down factor s (factor)", "4", LC),
     Setting(
         "lc_low_freq_factor",
         "Long_context",

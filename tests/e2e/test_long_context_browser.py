@@ -100,5 +100,5 @@ def test_the_measured_extrapolation_is_drawn_with_a_size(server, page, wait_for_
     width, height = drawn_size(drawing)
     assert width >= MIN_CHART_WIDTH["desktop"] and height >= 250, (width, height)
     expect(section.get_by_text("A tiny GPT-style model with RoPE").first).to_be_visible()
-    expect(section.get_by_text("Here plain RoPE comes out lowest").first).to_be_visible()
+    expect(section.get_by_text("In this one run plain RoPE comes out lowest").first).to_be_visible()
     assert page.get_by_test_id("stException").count() == 0

@@ -2,6 +2,7 @@
 
 import pytest
 
+from core.config import FAMILIES
 from ui.families.compare import SCORE
 
 PAGE = "pages/Families.py"
@@ -21,16 +22,18 @@ def test_every_method_has_its_close_up(method, open_page):
     subheaders = [s.value for s in at.subheader]
     assert any(s.startswith("3. Close-up") for s in subheaders)
     table = at.dataframe[0].value
-    assert list(table["method"]) == METHODS
+    assert list(table["family"]) == [FAMILIES[m].label for m in METHODS]  # display names, not keys
 
 
 def test_family_parameters_come_from_the_url(open_page):
     at = open_page(PAGE, method="alibi", heads="12", dim="768", clip="4", buckets="16", max_distance="64")
     assert not at.exception and not at.error
     assert at.number_input(key="heads").value == 12
-    table = at.dataframe[0].value.set_index("method")
-    assert table.loc["t5", "parameters"] == "192"  # 16 buckets × 12 heads
-    assert table.loc["shaw", "parameters"] == f"{2 * 9 * 64:,}"  # a^K and a^V: 2 × (2k+1) × head dim
+    table = at.dataframe[0].value.set_index("family")
+    assert table.loc[FAMILIES["t5"].label, "parameters"] == "192"  # 16 buckets × 12 heads
+    assert (
+        table.loc[FAMILIES["shaw"].label, "parameters"] == f"{2 * 9 * 64:,}"
+    )  # a^K and a^V: 2 × (2k+1) × head dim
 
 
 def test_rope_shift_invariance_is_shown_with_numbers(open_page):

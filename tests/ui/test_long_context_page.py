@@ -50,7 +50,7 @@ def test_every_preset_draws_its_numbers(key, open_page):
     assert metrics(at) == {
         "Trained length L": f"{cfg.original:,}",
         "Extended length L'": f"{cfg.extended:,}",
-        "Extension factor s": f"{cfg.factor:g}",
+        "Slow-down factor s": f"{cfg.factor:g}",
         "Attention factor": f"{view.attention_factor:.4f}",
     }
     text = " ".join(m.value for m in at.markdown)
@@ -75,7 +75,7 @@ def test_a_bad_factor_is_explained_and_the_preset_becomes_custom(open_page, erro
     assert len(charts(at)) == 0
     at = at.number_input(key="lc_factor").set_value(16.0).run()  # back to a working config
     assert not at.error and len(charts(at)) == 5
-    assert metrics(at)["Extension factor s"] == "16"
+    assert metrics(at)["Slow-down factor s"] == "16"
 
 
 def test_beta_fast_not_above_beta_slow_is_explained(open_page, errors):
@@ -166,7 +166,7 @@ def test_a_link_reopens_its_config(open_page):
     assert at.selectbox(key="lc_rope_type").value == "yarn"
     assert at.number_input(key="lc_head_dim").value == 64
     assert at.number_input(key="lc_factor").value is None  # left out of the link: blank, not Llama's 8
-    assert metrics(at)["Extension factor s"] == "4"  # 16,384 / 4,096
+    assert metrics(at)["Slow-down factor s"] == "4"  # 16,384 / 4,096
     assert metrics(at)["Extended length L'"] == "16,384"
 
 
@@ -236,4 +236,4 @@ def test_the_pages_sentences_read_for_other_configs(params, open_page):
 def test_a_blank_value_the_method_needs_is_named_by_its_label(open_page, errors):
     at = open_page(PAGE, lc_preset="custom", lc_rope_type="linear")  # no factor in the link
     assert not at.exception
-    assert "Extension factor s (factor) is blank: position interpolation needs a value." in errors(at)
+    assert "Slow-down factor s (factor) is blank: position interpolation needs a value." in errors(at)

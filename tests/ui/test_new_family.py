@@ -67,8 +67,8 @@ def test_the_families_page_lists_a_new_family_everywhere(fake_family, open_page)
     at = open_page("pages/Families.py", method="fake", tilt="5", context="16")
     assert not at.exception and not at.error
     table = at.dataframe[0].value
-    assert list(table["method"])[-1] == "fake"
-    row = table[table["method"] == "fake"].iloc[0]
+    assert list(table["family"])[-1] == "Fake tilt"
+    row = table[table["family"] == "Fake tilt"].iloc[0]
     assert row["family"] == "Fake tilt" and row["parameters"] == f"{5 * 16:,}"  # tilt × T
     assert at.number_input(key="tilt").value == 5  # its own setting, bound to the URL
     assert "fake" in at.selectbox(key="method").options  # the sidebar's method picker

@@ -419,7 +419,7 @@ def test_why_position_dog_bites_man_compares_words_that_moved(open_page):
 
 def test_why_position_says_what_rope_changes_and_what_it_does_not(open_page):
     at = open_page("pages/Why_position.py", a="dog bites man", b="man bites dog", method="rope")
-    assert at.metric[1].label.replace("\\", "") == "RoPE's term, ' dog' → ' bites' in B"
+    assert at.metric[1].label.replace("\\", "") == "RoPE term, ' dog' → ' bites' in B"
     assert "the two swapped places" in at.metric[1].delta  # ' bites' looks back at ' dog' in A, not in B
     bullets = " ".join(m.value for m in at.markdown)
     assert "rotates each query and key" in bullets and "all 3 vectors are unchanged" in bullets

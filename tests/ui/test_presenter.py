@@ -293,5 +293,5 @@ def test_the_broadcasting_step_asks_for_input_embeddings_and_says_what_0_b_means
     at.button(key="reveal_5").click().run()
     assert [m.value for m in at.metric] == ["8 × 4 × 256", "0", "0 B"]
     note = " ".join(c.value for c in at.main.caption)
-    assert "Memory 0 B: the positional rows are not copied" in note
+    assert "Extra memory 0 B: the positional rows are not copied" in note
     assert "input_embeddings (step 6), does hold 8×4×256 values" in note

@@ -38,7 +38,8 @@ def test_every_step_says_where_it_stands_and_ends_with_the_next(n, stop, open_pa
     last = main_links(at)[-1]
     if n < len(ROUTE):
         after = ROUTE[n]
-        assert last == f"Next: step {n + 1} of {len(ROUTE)}, {after.title}. {after.question}"
+        assert last == f"Next: step {n + 1} of {len(ROUTE)}, {after.title}"
+        assert at.markdown[-1].value == after.question
     else:
         assert last.startswith("That was the last step. Back to the route")
 

@@ -42,7 +42,6 @@ def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     T, d = cfg.context_length, cfg.output_dim
     rows = [
         {
-            "method": f.name,
             "family": f.label,
             "kind": f.kind,
             "position enters at": f.injects,
@@ -53,7 +52,7 @@ def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         for f in FAMILIES.values()
     ]
     if presenting():  # wrapped in the projector's type, without the names and sources a grid cut off
-        st.table(pd.DataFrame(rows).drop(columns=["method", "source"]).set_index("family"))
+        st.table(pd.DataFrame(rows).drop(columns=["source"]).set_index("family"))
         return
     # An Arrow table of strings: Streamlit sends it as it is (a pandas frame's conversion took ~1.5 ms).
     st.dataframe(pa.Table.from_pylist(rows), hide_index=True, width="stretch")

@@ -142,25 +142,26 @@ def side(q, k, term):
         (
             PairTerm(SAT, CAT, SAT, CAT, side(2, 1, -0.5), side(5, 4, -0.5)),
             True,
-            "In A and in B, ' sat' looks 1 token back to ' cat': ALiBi's term is -0.5000 in both: the same "
+            "In A and in B, ' sat' looks 1 token back to ' cat': the ALiBi term is -0.5000 in both: the same "
             "distance, the same term.",
         ),
         (
             PairTerm(MAT, CAT, CAT, MAT, side(5, 1, -2.0), side(4, 2, -1.0)),
             True,
-            "In A ' mat' looks 4 tokens back to ' cat'; in B ' cat' looks 2 tokens back to ' mat': ALiBi's "
-            "term is -2.0000 in A and -1.0000 in B: another distance, another term.",
+            "In A ' mat' looks 4 tokens back to ' cat'; in B ' cat' looks 2 tokens back to ' mat': the ALiBi "
+            "term is -2.0000 in A and -1.0000 in B: another distance (and the other token looks back), "
+            "another term.",
         ),
         (
             PairTerm(SAT, CAT, SAT, CAT, side(2, 1, 0.25), side(5, 4, -0.5)),
             False,
-            "In A and in B, ' sat' looks 1 token back to ' cat': ALiBi's term is +0.2500 in A and -0.5000 in "
-            "B: the same distance, yet another term: it depends on where the two tokens stand.",
+            "In A and in B, ' sat' looks 1 token back to ' cat': the ALiBi term is +0.2500 in A and -0.5000 "
+            "in B: the same distance, yet another term: it depends on where the two tokens stand.",
         ),
         (
             PairTerm(MAT, SAT, SAT, MAT, side(5, 2, -1.5), side(5, 2, -1.5)),
             True,
-            "In A ' mat' looks 3 tokens back to ' sat'; in B ' sat' looks 3 tokens back to ' mat': ALiBi's "
+            "In A ' mat' looks 3 tokens back to ' sat'; in B ' sat' looks 3 tokens back to ' mat': the ALiBi "
             "term is -1.5000 in both: the two tokens swapped places at the same distance, and the term "
             "stayed.",
         ),

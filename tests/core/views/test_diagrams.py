@@ -58,7 +58,7 @@ def test_broadcast_caps_the_drawn_slabs_and_says_how_many():
     root = parse(broadcast_svg(64, 2048, 12288))
     assert len(rects(root, fill=TENSOR_COLORS["token_embeddings"][0])) == 8
     assert "B = 64 … ×64" in texts(root)
-    assert "seen ×64, stride 0" in texts(root)
+    assert "read ×64, not copied" in texts(root)
     assert "64 × 2,048 × 12,288" in texts(root) and "2,048 × 12,288" in texts(root)
 
 
