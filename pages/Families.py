@@ -78,7 +78,7 @@ if slides.shows(3):
     st.subheader("2. How alike are two positions?")
     similarity_section(cfg, fam, slides.part)
 if slides.shows(4):
-    st.subheader(f"3. Close-up: {family.label} ({family.source})")
+    st.subheader(f"3. Close-up: {family.label} — {family.source}")
     if slides.at(0):
         st.caption("Pick another family with **Positional method** in the sidebar.")
     close_up(cfg, fam, slides.part)

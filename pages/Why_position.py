@@ -140,8 +140,14 @@ if slides.shows(2):
             )
             st.caption(
                 f"{piece} moved from position {moved.position_a} in A to {moved.position_b} in B (positions "
-                "count from 0, as `torch.arange` does). "
-                "Only the positional vector tells its two places apart."
+                "count from 0, as `torch.arange` does). Only the positional vector tells its two places "
+                "apart. "
+                + (
+                    "The table is random and untrained, so the exact cosine is chance; that it is below 1 "
+                    "is not."
+                    if cfg.method == "learned"
+                    else ""
+                )
             )
         elif headline is not None:
             relative_headline(cells[1:], headline, piece, moved)

@@ -73,10 +73,10 @@ def token_chips(
     """
     total = len(ids) if total is None else total
     chips = []
-    for k, (piece, token_id) in enumerate(zip(pieces[:MAX_CHIPS], ids[:MAX_CHIPS], strict=True)):
+    for piece, token_id in zip(pieces[:MAX_CHIPS], ids[:MAX_CHIPS], strict=True):
         cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
         shown = html.escape(cut.replace("\n", "↵").replace(" ", "·"))
-        cls = "special" if token_id == special_id else f"c{k % 4}"
+        cls = "special" if token_id == special_id else f"c{token_id % 4}"  # a token keeps its colour
         chips.append(f'<span class="chip {cls}">{shown}<sub>{token_id}</sub></span>')
     st.html(f'<div class="chips">{"".join(chips)}</div>')
     if note := chips_note(len(chips), total):

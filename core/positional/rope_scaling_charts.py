@@ -114,7 +114,9 @@ def wavelength_chart(
     if extended != original:
         lengths[f"L' = {extended:,}"] = extended
     rules = _rules(lengths, "scaled", y_scale)
-    title = alt.Title("Positions per full turn", subtitle="trained (dashed), scaled (dots)")  # fits a phone
+    title = alt.Title(
+        "Positions per full turn", subtitle="as trained (dotted line), scaled (dots)"
+    )  # fits a phone
     height = _height(height, entries, side, columns)
     return alt.layer(plain, scaled, rules, title=title, height=height)
 

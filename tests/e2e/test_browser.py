@@ -144,7 +144,7 @@ def test_upload_of_bad_and_good_files(server, page, tmp_path, wait_for_app):
 def test_families_page_draws_every_chart(server, page, wait_for_app, shots):
     page.goto(server + "/Families?method=alibi&context=512&extrapolate=4")
     wait_for_app(page)
-    expect(page.get_by_role("heading", name="3. Close-up: ALiBi (Press, Smith & Lewis 2022)")).to_be_visible()
+    expect(page.get_by_role("heading", name="3. Close-up: ALiBi — Press, Smith & Lewis 2022")).to_be_visible()
     charts = page.get_by_test_id("stVegaLiteChart")
     expect(charts).to_have_count(13, timeout=30_000)  # 7 method panels, 4 similarity, 2 close-up
     # Every chart has drawn something (Vega renders to canvas or SVG).

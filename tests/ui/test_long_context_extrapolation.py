@@ -16,7 +16,10 @@ def test_the_measured_extrapolation_is_drawn_with_its_numbers(open_page):
     text = " ".join(m.value for m in at.markdown)
     assert f"there, unscaled, its mean loss is {e.inside('none'):.3f}. From position 32 to 127" in text
     assert f"position interpolation {e.past('PI'):.3f}" in text
-    assert "In this one run plain RoPE comes out lowest: without further training, none of the 3 scalings helps" in text
+    assert (
+        "In this one run plain RoPE comes out lowest: without further training, none of the 3 scalings helps"
+        in text
+    )
     assert "A tiny GPT-style model with RoPE (1 layer, 2 heads of 16 dimensions" in text
     assert "5. Does that make the model read well past L?" in text  # the story's last step
     assert "nats" not in text and "tools/" not in text

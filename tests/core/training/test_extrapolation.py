@@ -110,7 +110,10 @@ def test_when_plain_rope_is_lowest_the_findings_say_scaling_alone_did_not_help()
     losses |= {"NTK": [1.2, 1.2, 2.5, 2.5], "YaRN": [1.0, 1.0, 2.2, 2.2]}
     e = Extrapolation(2, 4, losses)
     text = " ".join(findings(e))
-    assert "In this one run plain RoPE comes out lowest: without further training, none of the 3 scalings helps" in text
+    assert (
+        "In this one run plain RoPE comes out lowest: without further training, none of the 3 scalings helps"
+        in text
+    )
     assert "position interpolation and dynamic NTK also raise the loss before position 2" in text
     assert "Scaling alone is not enough: released models train further on long texts" in verdict(e)
     assert "Lowest past" not in text and "nats" not in text
