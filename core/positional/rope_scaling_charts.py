@@ -114,9 +114,13 @@ def wavelength_chart(
     if extended != original:
         lengths[f"L' = {extended:,}"] = extended
     rules = _rules(lengths, "scaled", y_scale)
-    title = alt.Title(
-        "Positions per full turn", subtitle="as trained (dotted line), scaled (dots)"
-    )  # fits a phone
+    # A phone needs the key on a line of its own; a projector's short chart, one line of title
+    key = "trained (dotted), scaled (dots)"
+    title = (
+        alt.Title(f"Positions per full turn: {key}")
+        if side
+        else alt.Title("Positions per full turn", subtitle=key)
+    )
     height = _height(height, entries, side, columns)
     return alt.layer(plain, scaled, rules, title=title, height=height)
 

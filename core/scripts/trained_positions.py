@@ -79,9 +79,14 @@ tables = {
     f"Random nn.Embedding({context_length}, {output_dim})": pos_embedding_layer.weight.detach(),  # [T, d]
     f"Sinusoidal ({context_length} × {output_dim})": sinusoidal(context_length, output_dim),  # [T, d]
 }"""
-    distance = """sims = {name: similarity_by_distance(table) for name, table in tables.items()}  # [T] each
+    distance = """def signed(x):  # 3 decimals and the sign; a value that rounds to zero is 0.000, not -0.000
+    text = f"{x:+.3f}"
+    return "0.000" if float(text) == 0 else text
+
+
+sims = {name: similarity_by_distance(table) for name, table in tables.items()}  # [T] each
 for name, s in sims.items():
-    print(f"{name}: " + " · ".join(f"distance {r}: {s[r]:+.2f}" for r in quoted_distances))"""
+    print(f"{name}: " + " · ".join(f"distance {r}: {signed(s[r])}" for r in quoted_distances))"""
     fade = f"""# What the page says about the trained curve is read from all of it, not from one distance.
 s, r = sims["Trained (all-MiniLM-L6-v2)"], torch.arange(context_length)  # [T] each
 low = int(s[1:].argmin()) + 1  # the lowest point past distance 0

@@ -52,9 +52,7 @@ def test_a_finished_run_stays_when_steps_change_mid_run(server, page, wait_for_a
     width, height = drawn_size(charts.first.locator("canvas, svg").first)
     assert width > 400 and height > 150, (width, height)
     # The comparison is filled for the run's own settings, with its validation loss.
-    expect(
-        page.get_by_text("Each method trained on this text: small model, context 8, 300 steps")
-    ).to_be_visible()
+    expect(page.get_by_text("trained on this text: small model, context 8, 300 steps")).to_be_visible()
     loss = page.get_by_test_id("stMetricValue").first.inner_text()
     learned = comparison_cells(page, "Learned absolute")
     expect(learned.last).to_have_text("done")

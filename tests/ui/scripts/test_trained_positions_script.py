@@ -24,6 +24,7 @@ from core.positional.pretrained import (
 )
 from core.scripts.trained_positions import FUNCTIONS_HEADING, TABLE_FILE, trained_positions_script
 from core.similarity import fade, fade_sentence
+from core.views.units import signed
 from ui.pretrained_views import tables
 
 PAGE = "pages/Trained_positions.py"
@@ -51,7 +52,7 @@ def assert_page_shows(at, result: dict, stdout: str, seed: int, span: int) -> No
         assert metrics[f"Neighbour similarity at distance {r}"] == f"{trained[r]:.2f}"
     captions = [c.value for c in at.caption]
     for name, table in named.items():
-        line = f"{name}: " + " · ".join(f"distance {r}: {sims[name][r]:+.2f}" for r in QUOTED_DISTANCES)
+        line = f"{name}: " + " · ".join(f"distance {r}: {signed(sims[name][r], 3)}" for r in QUOTED_DISTANCES)
         assert line in captions and line in stdout.splitlines()
         for label, value in quoted_figures(table).items():
             assert sims[name][int(label.split()[1])] == pytest.approx(value, abs=TOL)
