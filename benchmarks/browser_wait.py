@@ -1,0 +1,177 @@
+"""What a student waits for in the browser: ``python benchmarks/browser_wait.py [--runs N] [--pages ...]``.
+
+Serves the app and a bare Streamlit page (``bare_app.py``: one number input, one line of text) the same
+way, side by side, and drives both in headless Chromium (Debian's). For each page it measures:
+
+* **open**: a fresh tab's navigation to the page's last DOM change once the script has finished and
+  every chart has drawn (the page "settled": no DOM change for a second);
+* **change**: a new Seed typed in the sidebar (three in a row, each a value not seen before), from the
+  key press to the last DOM change of the rerun.
+
+Prints a table in milliseconds with each page's ratio to the bare page measured in the same run, and the
+medians. The pages are opened in turn with the bare page between them, so both meet the same moment of
+a drifting machine. Traffic stays on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PAGES = [
+    "",
+    "Why_position",
+    "Pipeline",
+    "Attention",
+    "Families",
+    "Long_context",
+    "Training",
+    "Trained_positions",
+]
+QUIET_MS = 1000  # no DOM change for this long: the page has settled
+CHANGES = 3  # Seed changes per page
+# Records the time of the page's last DOM change (ms since navigation start).
+OBSERVE = """
+window.__last = performance.now();
+new MutationObserver(() => { window.__last = performance.now(); })
+  .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+SETTLED = """(quiet) => {
+  const app = document.querySelector('[data-testid=stApp]');
+  const charts = [...document.querySelectorAll('[data-testid=stVegaLiteChart]')];
+  return app && app.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-testid=stSkeleton], [data-stale=true]')
+    && charts.every(c => c.querySelector('canvas, svg'))
+    && performance.now() - window.__last > quiet;
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(script: str):
+    """``streamlit run script`` on a free port, as the tests serve the app; yields its address."""
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", script, "--server.headless=true"]
+    command += [f"--server.port={port}", "--server.address=127.0.0.1", "--server.fileWatcherType=none"]
+    command += ["--browser.gatherUsageStats=false"]
+    proc = subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+                break
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def settle(page) -> float:
+    """Wait until the page has settled; the time of its last DOM change (ms since navigation start)."""
+    page.wait_for_function(SETTLED, arg=QUIET_MS, timeout=180_000, polling=100)
+    return page.evaluate("window.__last")
+
+
+def measure(browser, url: str, seeds: list[int]) -> tuple[float, list[float]]:
+    """One fresh tab at ``url``: its open time, then each Seed change's (ms)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    context.add_init_script(OBSERVE)
+    page = context.new_page()
+    try:
+        page.goto(url)
+        opened = settle(page)
+        box = page.get_by_role("spinbutton", name="Seed", exact=True)
+        changes = []
+        for seed in seeds:
+            box.fill(str(seed))
+            start = page.evaluate("performance.now()")
+            box.press("Enter")
+            page.wait_for_function("(t) => window.__last > t", arg=start, timeout=60_000, polling=20)
+            changes.append(settle(page) - start)
+        return opened, changes
+    finally:
+        context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=1, help="rounds over the pages (medians over rounds)")
+    parser.add_argument("--pages", nargs="*", default=PAGES, help="URL paths ('' is the Start page)")
+    parser.add_argument("--heatmaps", type=int, default=13, help="a second bare page with this many heatmaps")
+    args = parser.parse_args()
+    rows: dict[str, list[tuple[float, list[float]]]] = {}
+    bare: dict[str, list[tuple[float, list[float]]]] = {"bare": [], f"bare + {args.heatmaps} heatmaps": []}
+    seed = 1000
+    with serve("streamlit_app.py") as app, serve("benchmarks/bare_app.py") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for page in args.pages:  # the app's first runs warm its caches, as a class's server is warm
+            measure(browser, f"{app}/{page}", [])
+        for _ in range(args.runs):
+            for page in args.pages:
+                for name, url in (
+                    ("bare", base),
+                    (f"bare + {args.heatmaps} heatmaps", f"{base}/?heatmaps={args.heatmaps}"),
+                ):
+                    bare[name].append(measure(browser, url, list(range(seed, seed + CHANGES))))
+                    seed += CHANGES
+                rows.setdefault(page or "Start", []).append(
+                    measure(browser, f"{app}/{page}", list(range(seed, seed + CHANGES)))
+                )
+                seed += CHANGES
+        browser.close()
+
+    def med(samples: list[tuple[float, list[float]]]) -> tuple[float, list[float]]:
+        opens = statistics.median(s[0] for s in samples)
+        changes = [statistics.median(s[1][k] for s in samples) for k in range(CHANGES)]
+        return opens, changes
+
+    base_open, base_changes = med(bare["bare"])
+    base_change = statistics.median(base_changes)
+    print(f"{'page':<28} {'open ms':>9} {'× bare':>7}   changes ms (× bare)")
+    every_change = []
+    for name, samples in {**bare, **rows}.items():
+        opened, changes = med(samples)
+        ratios = [c / base_change for c in changes]
+        if name in rows:
+            every_change += ratios
+        shown = ", ".join(f"{c:.0f} ({r:.1f}×)" for c, r in zip(changes, ratios, strict=True))
+        print(f"{name:<28} {opened:>9.0f} {opened / base_open:>6.2f}×   {shown}")
+    page_opens = [med(s)[0] / base_open for s in rows.values()]
+    print(
+        f"\nopen: worst {max(page_opens):.2f}× the bare page (goal 2×); change: median "
+        f"{statistics.median(every_change):.2f}× (goal 2.5×), worst {max(every_change):.2f}× (goal 5×)"
+    )
+
+
+if __name__ == "__main__":
+    main()
