@@ -13,7 +13,7 @@ import pandas as pd
 import torch
 
 from core.views.chart_specs import templated
-from core.views.charts import accent_bar
+from core.views.charts import accent_bar, accent_title
 
 MASKED = "#d1d5db"  # the background a hidden (masked) cell shows
 HIGHLIGHT = "#111827"
@@ -85,7 +85,7 @@ def attention_heatmap(
         layers.append(row.encode(x=x, y=y))
     if accent is not None:
         layers.append(accent_bar(accent))
-    chart = alt.layer(*layers, title=title, height=height)
+    chart = alt.layer(*layers, title=title if accent is None else accent_title(title), height=height)
     return chart.configure_view(fill=MASKED)
 
 

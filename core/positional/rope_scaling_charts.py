@@ -268,7 +268,7 @@ def attention_chart(
     here = pd.DataFrame({"factor s": [factor], "attention factor": [value], "label": ["this config"]})
     point = (
         alt.Chart(here)
-        .mark_point(size=120, filled=True, color=THIS_POINT)
+        .mark_point(size=120, filled=True, opacity=1, color=THIS_POINT)
         .encode(
             x="factor s:Q", y="attention factor:Q", tooltip=["label:N", "factor s:Q", "attention factor:Q"]
         )

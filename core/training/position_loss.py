@@ -47,7 +47,7 @@ def position_loss_chart(frame: pd.DataFrame, context_length: int, height: int = 
         "method:N",
         title="method",
         scale=alt.Scale(domain=methods, range=[list(styles[m].dash) for m in methods]),
-        legend=alt.Legend(**LINE_KEY),
+        legend=alt.Legend(labelLimit=260, **LINE_KEY),
     )
     lines = (
         alt.Chart(

@@ -22,16 +22,25 @@ PANEL_TITLE = 14
 
 
 # A legend entry's line long enough to show its dash pattern (Vega's symbol size is an area: 40 px long)
-LINE_KEY = {"symbolSize": 1600, "symbolStrokeWidth": 2.5}
+LINE_KEY = {"symbolType": "stroke", "symbolSize": 1600, "symbolStrokeWidth": 2.5}
+
+
+ACCENT_WIDTH = 36  # px: an accent bar's length, a swatch rather than a line of the plot
+
+
+def accent_title(title: str, **options) -> alt.Title:
+    """A title over an ``accent_bar``: in the theme's dark text, starting where the plot (and the bar)
+    starts."""
+    return alt.Title(title, anchor="start", frame="group", offset=4, **options)
 
 
 def accent_bar(color: str) -> alt.Chart:
-    """A bar in ``color`` along the top of a plot: a family's (or tensor's) colour under a title in dark
-    text, which stays readable where coloured text would fade."""
+    """A short bar in ``color`` above the plot's top-left corner, under the title: a family's (or
+    tensor's) colour beside a title in dark text, which stays readable where coloured text would fade."""
     return (
         alt.Chart(alt.Data(values=[{}]))
-        .mark_rule(color=color, strokeWidth=4, aria=False)
-        .encode(x=alt.value(0), x2=alt.value("width"), y=alt.value(-6))
+        .mark_rule(color=color, strokeWidth=6, aria=False)
+        .encode(x=alt.value(0), x2=alt.value(ACCENT_WIDTH), y=alt.value(-9))
     )
 
 
@@ -90,7 +99,7 @@ def _heatmap(
     )
     if accent is None:
         return cells.properties(title=title)
-    return alt.layer(cells, accent_bar(accent), title=title, height=height)
+    return alt.layer(cells, accent_bar(accent), title=accent_title(title), height=height)
 
 
 def similarity_heatmap(frame: pd.DataFrame, title: str, height: int = 300, accent: str | None = None):
@@ -260,9 +269,7 @@ def method_panel(
     panel's axis is shorter than its neighbours'). ``rule_at``, the domains and ``note`` are written in
     as they are (live: one template serves every context length).
     """
-    heading = alt.Title(title, anchor="start")
-    if note is not None:
-        heading = alt.Title(title, anchor="start", subtitle=note)
+    heading = accent_title(title) if note is None else accent_title(title, subtitle=note)
     scale = alt.Scale(domain=list(x_domain), nice=False) if x_domain is not None else alt.Undefined
     chart = (
         alt.Chart(frame, title=heading, height=height)
@@ -327,9 +334,15 @@ def structure_chart(frame: pd.DataFrame, shown_step: int) -> alt.Chart:
     )
 
 
-def distance_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Mean cosine similarity against distance, one line per table (columns distance, mean cosine, table)."""
-    return line_chart(frame, "distance", "mean cosine", "Similarity against distance", color="table")
+def distance_chart(
+    frame: pd.DataFrame,
+    colors: dict[str, str] | None = None,
+    dashes: dict[str, tuple[int, ...]] | None = None,
+) -> alt.Chart:
+    """Mean cosine similarity against distance, one line per table (columns distance, mean cosine, table),
+    each in its colour and dash (``line_chart``'s)."""
+    title = "Similarity against distance"
+    return line_chart(frame, "distance", "mean cosine", title, color="table", colors=colors, dashes=dashes)
 
 
 V_AXIS = "vocab size V (log)"

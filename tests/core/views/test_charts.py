@@ -67,10 +67,10 @@ def test_a_heatmaps_accent_is_a_bar_above_it_not_its_titles_colour():
         torch.zeros(2, 2), torch.tensor([0, 1]), torch.tensor([0, 1]), "position t", "dimension j"
     )
     spec = heatmap(frame, "dimension j", "position t", "pos_embeddings", accent="#b45309").to_dict()
-    assert spec["title"] == "pos_embeddings"
+    assert spec["title"]["text"] == "pos_embeddings" and "color" not in spec["title"]
     cells, bar = spec["layer"]
     assert cells["mark"]["type"] == "rect" and bar["mark"]["color"] == "#b45309"
-    assert bar["encoding"]["x2"] == {"value": "width"}
+    assert bar["encoding"]["x2"] == {"value": 36}
 
 
 def test_loss_chart_draws_both_curves_and_the_flat_baseline():
