@@ -29,9 +29,9 @@ ACCENT_WIDTH = 36  # px: an accent bar's length, a swatch rather than a line of 
 
 
 def accent_title(title: str, **options) -> alt.Title:
-    """A title over an ``accent_bar``: in the theme's dark text, starting where the plot (and the bar)
-    starts."""
-    return alt.Title(title, anchor="start", frame="group", offset=4, **options)
+    """A title over an ``accent_bar``: in the theme's dark text, at the chart's left (where the plot
+    starts would cut a long title on a projector's narrow panels)."""
+    return alt.Title(title, anchor="start", offset=4, **options)
 
 
 def accent_bar(color: str) -> alt.Chart:
