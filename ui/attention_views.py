@@ -334,7 +334,7 @@ def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
     for cell, (name, m) in zip(grid(len(view.maps_a), 4 if on else 2), view.maps_a.items(), strict=True):
         family = FAMILIES[name]
         title = family.label if on else f"{family.label}: {family.injects}"
-        common = {"symlog": constant, "title_color": family.color, "compact": on, "height": 215}
+        common = {"symlog": constant, "accent": family.color, "compact": on, "height": 215}
         heatmap(m.position, m, pieces, title, "position part", domain, cell, **common)
         if not on:
             cell.caption(view.signatures[name])

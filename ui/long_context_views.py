@@ -34,6 +34,8 @@ from core.positional.long_context import (
 )
 from core.positional.rope_scaling import PARTIAL, ROPE_TYPES, VARIANTS, get_mscale
 from core.positional.rope_scaling_charts import (
+    OTHER_STYLES,
+    PLAIN_STYLE,
     attention_chart,
     attention_frame,
     pair_frame,
@@ -44,6 +46,7 @@ from core.positional.rope_scaling_charts import (
 )
 from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
 from core.views.chart_specs import same_data, templated
+from core.views.charts import LINE_KEY
 from ui import cache
 from ui.navigation import question_line
 from ui.presenter import presenting, readable
@@ -480,7 +483,7 @@ def attention_section(view: LongContextView) -> None:
 
     chart = cache.kept_chart(("long context attention factor", side), (view,), build)
     st.altair_chart(readable(chart), width="stretch")
-    st.caption(f"The red dot is this config: s = {cfg.factor:g}, attention factor {a:.4f}.")
+    st.caption(f"The black dot is this config: s = {cfg.factor:g}, attention factor {a:.4f}.")
 
 
 LOSS = "loss (lower is better)"
@@ -508,21 +511,35 @@ def extrapolation_chart(e: Extrapolation, height: int = 300, side: bool = False)
 def _loss_chart(frame: pd.DataFrame, trained: int, height: int, side: bool) -> alt.LayerChart:
     # An axis title longer than the plot is tall squeezes the plot: the projector's is short.
     # Below the plot, two to a row: four names in one row are cut off on a phone.
-    below = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260)
-    title, legend = ("loss", alt.Legend(orient="right")) if side else (LOSS, below)
+    below = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260, **LINE_KEY)
+    title, legend = ("loss", alt.Legend(orient="right", **LINE_KEY)) if side else (LOSS, below)
+    names = [SHOWN.get(n, n) for n in SCALINGS]
+    others = iter(OTHER_STYLES)  # plain RoPE grey and dotted, as in the score chart
+    styles = [PLAIN_STYLE if n == "none" else next(others) for n in SCALINGS]
     lines = (
         alt.Chart(frame)
         .mark_line()
         .encode(
             x=alt.X("position:Q", title="position in the window"),
             y=alt.Y("loss:Q", title=title, scale=alt.Scale(zero=False)),
-            color=alt.Color("scaling:N", sort=[SHOWN.get(n, n) for n in SCALINGS], legend=legend),
+            color=alt.Color(
+                "scaling:N",
+                sort=names,
+                legend=legend,
+                scale=alt.Scale(domain=names, range=[c for c, _ in styles]),
+            ),
+            strokeDash=alt.StrokeDash(
+                "scaling:N",
+                sort=names,
+                legend=legend,
+                scale=alt.Scale(domain=names, range=[list(d) for _, d in styles]),
+            ),
             tooltip=["scaling", "position", alt.Tooltip("loss:Q", format=".3f")],
         )
     )
     rule = (
         alt.Chart(pd.DataFrame({"position": [trained], "label": [f"trained length T = {trained}"]}))
-        .mark_rule(strokeDash=[4, 4], color="gray")
+        .mark_rule(strokeDash=[4, 4], color="#6b7280")
         .encode(x="position:Q", tooltip=["label"])
     )
     return (lines + rule).properties(height=height)

@@ -9,7 +9,7 @@ import torch
 
 from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
-from core.positional import sinusoidal
+from core.positional import FAMILIES, sinusoidal
 from core.positional.pretrained import (
     curves_frame,
     load_minilm_positions,
@@ -20,6 +20,7 @@ from core.positional.pretrained import (
 )
 from core.similarity import cosine_matrix, fade, fade_sentence
 from core.views.charts import distance_chart, grid_frame, heatmap, path_chart, similarity_heatmap
+from core.views.colors import GREY
 from core.views.units import every, signed
 from ui.memory import forget_when_short
 from ui.presenter import readable, slide_height
@@ -165,8 +166,15 @@ def side_by_side(seed: int, part: int | None = None) -> None:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _distance_chart(seed: int) -> alt.TopLevelMixin:
+    trained, drawn, sine = tables(seed)  # their names
+    learned, sinusoid = FAMILIES["learned"], FAMILIES["sinusoidal"]
+    # the trained table solid in Learned absolute's colour, the random one a grey baseline, the
+    # sinusoidal one as Sinusoidal is drawn everywhere
+    styles = {trained: (learned.color, (1, 0)), drawn: (GREY, (2, 3)), sine: (sinusoid.color, sinusoid.dash)}
     return distance_chart(
-        curves_frame({name: _by_distance(name, own_seed(name, seed)) for name in tables(seed)})
+        curves_frame({name: _by_distance(name, own_seed(name, seed)) for name in styles}),
+        colors={name: color for name, (color, _) in styles.items()},
+        dashes={name: dash for name, (_, dash) in styles.items()},
     )
 
 

@@ -146,12 +146,12 @@ def heatmap_view(
 ) -> None:
     """A position × dimension heatmap of real values [P, D] with a downsampling note.
 
-    A title that names one of the lesson's tensors takes its colour from ``TENSOR_COLORS``.
+    A title that names one of the lesson's tensors has a bar of its colour (``TENSOR_COLORS``) above the plot.
     """
     frame = grid_frame(values, positions, dims, "position t", "dimension j")
     color = TENSOR_COLORS.get(title.split("[")[0], (None, None))[1]
     st.altair_chart(
-        readable(heatmap(frame, "dimension j", "position t", title, title_color=color)), width="stretch"
+        readable(heatmap(frame, "dimension j", "position t", title, accent=color)), width="stretch"
     )
     st.caption(sampled_note(total[0], total[1], positions, dims))
 

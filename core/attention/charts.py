@@ -13,6 +13,7 @@ import pandas as pd
 import torch
 
 from core.views.chart_specs import templated
+from core.views.charts import accent_bar, accent_title
 
 MASKED = "#d1d5db"  # the background a hidden (masked) cell shows
 HIGHLIGHT = "#111827"
@@ -36,7 +37,7 @@ def attention_heatmap(
     scheme: str = "redblue",
     symlog: float | None = None,
     highlight: int | None = None,
-    title_color: str | None = None,
+    accent: str | None = None,
     height: int = 260,
     compact: bool = False,
 ) -> alt.LayerChart:
@@ -50,6 +51,7 @@ def attention_heatmap(
         scheme: "redblue" (diverging, blue < 0 < red) or a sequential scheme such as "blues".
         symlog: a symmetric-log colour scale with this constant (small values stay visible next to large).
         highlight: a query row to outline (the moved token).
+        accent: a family's colour, as a bar above the plot (the title stays dark).
         compact: no legend and no axis titles (small multiples on a projector; the caption names the scale).
     """
     names = json.dumps(labels)  # a literal array in Vega's expression language: label = names[i]
@@ -81,9 +83,9 @@ def attention_heatmap(
             filled=False, stroke=HIGHLIGHT, strokeWidth=2
         )
         layers.append(row.encode(x=x, y=y))
-    chart = alt.layer(
-        *layers, title=alt.Title(title, color=title_color) if title_color else title, height=height
-    )
+    if accent is not None:
+        layers.append(accent_bar(accent))
+    chart = alt.layer(*layers, title=title if accent is None else accent_title(title), height=height)
     return chart.configure_view(fill=MASKED)
 
 

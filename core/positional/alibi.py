@@ -12,6 +12,7 @@ import math
 import torch
 
 from core.positional.family import Family, FamilyConfig, LogitInputs, register
+from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 
 def get_slopes(num_heads: int) -> list[float]:
@@ -101,7 +102,8 @@ register(
         source="Press, Smith & Lewis 2022",
         extrapolates="the linear penalty simply continues",
         help="alibi: a linear distance penalty.",
-        color="#e15759",
+        color=FAMILY_COLORS["alibi"],
+        dash=FAMILY_DASHES["alibi"],
         logits=alibi_logits,
         describe_logits=describe_alibi,
         reads_seed=False,  # no table, no content vector

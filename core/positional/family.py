@@ -90,7 +90,8 @@ class Family:
     source: str  # paper and the code people copy
     extrapolates: str  # what happens past the trained length
     help: str  # one line for the sidebar's method picker
-    color: str  # its colour on every chart (Tableau 10; NoPE grey)
+    color: str  # its colour on every chart (``core.views.colors.FAMILY_COLORS``)
+    dash: tuple[int, ...]  # its line's dash where families share a chart (``FAMILY_DASHES``)
     logits: Callable[[LogitInputs], torch.Tensor]  # position-only logit [R] float64 at ``distances``
     describe_logits: Callable[[str, torch.Tensor, torch.Tensor, int, FamilyConfig], str]
     # (label, r [R], y [R], T, fam) -> one sentence on what its logit curve shows, from the numbers

@@ -12,6 +12,7 @@ from torch import nn
 
 from core.embeddings import TableRows, learned_position_rows
 from core.positional.family import Family, FamilyConfig, LogitInputs, Param, additive_logits, register
+from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 INITS = {"torch": 1.0, "openai": 0.01, "hf": 0.02}  # init name -> std of N(0, std²)
 INIT = Param(
@@ -90,7 +91,8 @@ register(
         source="GPT-2 (Radford et al. 2019)",
         extrapolates="no row past the context length: nn.Embedding raises IndexError",
         help="learned: a trained table (GPT-2).",
-        color="#4e79a7",
+        color=FAMILY_COLORS["learned"],
+        dash=FAMILY_DASHES["learned"],
         logits=learned_logits,
         describe_logits=describe_learned,
         params=(INIT,),

@@ -271,7 +271,6 @@ BEYOND = "slowed by more than s"
 FASTER = "sped up"
 STILL = "never turned (θ = 0)"
 REGIMES = (KEPT, BLENDED, INTERPOLATED, BEYOND, FASTER, STILL)
-REGIME_COLORS = ("#4e79a7", "#f28e2b", "#e15759", "#b07aa1", "#76b7b2", "#9ca3af")
 TOL = 1e-4  # relative: float32 frequencies divided by s agree with θ/s to ~1e-7
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import torch
 
 from core.positional.family import Family, FamilyConfig, LogitInputs, register
+from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 
 def nope(num_positions: int, dim: int) -> torch.Tensor:
@@ -48,7 +49,8 @@ register(
         source="the lesson's starting point",
         extrapolates="nothing to extrapolate (only a causal mask leaks some order)",
         help="nope: no position.",
-        color="#79706e",  # grey: it adds nothing
+        color=FAMILY_COLORS["nope"],
+        dash=FAMILY_DASHES["nope"],
         logits=nope_logits,
         describe_logits=describe_nope,
         reads_seed=False,  # no table, no content vector

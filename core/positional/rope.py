@@ -19,6 +19,7 @@ import torch
 
 from core.positional.family import Family, FamilyConfig, LogitInputs, Param, content_vector, register
 from core.positional.sinusoidal import BASE, check_base
+from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 
 def _check_dim(dim: int) -> None:
@@ -208,7 +209,8 @@ register(
         source="Su et al. 2021 (RoFormer)",
         extrapolates="rotations continue; slow pairs reach angles never seen in training",
         help="rope: rotates queries and keys.",
-        color="#59a14f",
+        color=FAMILY_COLORS["rope"],
+        dash=FAMILY_DASHES["rope"],
         logits=rope_logits,
         describe_logits=describe_rope,
         params=(BASE, PAIRING),

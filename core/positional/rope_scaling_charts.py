@@ -8,8 +8,10 @@ import altair as alt
 import pandas as pd
 import torch
 
-from core.positional.long_context import PLAIN, REGIME_COLORS, REGIMES, STILL, LongContextView
+from core.positional.long_context import PLAIN, REGIMES, STILL, LongContextView
 from core.views.chart_specs import same_data, templated
+from core.views.charts import LINE_KEY
+from core.views.colors import GREY, NEXT_FAMILY_COLOR, SERIES_COLORS, SERIES_DASHES, SERIES_SHAPES
 
 PAIR = "pair i"
 WAVELENGTH = "positions per full turn (2π/θ)"
@@ -17,14 +19,26 @@ SLOWDOWN = "slowed by (θ trained / θ scaled)"
 REGIME = "what scaling did"
 DISTANCE = "distance r (positions)"
 SCORE = "score from position alone"
-PLAIN_COLOR = "#6b7280"
-THIS_COLOR = "#d62728"
-OTHER_COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2")
+# A regime's colour and point shape (a pair that never turns has no point: grey)
+REGIME_COLORS = (*SERIES_COLORS[:5], GREY)
+REGIME_SHAPES = (*SERIES_SHAPES[:5], "circle")
+PLAIN_STYLE = (GREY, (2, 3))  # plain RoPE: grey, dotted, as in the wavelength chart
+THIS_STYLE = (SERIES_COLORS[1], (1, 0))  # this config: solid (and thicker)
+THIS_POINT = NEXT_FAMILY_COLOR  # this config on the attention factor's curves: black, as no line is
+# Every other RoPE of the score chart: the series' other colours and dashes
+OTHER_STYLES = tuple(
+    zip(
+        [c for c in SERIES_COLORS if c not in (GREY, THIS_STYLE[0])],
+        [d for d in SERIES_DASHES if d not in (PLAIN_STYLE[1], THIS_STYLE[1])],
+        strict=True,
+    )
+)
 
 
-def _regime_scale(frame: pd.DataFrame) -> alt.Scale:
-    """Each regime's own colour, for the regimes ``frame`` has (so the legend lists only those)."""
-    shown = [(r, c) for r, c in zip(REGIMES, REGIME_COLORS, strict=True) if r in set(frame[REGIME])]
+def _regime_scale(frame: pd.DataFrame, values: tuple[str, ...] = REGIME_COLORS) -> alt.Scale:
+    """Each regime's own colour (or shape: ``values``), for the regimes ``frame`` has (so the legend
+    lists only those)."""
+    shown = [(r, c) for r, c in zip(REGIMES, values, strict=True) if r in set(frame[REGIME])]
     return alt.Scale(domain=[r for r, _ in shown], range=[c for _, c in shown])
 
 
@@ -86,20 +100,22 @@ def wavelength_chart(
     y_axis = alt.Axis(values=decades, format=",")  # one grid line a decade
     plain = (
         alt.Chart(frame)
-        .mark_line(color=PLAIN_COLOR, strokeDash=[2, 2])
+        .mark_line(color=PLAIN_STYLE[0], strokeDash=[2, 2])
         .encode(
             x=alt.X(f"{PAIR}:Q", title=PAIR),
             y=alt.Y("plain RoPE:Q", title=WAVELENGTH, scale=y_scale, axis=y_axis),
         )
     )
+    legend = _legend(side, columns)
     scaled = (
         alt.Chart(frame)
-        .mark_circle(size=36, opacity=0.9)
+        .mark_point(size=36, opacity=0.9, filled=True)
         .encode(
             x=f"{PAIR}:Q",
             y=alt.Y("scaled:Q", scale=y_scale),
-            color=alt.Color(
-                f"{REGIME}:N", title=REGIME, scale=_regime_scale(frame), legend=_legend(side, columns)
+            color=alt.Color(f"{REGIME}:N", title=REGIME, scale=_regime_scale(frame), legend=legend),
+            shape=alt.Shape(
+                f"{REGIME}:N", title=REGIME, scale=_regime_scale(frame, REGIME_SHAPES), legend=legend
             ),
             tooltip=[
                 alt.Tooltip(f"{PAIR}:Q"),
@@ -137,11 +153,12 @@ def slowdown_chart(frame: pd.DataFrame, factor: float, height: int = 280) -> alt
     line = line.encode(y=alt.Y(f"{SLOWDOWN}:Q", title="slowed by", scale=y_scale))  # longer clips the title
     points = (
         alt.Chart(frame)
-        .mark_circle(size=36, opacity=0.9)
+        .mark_point(size=36, opacity=0.9, filled=True)
         .encode(
             x=f"{PAIR}:Q",
             y=alt.Y(f"{SLOWDOWN}:Q", scale=y_scale),
             color=alt.Color(f"{REGIME}:N", scale=_regime_scale(frame), legend=None),
+            shape=alt.Shape(f"{REGIME}:N", scale=_regime_scale(frame, REGIME_SHAPES), legend=None),
             tooltip=[alt.Tooltip(f"{PAIR}:Q"), alt.Tooltip(f"{SLOWDOWN}:Q", format=".4f"), f"{REGIME}:N"],
         )
     )
@@ -159,10 +176,11 @@ def score_frame(view: LongContextView) -> pd.DataFrame:
     )
 
 
-def score_colors(names: list[str], this: str) -> dict[str, str]:
-    """Plain RoPE grey, this config red, the general methods in the other colours."""
-    others = iter(OTHER_COLORS)
-    return {n: PLAIN_COLOR if n == PLAIN else THIS_COLOR if n == this else next(others) for n in names}
+def score_styles(names: list[str], this: str) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """Each RoPE's (colour, dash): plain RoPE grey and dotted, this config solid, the general methods in
+    the other colours and dashes."""
+    others = iter(OTHER_STYLES)
+    return {n: PLAIN_STYLE if n == PLAIN else THIS_STYLE if n == this else next(others) for n in names}
 
 
 @templated(same_data)  # drawn on every rerun of the page, built once per data
@@ -171,8 +189,8 @@ def score_chart(
 ) -> alt.LayerChart:
     """The position-only score against distance (log x from 1 to L'), one line per RoPE, this config's
     drawn thicker, with the trained length L as a rule."""
-    colors = score_colors(list(dict.fromkeys(frame["RoPE"])), this)
-    legend = _legend(side)
+    styles = score_styles(list(dict.fromkeys(frame["RoPE"])), this)
+    legend = alt.Legend(**_legend(side).to_dict(), **LINE_KEY)
     lines = (
         alt.Chart(frame)
         .mark_line()
@@ -186,7 +204,13 @@ def score_chart(
             color=alt.Color(
                 "RoPE:N",
                 sort=None,
-                scale=alt.Scale(domain=list(colors), range=list(colors.values())),
+                scale=alt.Scale(domain=list(styles), range=[c for c, _ in styles.values()]),
+                legend=legend,
+            ),
+            strokeDash=alt.StrokeDash(
+                "RoPE:N",
+                sort=None,
+                scale=alt.Scale(domain=list(styles), range=[list(d) for _, d in styles.values()]),
                 legend=legend,
             ),
             strokeWidth=alt.condition(alt.datum.RoPE == this, alt.value(3), alt.value(1.4)),
@@ -203,7 +227,7 @@ def score_chart(
         align="left", dx=4, dy=-6, color="#111827"
     ).encode(text="label:N", y=alt.value(10))
     title = alt.Title("What position alone does to a score, out to L'")
-    return alt.layer(lines, marks, title=title, height=_height(height, len(colors), side))
+    return alt.layer(lines, marks, title=title, height=_height(height, len(styles), side))
 
 
 def attention_frame(curves: dict[str, torch.Tensor], factors: torch.Tensor) -> pd.DataFrame:
@@ -222,14 +246,18 @@ def attention_frame(curves: dict[str, torch.Tensor], factors: torch.Tensor) -> p
 def attention_chart(
     frame: pd.DataFrame, factor: float, value: float, height: int = 240, side: bool = False
 ) -> alt.LayerChart:
-    """The attention factor against s for each method, and this config's (s, factor) as a red point."""
+    """The attention factor against s for each method (a colour and a dash each), and this config's
+    (s, factor) as a black point."""
+    legend = alt.Legend(**_legend(side, 1).to_dict(), **LINE_KEY)
+    dashes = alt.Scale(range=[list(d) for d in SERIES_DASHES])
     lines = (
         alt.Chart(frame)
         .mark_line()
         .encode(
             x=alt.X("factor s:Q", scale=alt.Scale(type="log", nice=False)),
             y=alt.Y("attention factor:Q", scale=alt.Scale(zero=False)),
-            color=alt.Color("method:N", sort=None, legend=_legend(side, 1)),
+            color=alt.Color("method:N", sort=None, legend=legend, scale=alt.Scale(range=list(SERIES_COLORS))),
+            strokeDash=alt.StrokeDash("method:N", sort=None, legend=legend, scale=dashes),
             tooltip=[
                 "method:N",
                 alt.Tooltip("factor s:Q", format=".2f"),
@@ -240,7 +268,7 @@ def attention_chart(
     here = pd.DataFrame({"factor s": [factor], "attention factor": [value], "label": ["this config"]})
     point = (
         alt.Chart(here)
-        .mark_point(size=120, filled=True, color=THIS_COLOR)
+        .mark_point(size=120, filled=True, opacity=1, color=THIS_POINT)
         .encode(
             x="factor s:Q", y="attention factor:Q", tooltip=["label:N", "factor s:Q", "attention factor:Q"]
         )

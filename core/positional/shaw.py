@@ -22,6 +22,7 @@ from core.positional.family import (
     flat_tail_sentence,
     register,
 )
+from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 
 def shaw_relative_indices(length: int, clip: int, positions: torch.Tensor | None = None) -> torch.Tensor:
@@ -132,7 +133,8 @@ register(
         source="Shaw, Uszkoreit & Vaswani 2018",
         extrapolates="offsets past the clip share the last vector",
         help="shaw: learned vectors per clipped offset.",
-        color="#b07aa1",
+        color=FAMILY_COLORS["shaw"],
+        dash=FAMILY_DASHES["shaw"],
         logits=shaw_logits,
         describe_logits=describe_shaw,
         params=(CLIP,),

@@ -18,6 +18,7 @@ from torch import nn
 
 from core.embeddings import TableRows
 from core.positional.family import Family, FamilyConfig, Param, additive_logits, register
+from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 LAYOUTS = ("interleaved", "concat", "fairseq")
 SINUSOID_CHUNK_ELEMENTS = 2**18  # values computed at once
@@ -164,7 +165,8 @@ register(
         source="Vaswani et al. 2017 §3.5",
         extrapolates="defined for any position, but never seen in training",
         help="sinusoidal: fixed waves (2017 Transformer).",
-        color="#f28e2b",
+        color=FAMILY_COLORS["sinusoidal"],
+        dash=FAMILY_DASHES["sinusoidal"],
         logits=additive_logits,
         describe_logits=describe_sinusoidal,
         params=(BASE, LAYOUT),

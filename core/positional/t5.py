@@ -26,6 +26,7 @@ from core.positional.family import (
     register,
     seeded_normal,
 )
+from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 from core.views.units import plural
 
 
@@ -209,7 +210,8 @@ register(
         source="Raffel et al. 2020 (T5)",
         extrapolates="offsets past the max distance share the last bucket",
         help="t5: a learned bias per offset bucket.",
-        color="#9c755f",
+        color=FAMILY_COLORS["t5"],
+        dash=FAMILY_DASHES["t5"],
         logits=t5_logits,
         describe_logits=describe_t5,
         params=(BUCKETS, MAX_DISTANCE),

@@ -12,6 +12,7 @@ import pandas as pd
 
 from core.positional import FAMILIES
 from core.training.training import TrainResult
+from core.views.charts import LINE_KEY
 
 
 def line_label(method: str, context_length: int) -> str:
@@ -34,13 +35,19 @@ def position_loss_frame(results: dict[str, TrainResult | None], context_length: 
 
 
 def position_loss_chart(frame: pd.DataFrame, context_length: int, height: int = 300) -> alt.LayerChart:
-    """Each method's loss against position, in its family's colour, with a dashed rule at T."""
-    colors = {line_label(name, context_length): f.color for name, f in FAMILIES.items()}
+    """Each method's loss against position, in its family's colour and dash, with a dashed rule at T."""
+    styles = {line_label(name, context_length): f for name, f in FAMILIES.items()}
     methods = list(dict.fromkeys(frame["method"]))
     color = alt.Color(
         "method:N",
         title="method",
-        scale=alt.Scale(domain=methods, range=[colors[m] for m in methods]),
+        scale=alt.Scale(domain=methods, range=[styles[m].color for m in methods]),
+    )
+    dash = alt.StrokeDash(
+        "method:N",
+        title="method",
+        scale=alt.Scale(domain=methods, range=[list(styles[m].dash) for m in methods]),
+        legend=alt.Legend(labelLimit=260, **LINE_KEY),
     )
     lines = (
         alt.Chart(
@@ -54,6 +61,7 @@ def position_loss_chart(frame: pd.DataFrame, context_length: int, height: int = 
             x=alt.X("position:Q", title="position in the window"),
             y=alt.Y("loss:Q", title="loss", scale=alt.Scale(zero=False)),
             color=color,
+            strokeDash=dash,
             tooltip=["method:N", "position:Q", alt.Tooltip("loss:Q", format=".3f")],
         )
     )

@@ -14,10 +14,34 @@ import torch
 
 from core.text.vocab import SweepPoint, table_parameters
 from core.views.chart_specs import templated
+from core.views.colors import SERIES_COLORS, SERIES_DASHES
 
 # px: a method panel's title. Set in the chart's config, not on its title, so that a projector's larger
 # type (ui.presenter.readable, which configures titles again) replaces it.
 PANEL_TITLE = 14
+
+
+# A legend entry's line long enough to show its dash pattern (Vega's symbol size is an area: 40 px long)
+LINE_KEY = {"symbolType": "stroke", "symbolSize": 1600, "symbolStrokeWidth": 2.5}
+
+
+ACCENT_WIDTH = 36  # px: an accent bar's length, a swatch rather than a line of the plot
+
+
+def accent_title(title: str, **options) -> alt.Title:
+    """A title over an ``accent_bar``: in the theme's dark text, at the chart's left (where the plot
+    starts would cut a long title on a projector's narrow panels)."""
+    return alt.Title(title, anchor="start", offset=4, **options)
+
+
+def accent_bar(color: str) -> alt.Chart:
+    """A short bar in ``color`` above the plot's top-left corner, under the title: a family's (or
+    tensor's) colour beside a title in dark text, which stays readable where coloured text would fade."""
+    return (
+        alt.Chart(alt.Data(values=[{}]))
+        .mark_rule(color=color, strokeWidth=6, aria=False)
+        .encode(x=alt.value(0), x2=alt.value(ACCENT_WIDTH), y=alt.value(-9))
+    )
 
 
 def grid_frame(
@@ -42,25 +66,25 @@ def heatmap(
     height: int = 220,
     scheme: str = "redblue",
     domain: tuple[float, float] | None = None,
-    title_color: str | None = None,
-) -> alt.Chart:
+    accent: str | None = None,
+) -> alt.Chart | alt.LayerChart:
     """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0.
 
-    ``title_color``: the tensor's colour (``core.views.colors.TENSOR_COLORS``), as in the diagrams.
+    ``accent``: a family's or tensor's colour (``core.views.colors``), as a bar above the plot.
     """
     if domain is None:
         limit = float(frame["value"].abs().max()) or 1.0
         domain = (-limit, limit)
-    return _heatmap(frame, x, y, title, height, scheme, tuple(domain), title_color)
+    return _heatmap(frame, x, y, title, height, scheme, tuple(domain), accent)
 
 
 @templated(live=("domain",))  # one template for every colour scale
 def _heatmap(
-    frame: pd.DataFrame, x: str, y: str, title: str, height: int, scheme: str, domain: tuple, title_color
-) -> alt.Chart:
+    frame: pd.DataFrame, x: str, y: str, title: str, height: int, scheme: str, domain: tuple, accent
+) -> alt.Chart | alt.LayerChart:
     diverging = scheme == "redblue"
-    return (
-        alt.Chart(frame, title=alt.Title(title, color=title_color) if title_color else title, height=height)
+    cells = (
+        alt.Chart(frame, height=height)
         .mark_rect()
         .encode(
             x=alt.X(f"{x}:O", title=x, axis=alt.Axis(labelOverlap=True, labelAngle=0)),
@@ -73,13 +97,14 @@ def _heatmap(
             tooltip=[alt.Tooltip(f"{y}:O"), alt.Tooltip(f"{x}:O"), alt.Tooltip("value:Q", format=".4f")],
         )
     )
+    if accent is None:
+        return cells.properties(title=title)
+    return alt.layer(cells, accent_bar(accent), title=accent_title(title), height=height)
 
 
-def similarity_heatmap(frame: pd.DataFrame, title: str, height: int = 300, title_color: str | None = None):
+def similarity_heatmap(frame: pd.DataFrame, title: str, height: int = 300, accent: str | None = None):
     """A position × position cosine-similarity matrix (columns position i, position j, value), −1 … 1."""
-    return heatmap(
-        frame, "position j", "position i", title, height, domain=(-1.0, 1.0), title_color=title_color
-    )
+    return heatmap(frame, "position j", "position i", title, height, domain=(-1.0, 1.0), accent=accent)
 
 
 def log_domain(values: pd.Series, also: float | None = None) -> list[float]:
@@ -111,14 +136,17 @@ def line_chart(
     y_format: str = ".4f",
     x_domain: tuple[float, float] | None = None,
     rule_format: str | None = None,
+    dashes: dict[str, tuple[int, ...]] | None = None,
 ) -> alt.Chart:
     """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule.
 
-    ``colors``: a colour per ``color`` value (e.g. each ``Family.color`` by label); the
-    legend sits below the plot, so the plot keeps the width on a phone. The rule at ``rule_at`` is
-    labelled ``rule_label``, followed by ``rule_at`` in d3's ``rule_format`` if one is given (written by
-    the browser). ``x_domain``: the log axis's ends (default: the data's). ``rule_at`` and ``x_domain``
-    are written in as they are (live: one template serves every value of them).
+    ``colors``, ``dashes``: a colour and a dash per ``color`` value (e.g. each ``Family.color`` and
+    ``Family.dash`` by label; default: ``SERIES_COLORS`` and ``SERIES_DASHES`` in the data's order), so
+    that lines differ in more than colour; the legend shows both and sits below the plot, so the plot
+    keeps the width on a phone. The rule at ``rule_at`` is labelled ``rule_label``, followed by
+    ``rule_at`` in d3's ``rule_format`` if one is given (written by the browser). ``x_domain``: the log
+    axis's ends (default: the data's). ``rule_at`` and ``x_domain`` are written in as they are (live:
+    one template serves every value of them).
     """
     scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
     encoding = {
@@ -135,9 +163,21 @@ def line_chart(
         "tooltip": [alt.Tooltip(f"{x}:Q", format=","), alt.Tooltip(f"{y}:Q", format=y_format)],
     }
     if color:
-        scale = alt.Scale(domain=list(colors), range=list(colors.values())) if colors else alt.Undefined
-        legend = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260)
-        encoding["color"] = alt.Color(f"{color}:N", title=color, sort=None, legend=legend, scale=scale)
+        colors_scale = (
+            alt.Scale(domain=list(colors), range=list(colors.values()))
+            if colors
+            else alt.Scale(range=list(SERIES_COLORS))
+        )
+        dash_scale = (
+            alt.Scale(domain=list(dashes), range=[list(d) for d in dashes.values()])
+            if dashes
+            else alt.Scale(range=[list(d) for d in SERIES_DASHES])
+        )
+        legend = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260, **LINE_KEY)
+        encoding["color"] = alt.Color(f"{color}:N", title=color, sort=None, legend=legend, scale=colors_scale)
+        encoding["strokeDash"] = alt.StrokeDash(
+            f"{color}:N", title=color, sort=None, legend=legend, scale=dash_scale
+        )
         encoding["tooltip"].insert(0, alt.Tooltip(f"{color}:N"))
     rows = -(-frame[color].nunique() // 2) if color else 0  # the legend below takes rows of two
     chart = (
@@ -221,16 +261,15 @@ def method_panel(
     note: str | None = None,
     y_domain: tuple[float, float] | None = None,
 ) -> alt.Chart:
-    """One method's curve on its own linear axis, in its colour (small multiples, one per method).
+    """One method's curve on its own linear axis, in its colour, under a bar of it (small multiples, one
+    per method; the title in dark text).
 
     ``x_domain``, ``y_domain``: an axis's ends (default: the data's, made nice; a constant curve needs
     ``y_domain``, or its one tick reads "0.000000"); ``note``: a line under the title (e.g. why this
     panel's axis is shorter than its neighbours'). ``rule_at``, the domains and ``note`` are written in
     as they are (live: one template serves every context length).
     """
-    heading = alt.Title(title, color=color, anchor="start")
-    if note is not None:
-        heading = alt.Title(title, color=color, anchor="start", subtitle=note, subtitleColor=color)
+    heading = accent_title(title) if note is None else accent_title(title, subtitle=note)
     scale = alt.Scale(domain=list(x_domain), nice=False) if x_domain is not None else alt.Undefined
     chart = (
         alt.Chart(frame, title=heading, height=height)
@@ -248,14 +287,14 @@ def method_panel(
         )
     )
     if rule_at is None:
-        return chart.configure_title(fontSize=PANEL_TITLE)
+        return (chart + accent_bar(color)).configure_title(fontSize=PANEL_TITLE)
     # The rule's x as a datum on one inline row (not a frame of its own): a number in the spec.
     rule = (
         alt.Chart(alt.Data(values=[{}]))
         .mark_rule(strokeDash=[6, 4], color="#6b7280")
         .encode(x=alt.datum(rule_at))
     )
-    return (chart + rule).configure_title(fontSize=PANEL_TITLE)
+    return (chart + rule + accent_bar(color)).configure_title(fontSize=PANEL_TITLE)
 
 
 def loss_frame(
@@ -295,9 +334,15 @@ def structure_chart(frame: pd.DataFrame, shown_step: int) -> alt.Chart:
     )
 
 
-def distance_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Mean cosine similarity against distance, one line per table (columns distance, mean cosine, table)."""
-    return line_chart(frame, "distance", "mean cosine", "Similarity against distance", color="table")
+def distance_chart(
+    frame: pd.DataFrame,
+    colors: dict[str, str] | None = None,
+    dashes: dict[str, tuple[int, ...]] | None = None,
+) -> alt.Chart:
+    """Mean cosine similarity against distance, one line per table (columns distance, mean cosine, table),
+    each in its colour and dash (``line_chart``'s)."""
+    title = "Similarity against distance"
+    return line_chart(frame, "distance", "mean cosine", title, color="table", colors=colors, dashes=dashes)
 
 
 V_AXIS = "vocab size V (log)"

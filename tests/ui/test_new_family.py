@@ -14,6 +14,8 @@ import torch
 
 from core.config import FAMILIES
 from core.positional.family import Family, Param, all_params
+from core.views.color_vision import clashes
+from core.views.colors import NEXT_FAMILY_COLOR, NEXT_FAMILY_DASH
 from ui.url_keys import BOUND_KEYS
 
 TILT = Param("tilt", "Fake tilt", 3, "How steeply the fake family's bias falls.", low=1, high=9)
@@ -36,7 +38,8 @@ FAKE = Family(
     source="a test (no paper)",
     extrapolates="the tilt simply continues",
     help="fake: a test-only family.",
-    color="#17becf",
+    color=NEXT_FAMILY_COLOR,  # the palette's colour kept for the next family
+    dash=NEXT_FAMILY_DASH,
     logits=fake_logits,
     describe_logits=describe_fake,
     params=(TILT,),
@@ -78,6 +81,12 @@ def test_the_families_page_lists_a_new_family_everywhere(fake_family, open_page)
     assert "The fake close-up, tilt 5." in text
     assert any(s.value.startswith("3. Close-up: Fake tilt") for s in at.subheader)
     assert math.isclose(float(fake_logits_at(1, tilt=5)), -5 / 8)
+
+
+def test_a_new_family_keeps_every_family_apart_for_every_reader(fake_family):
+    colors = {f.label: f.color for f in FAMILIES.values()}
+    assert "Fake tilt" in colors and clashes(colors) == []
+    assert len({f.dash for f in FAMILIES.values()}) == len(FAMILIES)
 
 
 def fake_logits_at(r, tilt):

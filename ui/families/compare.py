@@ -177,7 +177,7 @@ def similarity_view(
     positions = sample_indices(cfg.context_length, SIMILARITY_POSITIONS)  # [P]
     sim = cosine_matrix(position_vectors(name, cfg, fam, positions))  # [P, P]
     frame = grid_frame(sim, positions, positions, "position i", "position j")
-    chart = heatmap(frame, "position j", "position i", f.label, 260, domain=(-1.0, 1.0), title_color=f.color)
+    chart = heatmap(frame, "position j", "position i", f.label, 260, domain=(-1.0, 1.0), accent=f.color)
     distances, mean = mean_by_distance(sim, positions)  # [G], [G]
     curve = pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
     return chart, curve, similarity_findings(name, positions, sim)
@@ -191,12 +191,15 @@ def similarity_charts(
     names = similarity_families()
     views = [similarity_view(name, similarity_settings(name, cfg), fam.items()) for name in names]
     colors = {FAMILIES[name].label: FAMILIES[name].color for name in names}
+    dashes = {FAMILIES[name].label: FAMILIES[name].dash for name in names}
     frames = tuple(frame for _, frame, _ in views)
 
     def build() -> tuple[alt.TopLevelMixin, int]:
         together = pd.concat(frames)
         title = "Mean similarity against distance"
-        chart = line_chart(together, "distance", "cosine", title, "method", colors=colors, height=200)
+        chart = line_chart(
+            together, "distance", "cosine", title, "method", colors=colors, height=200, dashes=dashes
+        )
         return chart, 40 * len(together)
 
     curve = kept_chart(("similarity curve", *names), frames, build)  # kept while the views are

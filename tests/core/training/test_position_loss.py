@@ -2,6 +2,7 @@
 
 import pytest
 
+from core.positional import FAMILIES
 from core.text.samples import SAMPLES
 from core.text.tokenizer import encode
 from core.training.position_loss import extrapolation_sentences, position_loss_chart, position_loss_frame
@@ -42,13 +43,17 @@ def test_the_frame_has_one_row_per_method_and_position():
     ]  # fmt: skip
 
 
-def test_the_chart_draws_each_method_in_its_colour_with_the_trained_length_marked():
+def test_the_chart_draws_each_method_in_its_colour_and_dash_with_the_trained_length_marked():
     frame = position_loss_frame(
         {"learned": result("learned", [3.0, 2.0]), "alibi": result("alibi", [3, 2, 1, 1])}, 2
     )
     spec = position_loss_chart(frame, 2).to_dict(validate=True)
+    learned, alibi = FAMILIES["learned"], FAMILIES["alibi"]
+    methods = ["Learned absolute (windows of 2)", "ALiBi"]
     color = spec["layer"][0]["encoding"]["color"]["scale"]
-    assert color == {"domain": ["Learned absolute (windows of 2)", "ALiBi"], "range": ["#4e79a7", "#e15759"]}
+    assert color == {"domain": methods, "range": [learned.color, alibi.color]}
+    dash = spec["layer"][0]["encoding"]["strokeDash"]["scale"]
+    assert dash == {"domain": methods, "range": [list(learned.dash), list(alibi.dash)]}
     assert spec["layer"][0]["encoding"]["y"]["title"] == "loss"
     assert spec["datasets"][spec["layer"][1]["data"]["name"]] == [{"position": 1.5}]  # between T − 1 and T
 

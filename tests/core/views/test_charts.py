@@ -23,28 +23,54 @@ def test_units():
     assert human_count(1024) == "1,024"
 
 
-def test_method_colours_come_from_the_one_mapping():
+def test_families_lines_differ_in_colour_and_dash_and_titles_stay_dark():
     import pandas as pd
 
     from core.positional import FAMILIES
     from core.views.charts import line_chart, method_panel
+    from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
-    METHOD_COLORS = {name: f.color for name, f in FAMILIES.items()}
-
+    rope, alibi = FAMILIES["rope"], FAMILIES["alibi"]
     frame = pd.DataFrame(
         {"r": [0, 1, 0, 1], "y": [0.0, 1.0, 2.0, 3.0], "method": ["RoPE", "RoPE", "ALiBi", "ALiBi"]}
     )
-    colors = {"RoPE": METHOD_COLORS["rope"], "ALiBi": METHOD_COLORS["alibi"]}
-    spec = line_chart(frame, "r", "y", "t", color="method", colors=colors).to_dict()
+    colors = {"RoPE": rope.color, "ALiBi": alibi.color}
+    dashes = {"RoPE": rope.dash, "ALiBi": alibi.dash}
+    spec = line_chart(frame, "r", "y", "t", color="method", colors=colors, dashes=dashes).to_dict()
     scale = spec["encoding"]["color"]["scale"]
-    assert scale["domain"] == ["RoPE", "ALiBi"] and scale["range"] == ["#59a14f", "#e15759"]
+    assert scale == {"domain": ["RoPE", "ALiBi"], "range": [FAMILY_COLORS["rope"], FAMILY_COLORS["alibi"]]}
+    dash = spec["encoding"]["strokeDash"]
+    assert dash["scale"]["range"] == [list(FAMILY_DASHES["rope"]), list(FAMILY_DASHES["alibi"])]
+    assert dash["field"] == "method" and dash["legend"] == spec["encoding"]["color"]["legend"]  # one legend
     assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"
-    panel = method_panel(
-        frame[frame.method == "RoPE"], "r", "y", "RoPE", METHOD_COLORS["rope"], rule_at=1
-    ).to_dict()
-    line = panel["layer"][0]
-    assert line["mark"]["color"] == "#59a14f" and line["title"]["color"] == "#59a14f"
-    assert len(set(METHOD_COLORS.values())) == len(METHOD_COLORS)  # one colour per method
+    panel = method_panel(frame[frame.method == "RoPE"], "r", "y", "RoPE", rope.color, rule_at=1).to_dict()
+    line, _, bar = panel["layer"]
+    assert line["mark"]["color"] == rope.color and "color" not in line["title"]  # the title in dark text
+    assert bar["mark"]["color"] == rope.color and bar["mark"]["aria"] is False
+
+
+def test_lines_that_are_not_families_get_the_palettes_colours_and_dashes_in_order():
+    import pandas as pd
+
+    from core.views.charts import line_chart
+    from core.views.colors import SERIES_COLORS, SERIES_DASHES
+
+    frame = pd.DataFrame({"r": [0, 1, 0, 1], "y": [0.0, 1.0, 2.0, 3.0], "c": ["b", "b", "a", "a"]})
+    spec = line_chart(frame, "r", "y", "t", color="c").to_dict()
+    assert spec["encoding"]["color"]["scale"]["range"] == list(SERIES_COLORS)
+    assert spec["encoding"]["strokeDash"]["scale"]["range"] == [list(d) for d in SERIES_DASHES]
+    assert spec["encoding"]["strokeDash"]["sort"] is None  # in the data's order, as the colours
+
+
+def test_a_heatmaps_accent_is_a_bar_above_it_not_its_titles_colour():
+    frame = grid_frame(
+        torch.zeros(2, 2), torch.tensor([0, 1]), torch.tensor([0, 1]), "position t", "dimension j"
+    )
+    spec = heatmap(frame, "dimension j", "position t", "pos_embeddings", accent="#b45309").to_dict()
+    assert spec["title"]["text"] == "pos_embeddings" and "color" not in spec["title"]
+    cells, bar = spec["layer"]
+    assert cells["mark"]["type"] == "rect" and bar["mark"]["color"] == "#b45309"
+    assert bar["encoding"]["x2"] == {"value": 36}
 
 
 def test_loss_chart_draws_both_curves_and_the_flat_baseline():
