@@ -28,4 +28,6 @@ def show_script(script: Script, caption: str) -> None:
             column.download_button(
                 name, data, name, mime, key=f"dl_code_{name}", on_click="ignore", icon=":material/download:"
             )
-        st.code(script.py(), language="python", line_numbers=True)
+        # Wrapped: a code block that scrolls sideways cannot be scrolled by keyboard (Streamlit gives its
+        # box no tab stop).
+        st.code(script.py(), language="python", line_numbers=True, wrap_lines=True)

@@ -18,6 +18,7 @@ from core.views.colors import TENSOR_COLORS
 from core.views.export import to_csv, to_npy
 from core.views.units import every
 from ui.presenter import presenting, readable
+from ui.theme import CODE_CSS
 
 _CSS = """
 <style>
@@ -51,7 +52,7 @@ def page_setup(title: str, sidebar_collapsed: bool = False) -> None:
         layout="wide",
         initial_sidebar_state="collapsed" if sidebar_collapsed else "auto",
     )
-    st.html(_CSS)
+    st.html(_CSS + CODE_CSS)
 
 
 MAX_CHIPS = 240  # chips drawn at most: a pasted text of 10,000 lines must not become 10,000 DOM nodes
