@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from core.views import color_vision
+
 AA_TEXT = 4.5  # WCAG 2.2 AA, 1.4.3: text (under 24 px, or 18.66 px bold)
 
 
@@ -23,16 +25,11 @@ def over(color: str, background: str, alpha: float) -> str:
     return "rgb({}, {}, {})".format(*mixed)
 
 
-def luminance(color: str) -> float:
-    def linear(c: float) -> float:
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = map(linear, rgb(color))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+def hexed(color: str) -> str:
+    """A CSS colour as ``#rrggbb`` (a screen shows 8 bits a channel)."""
+    return "#" + "".join(f"{round(c):02x}" for c in rgb(color))
 
 
 def contrast(color: str, background: str = "#ffffff") -> float:
-    """The contrast ratio of two colours, from 1 to 21."""
-    light, dark = sorted((luminance(color), luminance(background)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
+    """The contrast ratio of two colours as CSS writes them, from 1 to 21 (``core.views.color_vision``)."""
+    return color_vision.contrast(hexed(color), hexed(background))
