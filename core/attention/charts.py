@@ -14,6 +14,7 @@ import torch
 
 from core.views.chart_specs import templated
 from core.views.describe import described, figure
+from core.views.units import plural
 
 MASKED = "#d1d5db"  # the background a hidden (masked) cell shows
 HIGHLIGHT = "#111827"
@@ -54,7 +55,7 @@ def heatmap_description(
     hidden = cells - len(frame)
     masked = f"; {hidden:,} of {cells:,} cells hidden by the mask (grey)" if hidden else ""
     outlined = f" The row of query {spoken(labels[highlight])} is outlined." if highlight is not None else ""
-    return f"{head}, {size:,} positions; {ends}{masked}.{outlined}"
+    return f"{head}, {plural(size, 'position')}; {ends}{masked}.{outlined}"
 
 
 @templated(live=("domain", "symlog", "description"))  # built once per shape (labels, title, …)

@@ -91,14 +91,17 @@ def trend(xs: np.ndarray, ys: np.ndarray, x: str) -> str:
 
 def lines_description(title: str, frame: pd.DataFrame, x: str, y: str, color: str | None = None) -> str:
     """A line chart's sentence: its axes and each line's course (``trend``), in the legend's order."""
+    xs, ys = frame[x].to_numpy(float), frame[y].to_numpy(float)  # in numpy: a chart's redraw pays it
     head = f"{title}: {y} against {x}, {_span(frame[x])}."
+
+    def course(rows: np.ndarray) -> str:  # one line's points, in the order of x
+        order = rows[np.argsort(xs[rows], kind="stable")]
+        return trend(xs[order], ys[order], x)
+
     if not color:
-        ordered = frame.sort_values(x, kind="stable")
-        return f"{head} It {trend(ordered[x].to_numpy(float), ordered[y].to_numpy(float), x)}."
-    parts = []
-    for name in dict.fromkeys(frame[color]):
-        line = frame[frame[color] == name].sort_values(x, kind="stable")
-        parts.append(f"{name}: {trend(line[x].to_numpy(float), line[y].to_numpy(float), x)}.")
+        return f"{head} It {course(np.arange(len(frame)))}."
+    names = frame[color].to_numpy(object)
+    parts = [f"{name}: {course(np.flatnonzero(names == name))}." for name in dict.fromkeys(names)]
     return f"{head} {' '.join(parts)}"
 
 

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from core.config import FAMILIES
+from tests.core.prose import prose_problems
 
 PAGES = [
     ("pages/Pipeline.py", {}),
@@ -16,6 +17,7 @@ PAGES = [
     ("pages/Families.py", {"method": "shaw"}),
     ("pages/Families.py", {"method": "sinusoidal"}),
     ("pages/Attention.py", {}),
+    ("pages/Attention.py", {"a": "dog", "b": "dog"}),
     ("pages/Long_context.py", {}),
     ("pages/Trained_positions.py", {}),
     ("pages/Trained_positions.py", {"present": "true", "slide": "3.2"}),
@@ -36,6 +38,7 @@ def test_every_chart_on_a_page_has_a_description_of_its_own(page, params, open_p
     assert said, "the page draws charts"
     assert all(isinstance(s, str) and len(s) > 30 for s in said), said
     assert len(set(said)) == len(said), said  # two charts never share a name
+    assert not prose_problems("\n".join(said)), prose_problems("\n".join(said))
 
 
 def test_a_heatmaps_description_ends_with_the_note_written_under_it(open_page):
