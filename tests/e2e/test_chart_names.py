@@ -12,8 +12,9 @@ TRAIN_WAIT = 180_000  # ms: a run of a few seconds, on a loaded machine; not a p
 
 
 def chart_names(page) -> list[dict]:
-    """Each chart's root as Chromium's accessibility tree has it (its role and accessible name), and how
-    many of its descendants with a graphics role are not hidden from that tree."""
+    """Each chart's root as Chromium's accessibility tree has it (its role and accessible name), how many
+    of its descendants with a graphics role are not hidden from that tree, and how many of those have a
+    role but no name (axe's svg-img-alt)."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
@@ -24,9 +25,13 @@ def chart_names(page) -> list[dict]:
         handle = cdp.send("Runtime.evaluate", {"expression": expression})["result"]["objectId"]
         node = cdp.send("Accessibility.getPartialAXTree", {"objectId": handle, "fetchRelatives": False})
         root = node["nodes"][0]
-        exposed = page.evaluate(
-            f"""() => [...{expression}.querySelectorAll('[role^=graphics-]')]
-                .filter(e => !e.closest('[aria-hidden=true]')).length"""
+        exposed, unnamed = page.evaluate(
+            f"""() => {{
+                const shown = [...{expression}.querySelectorAll('[role^=graphics-]')]
+                    .filter(e => !e.closest('[aria-hidden=true]'));
+                const symbols = shown.filter(e => e.getAttribute('role') === 'graphics-symbol');
+                return [shown.length, symbols.filter(e => !e.getAttribute('aria-label')).length];
+            }}"""
         )
         drawn = page.evaluate(f"() => {expression}.querySelector('canvas') ? 'canvas' : 'svg'")
         found.append(
@@ -34,6 +39,7 @@ def chart_names(page) -> list[dict]:
                 "role": root["role"]["value"],
                 "name": root.get("name", {}).get("value", ""),
                 "exposed": exposed,
+                "unnamed": unnamed,
                 "drawn": drawn,
             }
         )
@@ -47,6 +53,7 @@ def assert_named(charts: list[dict], count: int) -> None:
     assert all(c["role"] == "graphics-document" for c in charts), charts
     assert all(len(name) > 30 and name != VEGA_DEFAULT for name in names), names
     assert len(set(names)) == len(names), names  # two charts on a page never share a name
+    assert all(c["unnamed"] == 0 for c in charts), charts  # a rule's marks had a role and no name
 
 
 @pytest.mark.parametrize(
