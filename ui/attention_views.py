@@ -20,7 +20,13 @@ from core.attention import (
     moved_token,
     signature,
 )
-from core.attention.charts import attention_heatmap, query_row_charts, query_row_frame, symmetric_domain
+from core.attention.charts import (
+    attention_heatmap,
+    heatmap_description,
+    query_row_charts,
+    query_row_frame,
+    symmetric_domain,
+)
 from core.attention.compare import (
     KeyWeight,
     PairTerm,
@@ -251,12 +257,14 @@ def heatmap(
     legend: str,
     domain,
     where,
+    description: str | None = None,
     **options,
 ):
     """One query × key heatmap of ``values`` [T, T] (``m``'s mask hides its cells), drawn in ``where``.
 
-    ``options``: ``attention_heatmap``'s, and ``height`` for its height when presenting (sized so that a
-    section fits a 1280 × 720 projector).
+    ``description``: what a screen reader says for it (default: ``heatmap_description`` of the cells
+    drawn). ``options``: ``attention_heatmap``'s, and ``height`` for its height when presenting (sized so
+    that a section fits a 1280 × 720 projector).
     """
     projected = options.pop("height", 320)
     on = presenting()
@@ -266,21 +274,26 @@ def heatmap(
     def build() -> tuple[object, int]:  # the chart, and the bytes its frame takes
         frame = heatmap_frame(values, m.mask, shown)
         scheme = "blues" if domain == WEIGHT_DOMAIN else "redblue"
+        labels = token_labels(pieces)
+        said = description or heatmap_description(
+            frame, labels, title, legend, len(shown) ** 2, options.get("highlight")
+        )
         chart = attention_heatmap(
             frame,
-            token_labels(pieces),
+            labels,
             title,
             domain=domain,
             legend=legend,
             scheme=scheme,
             height=height,
+            description=said,
             **options,
         )
         return readable(chart), frame.size * 8  # i, j and v: 8 bytes a cell (pandas' own count: ~0.4 ms)
 
     # Kept while the map lives: a rerun that changes no map (a new batch size or stride) draws the page's
     # 13 charts without building or converting them again (~40 ms).
-    key = (tuple(pieces), title, legend, tuple(domain), height, on, tuple(sorted(options.items())))
+    key = (tuple(pieces), title, legend, tuple(domain), height, on, description, *sorted(options.items()))
     chart = cache.kept_chart(key, (values, m.mask), build)
     where.altair_chart(chart, width="stretch", height=height)
 
@@ -335,7 +348,7 @@ def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
         family = FAMILIES[name]
         title = family.label if on else f"{family.label}: {family.injects}"
         common = {"symlog": constant, "accent": family.color, "compact": on, "height": 215}
-        heatmap(m.position, m, pieces, title, "position part", domain, cell, **common)
+        heatmap(m.position, m, pieces, title, "position part", domain, cell, view.signatures[name], **common)
         if not on:
             cell.caption(view.signatures[name])
     scale = f"One colour scale for all {len(view.maps_a)}: {domain[0]:+.3f} (blue) to {domain[1]:+.3f} (red)"
@@ -586,9 +599,10 @@ def attention_bridge(
         "(seeded), not trained, so the tokens' part of each score is arbitrary; what the positional method "
         "adds is exact."
     )
-    frame = query_row_frame(m, token_labels(pieces), query)
+    labels = token_labels(pieces)
+    frame = query_row_frame(m, labels, query)
     height = max(200, 120 + 28 * T)  # a bar a token, and room for the title, the axis and the legend
-    for cell, chart in zip(st.columns(2), query_row_charts(frame, height=height), strict=True):
+    for cell, chart in zip(st.columns(2), query_row_charts(frame, labels[query], height=height), strict=True):
         cell.altair_chart(readable(chart), width="stretch", height=height)
 
 

@@ -37,16 +37,22 @@ from core.positional.rope_scaling_charts import (
     OTHER_STYLES,
     PLAIN_STYLE,
     attention_chart,
+    attention_description,
     attention_frame,
     pair_frame,
+    pairs_description,
     score_chart,
+    score_description,
     score_frame,
     slowdown_chart,
+    slowdown_description,
+    this_config,
     wavelength_chart,
 )
 from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
 from core.views.chart_specs import same_data, templated
 from core.views.charts import LINE_KEY
+from core.views.describe import described
 from ui import cache
 from ui.navigation import question_line
 from ui.presenter import presenting, readable
@@ -382,19 +388,25 @@ def pairs_section(view: LongContextView) -> None:
     cfg, on = view.cfg, presenting()
     if not on:
         method_intro(cfg)
+    findings = pair_findings(view)  # beside the charts, and what a screen reader says for them
 
     def build() -> tuple[tuple, int]:  # kept with the view: built once per config
         frame = pair_frame(view)
+        said = pairs_description(frame, cfg.original, cfg.extended, findings[0])
         if on:  # one chart, the whole width, its legend at the side: a projector is short
-            return (wavelength_chart(frame, cfg.original, cfg.extended, 300, side=True),), 64 * len(frame)
-        charts = wavelength_chart(frame, cfg.original, cfg.extended), slowdown_chart(frame, cfg.factor)
+            chart = wavelength_chart(frame, cfg.original, cfg.extended, 300, side=True, description=said)
+            return (chart,), 64 * len(frame)
+        slowed = slowdown_description(frame, cfg.factor, findings[1:])
+        charts = (
+            wavelength_chart(frame, cfg.original, cfg.extended, description=said),
+            slowdown_chart(frame, cfg.factor, description=slowed),
+        )
         return charts, 64 * len(frame)
 
     charts = cache.kept_chart(("long context pairs", on), (view,), build)
     cells = st.columns(len(charts)) if len(charts) > 1 else [st]  # presenting: one chart, full width
     for cell, chart in zip(cells, charts, strict=True):
         cell.altair_chart(readable(chart), width="stretch")
-    findings = pair_findings(view)
     st.markdown(findings[0] if on else " ".join(findings))
 
 
@@ -404,7 +416,8 @@ def score_section(view: LongContextView, label: str) -> None:
 
     def build() -> tuple[alt.TopLevelMixin, int]:  # kept with the view
         frame = score_frame(view)
-        return score_chart(frame, label, view.cfg.original, height, side), 64 * len(frame)
+        said = score_description(frame, view.cfg.original)
+        return score_chart(frame, label, view.cfg.original, height, side, said), 64 * len(frame)
 
     chart = cache.kept_chart(("long context scores", label, side), (view,), build)
     st.altair_chart(readable(chart), width="stretch")
@@ -479,11 +492,12 @@ def attention_section(view: LongContextView) -> None:
     def build() -> tuple[alt.TopLevelMixin, int]:  # kept with the view
         factors = torch.logspace(0, max(2.0, math.log10(2 * cfg.factor)), 60, dtype=torch.float64)  # [S]
         frame = attention_frame(attention_factor_curves(cfg, factors), factors)
-        return attention_chart(frame, cfg.factor, a, height, side), 64 * len(frame)
+        said = attention_description(frame, cfg.factor, a)
+        return attention_chart(frame, cfg.factor, a, height, side, said), 64 * len(frame)
 
     chart = cache.kept_chart(("long context attention factor", side), (view,), build)
     st.altair_chart(readable(chart), width="stretch")
-    st.caption(f"The black dot is this config: s = {cfg.factor:g}, attention factor {a:.4f}.")
+    st.caption(this_config(cfg.factor, a))
 
 
 LOSS = "loss (lower is better)"
@@ -498,17 +512,21 @@ def measured_run() -> Extrapolation:
 
 def extrapolation_chart(e: Extrapolation, height: int = 300, side: bool = False) -> alt.LayerChart:
     """Loss per position for each scaling, the trained length marked by a rule (``side``: the legend at
-    the right and a short axis title, for a projector's short chart)."""
+    the right and a short axis title, for a projector's short chart); a screen reader says the page's
+    first two findings, which hold its numbers."""
     rows = [
         {"position": p, "loss": loss, "scaling": SHOWN.get(name, name)}
         for name, losses in e.losses.items()
         for p, loss in enumerate(losses)
     ]
-    return _loss_chart(pd.DataFrame(rows), e.trained, height, side)
+    said = " ".join([*findings(e)[:2], f"A dashed line marks the trained length T = {e.trained}."])
+    return _loss_chart(pd.DataFrame(rows), e.trained, height, side, said)
 
 
-@templated(same_data)  # drawn on every rerun of the page, built once per data
-def _loss_chart(frame: pd.DataFrame, trained: int, height: int, side: bool) -> alt.LayerChart:
+@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
+def _loss_chart(
+    frame: pd.DataFrame, trained: int, height: int, side: bool, description: str | None = None
+) -> alt.LayerChart:
     # An axis title longer than the plot is tall squeezes the plot: the projector's is short.
     # Below the plot, two to a row: four names in one row are cut off on a phone.
     below = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260, **LINE_KEY)
@@ -539,10 +557,10 @@ def _loss_chart(frame: pd.DataFrame, trained: int, height: int, side: bool) -> a
     )
     rule = (
         alt.Chart(pd.DataFrame({"position": [trained], "label": [f"trained length T = {trained}"]}))
-        .mark_rule(strokeDash=[4, 4], color="#6b7280")
+        .mark_rule(strokeDash=[4, 4], color="#6b7280", aria=False)
         .encode(x="position:Q", tooltip=["label"])
     )
-    return (lines + rule).properties(height=height)
+    return described((lines + rule).properties(height=height), description)
 
 
 def extrapolation_section() -> None:

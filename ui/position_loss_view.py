@@ -15,6 +15,7 @@ def position_loss_view(results: dict[str, TrainResult], context_length: int) -> 
     frame = position_loss_frame(results, context_length)
     if not len(frame) or presenting():
         return
-    chart = position_loss_chart(frame, context_length)
+    findings = extrapolation_sentences(results, context_length)
+    chart = position_loss_chart(frame, context_length, findings=findings)
     st.altair_chart(readable(chart), width="stretch", height=300)
-    st.markdown("\n".join(f"- {s}" for s in extrapolation_sentences(results, context_length)))
+    st.markdown("\n".join(f"- {s}" for s in findings))

@@ -222,23 +222,18 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
             "position": range(shown),
         }
     )
-    st.altair_chart(
-        readable(
-            path_chart(
-                frame,
-                "direction 1",
-                "direction 2",
-                "position",
-                f"Positions 0–{shown - 1}, along the two directions they differ most in",
-            )
-        ),
-        width="stretch",
-        height=slide_height(SLIDE_CHART),
-    )
-    st.caption(
+    title = f"Positions 0–{shown - 1}, along the two directions they differ most in"
+    spread = (
         f"Direction 1 holds {share[0]:.1%} of the positions' spread around their average, direction 2 "
         f"{share[1]:.1%}; the grey line joins position p to p + 1."
     )
+    said = f"{title}: {shown} points, going round a ring by about {step:.0f}° a position. {spread}"
+    st.altair_chart(
+        readable(path_chart(frame, "direction 1", "direction 2", "position", title, description=said)),
+        width="stretch",
+        height=slide_height(SLIDE_CHART),
+    )
+    st.caption(spread)
     if part is None:
         _wave_sentence(step)
 

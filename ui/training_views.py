@@ -22,6 +22,7 @@ from core.training.training import (
     similarity_picture,
 )
 from core.views.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
+from core.views.describe import grid_description
 from core.views.units import listing, plural
 from ui.memory import waiting_message
 from ui.position_loss_view import position_loss_view
@@ -224,10 +225,13 @@ def snapshot_view(result: TrainResult) -> None:
         )
     table = result.snapshots[index]  # [T, d]
     T = table.shape[0]
+    picture = similarity_picture(table)  # under the heatmap, and what a screen reader says for it
     with c1:
         frame = grid_frame(cosine_matrix(table), torch.arange(T), torch.arange(T), "position i", "position j")
+        title = f"Cosine similarity at step {result.steps[index]}"
+        said = f"{grid_description(title, frame, 'position j', 'position i')} {picture}"
         st.altair_chart(
-            readable(similarity_heatmap(frame, f"Cosine similarity at step {result.steps[index]}")),
+            readable(similarity_heatmap(frame, title, description=said)),
             width="stretch",
             height=slide_height(SNAPSHOT_HEATMAP, 280),
         )
@@ -237,7 +241,7 @@ def snapshot_view(result: TrainResult) -> None:
             readable(structure_chart(frame, result.steps[index])), width="stretch", height=slide_height(280)
         )
     st.caption(
-        f"Step {result.steps[index]}: {similarity_picture(table)} Structure (neighbours minus positions "
+        f"Step {result.steps[index]}: {picture} Structure (neighbours minus positions "
         f"{T // 2} or more apart): {result.structure[index]:+.3f}; step 0: {result.structure[0]:+.3f} (0 is "
         "no order, 2 the most)."
     )

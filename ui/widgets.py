@@ -15,6 +15,7 @@ import torch
 
 from core.views.charts import grid_frame, heatmap
 from core.views.colors import TENSOR_COLORS
+from core.views.describe import grid_description
 from core.views.export import to_csv, to_npy
 from core.views.units import every
 from ui.presenter import presenting, readable
@@ -151,10 +152,11 @@ def heatmap_view(
     """
     frame = grid_frame(values, positions, dims, "position t", "dimension j")
     color = TENSOR_COLORS.get(title.split("[")[0], (None, None))[1]
-    st.altair_chart(
-        readable(heatmap(frame, "dimension j", "position t", title, accent=color)), width="stretch"
-    )
-    st.caption(sampled_note(total[0], total[1], positions, dims))
+    note = sampled_note(total[0], total[1], positions, dims)
+    said = f"{grid_description(title, frame, 'dimension j', 'position t')} {note}"  # a screen reader's
+    chart = heatmap(frame, "dimension j", "position t", title, accent=color, description=said)
+    st.altair_chart(readable(chart), width="stretch")
+    st.caption(note)
 
 
 def tensor_downloads(

@@ -14,6 +14,8 @@ import torch
 
 from core.views.chart_specs import templated
 from core.views.charts import accent_bar, accent_title
+from core.views.describe import described, figure
+from core.views.units import plural
 
 MASKED = "#d1d5db"  # the background a hidden (masked) cell shows
 HIGHLIGHT = "#111827"
@@ -26,7 +28,38 @@ def symmetric_domain(values: list[torch.Tensor]) -> tuple[float, float]:
     return (-limit, limit)
 
 
-@templated(live=("domain", "symlog"))  # built once per shape (labels, title, …), for every colour scale
+def spoken(label: str) -> str:
+    """An axis label (``display.token_labels``) as a sentence says it: a space where the label shows ·."""
+    return label.replace("·", " ")
+
+
+def heatmap_description(
+    frame: pd.DataFrame, labels: list[str], title: str, legend: str, cells: int, highlight: int | None = None
+) -> str:
+    """An attention heatmap's sentence, from the cells it draws (``frame``: i, j, v of the visible ones;
+    ``cells``: how many it has in all): its size, its values' range and where the ends are, the masked
+    cells, the outlined row."""
+    size = len({*frame["i"], *frame["j"]}) if len(frame) else 0
+    head = f"{title}: query i down, key j across"
+    if not len(frame):
+        return f"{head}; every cell is hidden by the mask."
+    low, high = frame.loc[frame["v"].idxmin()], frame.loc[frame["v"].idxmax()]
+
+    def at(row) -> str:
+        return f"query {spoken(labels[int(row['i'])])}, key {spoken(labels[int(row['j'])])}"
+
+    ends = (
+        f"every {legend} {figure(low['v'])}"
+        if low["v"] == high["v"]
+        else f"{legend} from {figure(low['v'])} ({at(low)}) to {figure(high['v'])} ({at(high)})"
+    )
+    hidden = cells - len(frame)
+    masked = f"; {hidden:,} of {cells:,} cells hidden by the mask (grey)" if hidden else ""
+    outlined = f" The row of query {spoken(labels[highlight])} is outlined." if highlight is not None else ""
+    return f"{head}, {plural(size, 'position')}; {ends}{masked}.{outlined}"
+
+
+@templated(live=("domain", "symlog", "description"))  # built once per shape (labels, title, …)
 def attention_heatmap(
     frame: pd.DataFrame,
     labels: list[str],
@@ -40,6 +73,7 @@ def attention_heatmap(
     accent: str | None = None,
     height: int = 260,
     compact: bool = False,
+    description: str | None = None,
 ) -> alt.LayerChart:
     """A query × key heatmap.
 
@@ -53,6 +87,8 @@ def attention_heatmap(
         highlight: a query row to outline (the moved token).
         accent: a family's colour, as a bar above the plot (the title stays dark).
         compact: no legend and no axis titles (small multiples on a projector; the caption names the scale).
+        description: what a screen reader says for the chart (``heatmap_description``, or the page's
+            sentence on it); the cells and the outline are left out of the accessibility tree.
     """
     names = json.dumps(labels)  # a literal array in Vega's expression language: label = names[i]
     diverging = scheme == "redblue"
@@ -62,15 +98,17 @@ def attention_heatmap(
             type="symlog", constant=symlog, scheme=scheme, reverse=diverging, domain=list(domain)
         )
     positions = list(range(len(labels)))
-    axis = {"labelExpr": f"{names}[datum.value]", "labelOverlap": True, "labelLimit": 90}
+    # Cells, outline, axes and legend out of the accessibility tree (a node per cell and token label):
+    # the description says what the map shows in one sentence.
+    axis = {"labelExpr": f"{names}[datum.value]", "labelOverlap": True, "labelLimit": 90, "aria": False}
     base = alt.Chart(frame).transform_calculate(query=f"{names}[datum.i]", key=f"{names}[datum.j]")
     x_title, y_title = (None, None) if compact else ("key j", "query i")
     x = alt.X("j:O", title=x_title, scale=alt.Scale(domain=positions), axis=alt.Axis(labelAngle=-50, **axis))
     y = alt.Y("i:O", title=y_title, scale=alt.Scale(domain=positions), axis=alt.Axis(**axis))
-    cells = base.mark_rect().encode(
+    cells = base.mark_rect(aria=False).encode(
         x=x,
         y=y,
-        color=alt.Color("v:Q", title=legend, scale=scale, legend=None if compact else alt.Legend()),
+        color=alt.Color("v:Q", title=legend, scale=scale, legend=None if compact else alt.Legend(aria=False)),
         tooltip=[
             alt.Tooltip("query:N"),
             alt.Tooltip("key:N"),
@@ -80,13 +118,13 @@ def attention_heatmap(
     layers = [cells]
     if highlight is not None:
         row = base.transform_filter(alt.datum.i == highlight).mark_rect(
-            filled=False, stroke=HIGHLIGHT, strokeWidth=2
+            filled=False, stroke=HIGHLIGHT, strokeWidth=2, aria=False
         )
         layers.append(row.encode(x=x, y=y))
     if accent is not None:
         layers.append(accent_bar(accent))
     chart = alt.layer(*layers, title=title if accent is None else accent_title(title), height=height)
-    return chart.configure_view(fill=MASKED)
+    return described(chart, description).configure_view(fill=MASKED)
 
 
 def query_row_frame(m, labels: list[str], query: int) -> pd.DataFrame:
@@ -106,9 +144,30 @@ def query_row_frame(m, labels: list[str], query: int) -> pd.DataFrame:
     )
 
 
-def query_row_charts(frame: pd.DataFrame, height: int = 200) -> tuple[alt.Chart, alt.LayerChart]:
+def query_row_sentences(frame: pd.DataFrame, query: str) -> tuple[str, str]:
+    """What the bridge's two charts show, from a ``query_row_frame``: the highest and lowest score, the
+    largest weight, and the keys the mask hides (``query``: the query's axis label)."""
+    seen = frame[frame["seen"] == "sees it"]
+    hidden = len(frame) - len(seen)
+    masked = f" The causal mask hides {hidden} of the {len(frame)} keys: no score, weight 0." * bool(hidden)
+    top, bottom = seen.loc[seen["score"].idxmax()], seen.loc[seen["score"].idxmin()]
+    heavy = seen.loc[seen["weight"].idxmax()]
+    q = spoken(query)
+    score = (
+        f"Scores q·k/√dh of query {q} for each key j: highest {figure(top['score'])} for key "
+        f"{spoken(top['key'])}, lowest {figure(bottom['score'])} for key {spoken(bottom['key'])}.{masked}"
+    )
+    weight = (
+        f"Weights after the softmax of query {q}: positive, adding up to 1; the largest, "
+        f"{heavy['weight']:.2f}, goes to key {spoken(heavy['key'])}.{masked}"
+    )
+    return score, weight
+
+
+def query_row_charts(frame: pd.DataFrame, query: str, height: int = 200) -> tuple[alt.Chart, alt.LayerChart]:
     """The bridge's picture, two charts side by side: one query's scores, then its weights after the
-    softmax, key by key."""
+    softmax, key by key (``query``: the query's axis label, for what a screen reader says of them)."""
+    described_as = query_row_sentences(frame, query)
     order = list(frame["key"])
     y = alt.Y("key:N", sort=order, title="key j", axis=alt.Axis(labelOverlap=False))
     colors = alt.Color(
@@ -133,8 +192,8 @@ def query_row_charts(frame: pd.DataFrame, height: int = 200) -> tuple[alt.Chart,
     )
     bars = weight.mark_bar().encode(color=colors, tooltip=["key", alt.Tooltip("weight:Q", format=".4f")])
     text = (
-        weight.mark_text(align="left", dx=4)
+        weight.mark_text(align="left", dx=4, aria=False)
         .encode(text=alt.Text("label:N"))
         .transform_calculate(label="datum.seen == 'sees it' ? format(datum.weight, '.2f') : 'hidden'")
     )
-    return score, alt.layer(bars, text)
+    return described(score, described_as[0]), described(alt.layer(bars, text), described_as[1])

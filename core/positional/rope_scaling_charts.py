@@ -12,6 +12,7 @@ from core.positional.long_context import PLAIN, REGIMES, STILL, LongContextView
 from core.views.chart_specs import same_data, templated
 from core.views.charts import LINE_KEY
 from core.views.colors import GREY, NEXT_FAMILY_COLOR, SERIES_COLORS, SERIES_DASHES, SERIES_SHAPES
+from core.views.describe import described, figure, lines_description
 
 PAIR = "pair i"
 WAVELENGTH = "positions per full turn (2π/θ)"
@@ -75,20 +76,43 @@ def pair_frame(view: LongContextView) -> pd.DataFrame:
 
 
 def _rules(lengths: dict[str, float], field: str, scale: alt.Scale) -> alt.LayerChart:
-    """Dashed horizontal rules at ``lengths`` (label -> value) on the y ``scale``, labelled at the left."""
+    """Dashed horizontal rules at ``lengths`` (label -> value) on the y ``scale``, labelled at the left
+    (left out of the accessibility tree: a chart's description names them)."""
     frame = pd.DataFrame({field: list(lengths.values()), "label": list(lengths)})
     base = alt.Chart(frame).encode(y=alt.Y(f"{field}:Q", scale=scale))
-    rule = base.mark_rule(strokeDash=[6, 4], color="#374151")
-    text = base.mark_text(align="left", dx=4, dy=-6, color="#111827").encode(text="label:N", x=alt.value(0))
+    rule = base.mark_rule(strokeDash=[6, 4], color="#374151", aria=False)
+    text = base.mark_text(align="left", dx=4, dy=-6, color="#111827", aria=False).encode(
+        text="label:N", x=alt.value(0)
+    )
     return rule + text
 
 
-@templated(same_data)  # drawn on every rerun of the page, built once per data
+def pairs_description(frame: pd.DataFrame, original: int, extended: int, finding: str) -> str:
+    """What ``wavelength_chart`` shows, from a ``pair_frame``: the wavelengths' range before and after
+    scaling, the lengths marked, then ``finding`` (the page's sentence on the pairs' regimes)."""
+    marked = f"trained L = {original:,}" + (f" and L' = {extended:,}" if extended != original else "")
+    return (
+        f"Positions per full turn of each {PAIR}, {figure(frame[PAIR].min())} to "
+        f"{figure(frame[PAIR].max())}, on a log scale: trained from {figure(frame['plain RoPE'].min())} to "
+        f"{figure(frame['plain RoPE'].max())}, scaled from {figure(frame['scaled'].min())} to "
+        f"{figure(frame['scaled'].max())}; dashed lines at {marked}. {finding}"
+    )
+
+
+@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
 def wavelength_chart(
-    frame: pd.DataFrame, original: int, extended: int, height: int = 280, side: bool = False
+    frame: pd.DataFrame,
+    original: int,
+    extended: int,
+    height: int = 280,
+    side: bool = False,
+    description: str | None = None,
 ) -> alt.LayerChart:
     """Each pair's wavelength before (grey line) and after scaling (points by regime), log scale, with the
-    trained length L and the extended L' as rules: a pair below L turns whole circles within L."""
+    trained length L and the extended L' as rules: a pair below L turns whole circles within L.
+
+    ``description``: what a screen reader says for it (``pairs_description``).
+    """
     ends = [float(frame["plain RoPE"].min()), float(frame["scaled"].max()), float(extended)]
     y_scale = alt.Scale(type="log", domain=[min(ends) / 1.5, max(ends) * 1.5], nice=False)
     entries = frame[REGIME].nunique()
@@ -138,14 +162,25 @@ def wavelength_chart(
         else alt.Title("Positions per full turn", subtitle=key)
     )
     height = _height(height, entries, side, columns)
-    return alt.layer(plain, scaled, rules, title=title, height=height)
+    return described(alt.layer(plain, scaled, rules, title=title, height=height), description)
 
 
-@templated(same_data)  # drawn on every rerun of the page, built once per data
-def slowdown_chart(frame: pd.DataFrame, factor: float, height: int = 280) -> alt.LayerChart:
+def slowdown_description(frame: pd.DataFrame, factor: float, findings: list[str]) -> str:
+    """What ``slowdown_chart`` shows, from a ``pair_frame``: the slow-downs from the first pair to the
+    last, then ``findings`` (the page's sentences on which pairs the method picks)."""
+    course = lines_description("How much each pair is slowed down", frame, PAIR, SLOWDOWN)
+    marked = "1 (kept)" + (f" and s = {factor:g}" if factor != 1 else "")
+    return " ".join([course, f"Dashed lines at {marked}.", *findings])
+
+
+@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
+def slowdown_chart(
+    frame: pd.DataFrame, factor: float, height: int = 280, description: str | None = None
+) -> alt.LayerChart:
     """How much scaling slows each pair, θ_plain / θ_scaled (log scale): 1 kept, s interpolated.
 
-    No legend: it sits beside ``wavelength_chart``, whose legend has the same colours.
+    No legend: it sits beside ``wavelength_chart``, whose legend has the same colours. ``description``:
+    what a screen reader says for it (``slowdown_description``).
     """
     ends = [float(frame[SLOWDOWN].min()), float(frame[SLOWDOWN].max()), 1.0, factor]
     y_scale = alt.Scale(type="log", domain=[min(ends) / 1.2, max(ends) * 1.2], nice=False)
@@ -164,7 +199,8 @@ def slowdown_chart(frame: pd.DataFrame, factor: float, height: int = 280) -> alt
     )
     lengths = {"1: kept": 1.0, f"s = {factor:g}": factor} if factor != 1 else {"1: kept": 1.0}
     title = alt.Title("How much each pair is slowed down")
-    return alt.layer(line, points, _rules(lengths, SLOWDOWN, y_scale), title=title, height=height)
+    chart = alt.layer(line, points, _rules(lengths, SLOWDOWN, y_scale), title=title, height=height)
+    return described(chart, description)
 
 
 def score_frame(view: LongContextView) -> pd.DataFrame:
@@ -183,12 +219,27 @@ def score_styles(names: list[str], this: str) -> dict[str, tuple[str, tuple[int,
     return {n: PLAIN_STYLE if n == PLAIN else THIS_STYLE if n == this else next(others) for n in names}
 
 
-@templated(same_data)  # drawn on every rerun of the page, built once per data
+SCORE_TITLE = "What position alone does to a score, out to L'"
+
+
+def score_description(frame: pd.DataFrame, original: int) -> str:
+    """What ``score_chart`` shows, from a ``score_frame``: each RoPE's score from distance 1 to L', and
+    the trained length marked."""
+    course = lines_description(SCORE_TITLE, frame, DISTANCE, SCORE, "RoPE")
+    return f"{course} A dashed line marks the trained length L = {original:,}."
+
+
+@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
 def score_chart(
-    frame: pd.DataFrame, this: str, original: int, height: int = 300, side: bool = False
+    frame: pd.DataFrame,
+    this: str,
+    original: int,
+    height: int = 300,
+    side: bool = False,
+    description: str | None = None,
 ) -> alt.LayerChart:
     """The position-only score against distance (log x from 1 to L'), one line per RoPE, this config's
-    drawn thicker, with the trained length L as a rule."""
+    drawn thicker, with the trained length L as a rule (``description``: ``score_description``)."""
     styles = score_styles(list(dict.fromkeys(frame["RoPE"])), this)
     legend = alt.Legend(**_legend(side).to_dict(), **LINE_KEY)
     lines = (
@@ -223,11 +274,12 @@ def score_chart(
     )
     rule = pd.DataFrame({DISTANCE: [original], "label": [f"trained L = {original:,}"]})
     base = alt.Chart(rule).encode(x=f"{DISTANCE}:Q")
-    marks = base.mark_rule(strokeDash=[6, 4], color="#374151") + base.mark_text(
-        align="left", dx=4, dy=-6, color="#111827"
+    marks = base.mark_rule(strokeDash=[6, 4], color="#374151", aria=False) + base.mark_text(
+        align="left", dx=4, dy=-6, color="#111827", aria=False
     ).encode(text="label:N", y=alt.value(10))
-    title = alt.Title("What position alone does to a score, out to L'")
-    return alt.layer(lines, marks, title=title, height=_height(height, len(styles), side))
+    title = alt.Title(SCORE_TITLE)
+    chart = alt.layer(lines, marks, title=title, height=_height(height, len(styles), side))
+    return described(chart, description)
 
 
 def attention_frame(curves: dict[str, torch.Tensor], factors: torch.Tensor) -> pd.DataFrame:
@@ -242,12 +294,32 @@ def attention_frame(curves: dict[str, torch.Tensor], factors: torch.Tensor) -> p
     )
 
 
-@templated(same_data)  # drawn on every rerun of the page, built once per data
+def this_config(factor: float, value: float) -> str:
+    """The sentence under ``attention_chart``: where its black dot is."""
+    return f"The black dot is this config: s = {factor:g}, attention factor {value:.4f}."
+
+
+def attention_description(frame: pd.DataFrame, factor: float, value: float) -> str:
+    """What ``attention_chart`` shows, from an ``attention_frame``: each method's factor against s, and
+    this config's point."""
+    course = lines_description("The attention factor", frame, "factor s", "attention factor", "method")
+    return f"{course} {this_config(factor, value)}"
+
+
+@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
 def attention_chart(
-    frame: pd.DataFrame, factor: float, value: float, height: int = 240, side: bool = False
+    frame: pd.DataFrame,
+    factor: float,
+    value: float,
+    height: int = 240,
+    side: bool = False,
+    description: str | None = None,
 ) -> alt.LayerChart:
     """The attention factor against s for each method (a colour and a dash each), and this config's
-    (s, factor) as a black point."""
+    (s, factor) as a black point.
+
+    ``description``: what a screen reader says for it (``attention_description``).
+    """
     legend = alt.Legend(**_legend(side, 1).to_dict(), **LINE_KEY)
     dashes = alt.Scale(range=[list(d) for d in SERIES_DASHES])
     lines = (
@@ -274,4 +346,5 @@ def attention_chart(
         )
     )
     title = alt.Title("The attention factor", subtitle="against the extension factor s")  # fits a phone
-    return alt.layer(lines, point, title=title, height=_height(height, frame["method"].nunique(), side, 1))
+    chart = alt.layer(lines, point, title=title, height=_height(height, frame["method"].nunique(), side, 1))
+    return described(chart, description)

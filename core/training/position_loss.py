@@ -13,6 +13,7 @@ import pandas as pd
 from core.positional import FAMILIES
 from core.training.training import TrainResult
 from core.views.charts import LINE_KEY
+from core.views.describe import described, lines_description
 
 
 def line_label(method: str, context_length: int) -> str:
@@ -34,8 +35,14 @@ def position_loss_frame(results: dict[str, TrainResult | None], context_length: 
     return pd.DataFrame(rows, columns=["method", "position", "loss"])
 
 
-def position_loss_chart(frame: pd.DataFrame, context_length: int, height: int = 300) -> alt.LayerChart:
-    """Each method's loss against position, in its family's colour and dash, with a dashed rule at T."""
+def position_loss_chart(
+    frame: pd.DataFrame, context_length: int, height: int = 300, findings: list[str] | None = None
+) -> alt.LayerChart:
+    """Each method's loss against position, in its family's colour and dash, with a dashed rule at T.
+
+    ``findings``: the page's sentences on it (``extrapolation_sentences``), which a screen reader says for
+    the chart (default: each line's course, from the frame).
+    """
     styles = {line_label(name, context_length): f for name, f in FAMILIES.items()}
     methods = list(dict.fromkeys(frame["method"]))
     color = alt.Color(
@@ -49,13 +56,11 @@ def position_loss_chart(frame: pd.DataFrame, context_length: int, height: int = 
         scale=alt.Scale(domain=methods, range=[list(styles[m].dash) for m in methods]),
         legend=alt.Legend(labelLimit=260, **LINE_KEY),
     )
+    title = f"Validation loss at each position, in windows of {2 * context_length} (twice the trained length)"
+    said = findings or [lines_description(title, frame, "position", "loss", "method")]
+    rule_at = f"A dashed line marks the trained length T = {context_length}."
     lines = (
-        alt.Chart(
-            frame,
-            title=f"Validation loss at each position, in windows of {2 * context_length} (twice the trained "
-            "length)",
-            height=height,
-        )
+        alt.Chart(frame, title=title, height=height)
         .mark_line(strokeWidth=2)
         .encode(
             x=alt.X("position:Q", title="position in the window"),
@@ -67,10 +72,10 @@ def position_loss_chart(frame: pd.DataFrame, context_length: int, height: int = 
     )
     rule = (
         alt.Chart(pd.DataFrame({"position": [context_length - 0.5]}))
-        .mark_rule(strokeDash=[6, 4], color="#6b7280")
+        .mark_rule(strokeDash=[6, 4], color="#6b7280", aria=False)
         .encode(x="position:Q")
     )
-    return alt.layer(lines, rule)
+    return described(alt.layer(lines, rule), " ".join([*said, rule_at]))
 
 
 def extrapolation_sentences(results: dict[str, TrainResult | None], context_length: int) -> list[str]:

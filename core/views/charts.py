@@ -15,6 +15,7 @@ import torch
 from core.text.vocab import SweepPoint, table_parameters
 from core.views.chart_specs import templated
 from core.views.colors import SERIES_COLORS, SERIES_DASHES
+from core.views.describe import bars_description, described, figure, grid_description, lines_description
 
 # px: a method panel's title. Set in the chart's config, not on its title, so that a projector's larger
 # type (ui.presenter.readable, which configures titles again) replaces it.
@@ -67,44 +68,76 @@ def heatmap(
     scheme: str = "redblue",
     domain: tuple[float, float] | None = None,
     accent: str | None = None,
+    description: str | None = None,
 ) -> alt.Chart | alt.LayerChart:
     """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0.
 
     ``accent``: a family's or tensor's colour (``core.views.colors``), as a bar above the plot.
+    ``description``: what a screen reader says for it (default: its axes and its values' range); the
+    cells are left out of the accessibility tree, so it reads that one sentence, not a node per cell.
     """
     if domain is None:
         limit = float(frame["value"].abs().max()) or 1.0
         domain = (-limit, limit)
-    return _heatmap(frame, x, y, title, height, scheme, tuple(domain), accent)
+    if description is None:
+        description = grid_description(title, frame, x, y)
+    return _heatmap(frame, x, y, title, height, scheme, tuple(domain), accent, description)
 
 
-@templated(live=("domain",))  # one template for every colour scale
+@templated(live=("domain", "description"))  # one template for every colour scale and description
 def _heatmap(
-    frame: pd.DataFrame, x: str, y: str, title: str, height: int, scheme: str, domain: tuple, accent
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    height: int,
+    scheme: str,
+    domain: tuple,
+    accent,
+    description: str | None = None,
 ) -> alt.Chart | alt.LayerChart:
     diverging = scheme == "redblue"
+    # Cells, axes and legend out of the accessibility tree (a node per cell and tick label): the
+    # description says the axes' and the values' ranges in one sentence.
     cells = (
         alt.Chart(frame, height=height)
-        .mark_rect()
+        .mark_rect(aria=False)
         .encode(
-            x=alt.X(f"{x}:O", title=x, axis=alt.Axis(labelOverlap=True, labelAngle=0)),
-            y=alt.Y(f"{y}:O", title=y, axis=alt.Axis(labelOverlap=True)),
+            x=alt.X(f"{x}:O", title=x, axis=alt.Axis(labelOverlap=True, labelAngle=0, aria=False)),
+            y=alt.Y(f"{y}:O", title=y, axis=alt.Axis(labelOverlap=True, aria=False)),
             color=alt.Color(
                 "value:Q",
                 title="value",
                 scale=alt.Scale(scheme=scheme, reverse=diverging, domain=list(domain)),
+                legend=alt.Legend(aria=False),
             ),
             tooltip=[alt.Tooltip(f"{y}:O"), alt.Tooltip(f"{x}:O"), alt.Tooltip("value:Q", format=".4f")],
         )
     )
     if accent is None:
-        return cells.properties(title=title)
-    return alt.layer(cells, accent_bar(accent), title=accent_title(title), height=height)
+        return described(cells.properties(title=title), description)
+    layered = alt.layer(cells, accent_bar(accent), title=accent_title(title), height=height)
+    return described(layered, description)
 
 
-def similarity_heatmap(frame: pd.DataFrame, title: str, height: int = 300, accent: str | None = None):
+def similarity_heatmap(
+    frame: pd.DataFrame,
+    title: str,
+    height: int = 300,
+    accent: str | None = None,
+    description: str | None = None,
+):
     """A position × position cosine-similarity matrix (columns position i, position j, value), −1 … 1."""
-    return heatmap(frame, "position j", "position i", title, height, domain=(-1.0, 1.0), accent=accent)
+    return heatmap(
+        frame,
+        "position j",
+        "position i",
+        title,
+        height,
+        domain=(-1.0, 1.0),
+        accent=accent,
+        description=description,
+    )
 
 
 def log_domain(values: pd.Series, also: float | None = None) -> list[float]:
@@ -119,7 +152,6 @@ def _line_shape(frame: pd.DataFrame, x: str, color: str | None, log_x: bool, x_d
     return len(frame) <= 64, frame[color].nunique() if color else 0, domain
 
 
-@templated(_line_shape, live=("rule_at", "x_domain"))
 def line_chart(
     frame: pd.DataFrame,
     x: str,
@@ -137,6 +169,7 @@ def line_chart(
     x_domain: tuple[float, float] | None = None,
     rule_format: str | None = None,
     dashes: dict[str, tuple[int, ...]] | None = None,
+    description: str | None = None,
 ) -> alt.Chart:
     """Lines of ``y`` against ``x`` (one per ``color`` value), with an optional vertical rule.
 
@@ -146,8 +179,57 @@ def line_chart(
     keeps the width on a phone. The rule at ``rule_at`` is labelled ``rule_label``, followed by
     ``rule_at`` in d3's ``rule_format`` if one is given (written by the browser). ``x_domain``: the log
     axis's ends (default: the data's). ``rule_at`` and ``x_domain`` are written in as they are (live:
-    one template serves every value of them).
+    one template serves every value of them). ``description``: what a screen reader says for the chart
+    (default: each line's course and the rule, from the data).
     """
+    if description is None:
+        description = lines_description(title, frame, x, y, color)
+        if rule_at is not None and rule_format:  # its label as drawn: "V = 50,257"
+            description += f" A dashed line marks {rule_label}{figure(rule_at)}."
+        elif rule_at is not None:
+            named = f" ({rule_label.strip()})" if rule_label.strip() else ""
+            description += f" A dashed line at {x} {figure(rule_at)}{named}."
+    return _line_chart(
+        frame,
+        x,
+        y,
+        title,
+        color,
+        symlog,
+        rule_at,
+        rule_label,
+        height,
+        log_y,
+        colors,
+        log_x,
+        y_format,
+        x_domain,
+        rule_format,
+        dashes,
+        description,
+    )
+
+
+@templated(_line_shape, live=("rule_at", "x_domain", "description"))
+def _line_chart(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    color: str | None = None,
+    symlog: bool = False,
+    rule_at: float | None = None,
+    rule_label: str = "",
+    height: int = 300,
+    log_y: bool = False,
+    colors: dict[str, str] | None = None,
+    log_x: bool = False,
+    y_format: str = ".4f",
+    x_domain: tuple[float, float] | None = None,
+    rule_format: str | None = None,
+    dashes: dict[str, tuple[int, ...]] | None = None,
+    description: str | None = None,
+) -> alt.Chart:
     scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
     encoding = {
         # every x here counts something
@@ -186,21 +268,31 @@ def line_chart(
         .encode(**encoding)
     )
     if rule_at is None:
-        return chart
+        return described(chart, description)
     field = f"datum[{json.dumps(x)}]"
     label = json.dumps(rule_label) + (f" + format({field}, {json.dumps(rule_format)})" if rule_format else "")
     # One inline row (not a frame of its own): rule_at is a number in the spec, its label computed from it
     base = alt.Chart(alt.Data(values=[{x: rule_at}])).transform_calculate(label=label).encode(x=f"{x}:Q")
-    marks = base.mark_rule(strokeDash=[6, 4], color="#6b7280") + base.mark_text(
-        align="left", dx=4, dy=-6, color="#374151"
+    # The rule and its label out of the accessibility tree: the description says where it is
+    marks = base.mark_rule(strokeDash=[6, 4], color="#6b7280", aria=False) + base.mark_text(
+        align="left", dx=4, dy=-6, color="#374151", aria=False
     ).encode(text="label:N", y=alt.value(10))
-    return chart + marks
+    return described(chart + marks, description)
 
 
-@templated()
-def bar_chart(frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220) -> alt.Chart:
-    """Bars of ``y`` for each ``x`` (ordinal)."""
-    return (
+def bar_chart(
+    frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220, description: str | None = None
+) -> alt.Chart:
+    """Bars of ``y`` for each ``x`` (ordinal); ``description``: what a screen reader says (default: each
+    bar's value)."""
+    return _bar_chart(frame, x, y, title, height, description or bars_description(title, frame, x, y))
+
+
+@templated(live=("description",))
+def _bar_chart(
+    frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220, description: str | None = None
+) -> alt.Chart:
+    chart = (
         alt.Chart(frame, title=title, height=height)
         .mark_bar()
         .encode(
@@ -209,14 +301,25 @@ def bar_chart(frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220
             tooltip=[alt.Tooltip(f"{x}:O"), alt.Tooltip(f"{y}:Q", format=".4g")],
         )
     )
+    return described(chart, description)
 
 
-def scatter_chart(frame: pd.DataFrame, x: str, y: str, color: str, title: str, facet: str) -> alt.Chart:
-    """Points coloured by a quantitative ``color`` field, one small panel per ``facet`` value."""
+def scatter_chart(
+    frame: pd.DataFrame, x: str, y: str, color: str, title: str, facet: str, description: str | None = None
+) -> alt.Chart:
+    """Points coloured by a quantitative ``color`` field, one small panel per ``facet`` value.
+
+    ``description``: what a screen reader says (default: the panels and what their points show).
+    """
     panels = list(dict.fromkeys(frame[facet]))  # in the frame's order
-    return (
+    if description is None:
+        description = (
+            f"{title}: {y} against {x}, coloured by {color} ({_span_text(frame[color])}), one panel per "
+            f"{facet}: {', '.join(map(str, panels))}."
+        )
+    chart = (
         alt.Chart(frame, width=200, height=200)
-        .mark_circle(size=45)
+        .mark_circle(size=45, aria=False)
         .encode(
             x=alt.X(f"{x}:Q", scale=alt.Scale(domain=[-1.05, 1.05])),
             y=alt.Y(f"{y}:Q", scale=alt.Scale(domain=[-1.05, 1.05])),
@@ -226,18 +329,52 @@ def scatter_chart(frame: pd.DataFrame, x: str, y: str, color: str, title: str, f
         .facet(column=alt.Column(f"{facet}:N", title=None, sort=panels))
         .properties(title=title)
     )
+    return described(chart, description)
 
 
-@templated()  # layering two charts of one frame hashes it (its text: ~2 ms at 512 rows): once per shape
-def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, height: int = 360) -> alt.Chart:
-    """Points joined in ``order`` (a path through the plane), coloured by ``order``."""
+def _span_text(values: pd.Series) -> str:
+    return f"{figure(values.min())} to {figure(values.max())}"
+
+
+def path_chart(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    order: str,
+    title: str,
+    height: int = 360,
+    description: str | None = None,
+) -> alt.Chart:
+    """Points joined in ``order`` (a path through the plane), coloured by ``order``.
+
+    ``description``: what a screen reader says (default: the points drawn and the plane's extent); the
+    points are left out of the accessibility tree (hundreds of them: the data table lists them).
+    """
+    if description is None:
+        description = (
+            f"{title}: {len(frame):,} points of {order} {_span_text(frame[order])}, joined in order; {x} "
+            f"{_span_text(frame[x])}, {y} {_span_text(frame[y])}."
+        )
+    return _path_chart(frame, x, y, order, title, height, description)
+
+
+@templated(live=("description",))  # layering two charts of one frame hashes it (~2 ms at 512 rows): once
+def _path_chart(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    order: str,
+    title: str,
+    height: int = 360,
+    description: str | None = None,
+) -> alt.Chart:
     base = alt.Chart(frame, title=title, height=height).encode(
         x=alt.X(f"{x}:Q", title=x),
         y=alt.Y(f"{y}:Q", title=y),
         order=alt.Order(f"{order}:Q"),
     )
     line = base.mark_line(color="#9ca3af", strokeWidth=1)
-    points = base.mark_circle(size=28).encode(
+    points = base.mark_circle(size=28, aria=False).encode(
         color=alt.Color(f"{order}:Q", title=order, scale=alt.Scale(scheme="viridis")),
         tooltip=[
             alt.Tooltip(f"{order}:Q"),
@@ -245,10 +382,12 @@ def path_chart(frame: pd.DataFrame, x: str, y: str, order: str, title: str, heig
             alt.Tooltip(f"{y}:Q", format=".3f"),
         ],
     )
-    return line + points
+    return described(line + points, description)
 
 
-@templated(lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain", "note", "y_domain"))
+@templated(
+    lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain", "note", "y_domain", "description")
+)
 def method_panel(
     frame: pd.DataFrame,
     x: str,
@@ -260,14 +399,16 @@ def method_panel(
     x_domain: tuple[float, float] | None = None,
     note: str | None = None,
     y_domain: tuple[float, float] | None = None,
+    description: str | None = None,
 ) -> alt.Chart:
     """One method's curve on its own linear axis, in its colour, under a bar of it (small multiples, one
     per method; the title in dark text).
 
     ``x_domain``, ``y_domain``: an axis's ends (default: the data's, made nice; a constant curve needs
     ``y_domain``, or its one tick reads "0.000000"); ``note``: a line under the title (e.g. why this
-    panel's axis is shorter than its neighbours'). ``rule_at``, the domains and ``note`` are written in
-    as they are (live: one template serves every context length).
+    panel's axis is shorter than its neighbours'); ``description``: what a screen reader says for the
+    panel (its finding). ``rule_at``, the domains, ``note`` and ``description`` are written in as they
+    are (live: one template serves every context length).
     """
     heading = accent_title(title) if note is None else accent_title(title, subtitle=note)
     scale = alt.Scale(domain=list(x_domain), nice=False) if x_domain is not None else alt.Undefined
@@ -287,14 +428,14 @@ def method_panel(
         )
     )
     if rule_at is None:
-        return (chart + accent_bar(color)).configure_title(fontSize=PANEL_TITLE)
+        return described(chart + accent_bar(color), description).configure_title(fontSize=PANEL_TITLE)
     # The rule's x as a datum on one inline row (not a frame of its own): a number in the spec.
     rule = (
         alt.Chart(alt.Data(values=[{}]))
-        .mark_rule(strokeDash=[6, 4], color="#6b7280")
+        .mark_rule(strokeDash=[6, 4], color="#6b7280", aria=False)
         .encode(x=alt.datum(rule_at))
     )
-    return (chart + rule + accent_bar(color)).configure_title(fontSize=PANEL_TITLE)
+    return described(chart + rule + accent_bar(color), description).configure_title(fontSize=PANEL_TITLE)
 
 
 def loss_frame(

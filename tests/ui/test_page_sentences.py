@@ -2,6 +2,8 @@
 sequence, one position, a method that adds nothing, one head, clip 0, few buckets. Every sentence must
 pass ``tests.core.prose.prose_problems`` (counts that agree, labels not keys, no "0.0e+00", no "1.0×")."""
 
+import json
+
 import pytest
 
 from tests.core.prose import prose_problems
@@ -27,9 +29,11 @@ PAGES = {
 
 
 def page_text(at) -> str:
-    """Every sentence the page shows: markdown, captions, notes, warnings, errors, metric labels."""
+    """Every sentence the page shows: markdown, captions, notes, warnings, errors, metric labels, and what
+    a screen reader says for each chart (its description)."""
     parts = [*at.markdown, *at.caption, *at.info, *at.warning, *at.error, *at.success]
-    return "\n".join([*(p.value for p in parts), *(m.label for m in at.metric)])
+    charts = [json.loads(c.proto.spec).get("description", "") for c in at.get("vega_lite_chart")]
+    return "\n".join([*(p.value for p in parts), *(m.label for m in at.metric), *charts])
 
 
 @pytest.mark.parametrize(

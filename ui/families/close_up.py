@@ -15,6 +15,7 @@ import torch
 from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.views.charts import grid_frame, heatmap, line_chart
+from core.views.describe import grid_description, lines_description
 from core.views.units import capitalized, count_of
 from ui.cache import additive_rows, kept_chart
 from ui.presenter import readable
@@ -43,24 +44,23 @@ def table_heatmap(cfg: PipelineConfig, fam: FamilyConfig, title: str) -> None:
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     table = additive_rows(cfg, fam, tuple(positions.tolist())).rows  # [P, d], kept
 
+    note = sampled_note(T, d, positions, dims)
+
     def build() -> tuple[object, int]:
         frame = grid_frame(table[:, dims], positions, dims, "position t", "dimension j")  # [P, D] cells
-        return heatmap(frame, "dimension j", "position t", title), 24 * len(frame)
+        said = f"{grid_description(title, frame, 'dimension j', 'position t')} {note}"
+        return heatmap(frame, "dimension j", "position t", title, description=said), 24 * len(frame)
 
     chart = kept_chart(("table heatmap", title, tuple(dims.tolist())), (table,), build)
     st.altair_chart(readable(chart), width="stretch")
-    st.caption(sampled_note(T, d, positions, dims))
+    st.caption(note)
 
 
 def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str) -> None:
     """Wavelength 2π/θ of each sin/cos pair (log scale) against the trained length."""
     frame = pd.DataFrame({"pair i": range(len(wavelengths)), "wavelength (positions)": wavelengths.numpy()})
-    st.altair_chart(
-        readable(line_chart(frame, "pair i", "wavelength (positions)", title, log_y=True)),
-        width="stretch",
-    )
     slow = int((wavelengths > context_length).sum())
-    st.caption(
+    finding = (
         f"No pair's wavelength is longer than the context ({context_length:,})."
         if slow == 0
         else f"{capitalized(count_of(slow, len(wavelengths), 'pair'))} slow: "
@@ -69,10 +69,16 @@ def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str)
         + ("it never completes" if slow == 1 else "they never complete")
         + " a full turn."
     )
+    said = f"{lines_description(title, frame, 'pair i', 'wavelength (positions)')} {finding}"
+    st.altair_chart(
+        readable(line_chart(frame, "pair i", "wavelength (positions)", title, log_y=True, description=said)),
+        width="stretch",
+    )
+    st.caption(finding)
 
 
 def matrix_view(values: torch.Tensor, positions: torch.Tensor, title: str, **kwargs) -> None:
-    """A [P, P] query × key matrix at sampled positions."""
+    """A [P, P] query × key matrix at sampled positions (a screen reader says its range: ``heatmap``)."""
     frame = grid_frame(values, positions, positions, "query i", "key j")
     st.altair_chart(
         readable(heatmap(frame, "key j", "query i", title, height=300, **kwargs)), width="stretch"

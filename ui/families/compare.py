@@ -104,8 +104,9 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
     if len(values) and values.min() == values.max():  # a constant (NoPE's 0): an axis one either side
         fit["y_domain"] = (float(values.min()) - 1.0, float(values.min()) + 1.0)
     title = f"{f.label} — {f.injects}"
-    panel = method_panel(frame, "distance r", SCORE, title, f.color, T, **fit)
-    return panel, logit_findings(name, distances, y, T, fam)
+    finding = logit_findings(name, distances, y, T, fam)  # beside the panel, and its description
+    panel = method_panel(frame, "distance r", SCORE, title, f.color, T, **fit, description=finding)
+    return panel, finding
 
 
 def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
@@ -177,10 +178,20 @@ def similarity_view(
     positions = sample_indices(cfg.context_length, SIMILARITY_POSITIONS)  # [P]
     sim = cosine_matrix(position_vectors(name, cfg, fam, positions))  # [P, P]
     frame = grid_frame(sim, positions, positions, "position i", "position j")
-    chart = heatmap(frame, "position j", "position i", f.label, 260, domain=(-1.0, 1.0), accent=f.color)
+    finding = similarity_findings(name, positions, sim)  # beside the heatmap, and its description
+    chart = heatmap(
+        frame,
+        "position j",
+        "position i",
+        f.label,
+        260,
+        domain=(-1.0, 1.0),
+        accent=f.color,
+        description=finding,
+    )
     distances, mean = mean_by_distance(sim, positions)  # [G], [G]
     curve = pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
-    return chart, curve, similarity_findings(name, positions, sim)
+    return chart, curve, finding
 
 
 def similarity_charts(

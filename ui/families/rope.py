@@ -13,6 +13,7 @@ from core.pipeline import sample_indices
 from core.positional import rope_inv_freq, rope_long_term_decay, rope_pairing_permutation
 from core.positional.rope import rope_shift_table
 from core.views.charts import line_chart, scatter_chart
+from core.views.describe import lines_description
 from core.views.units import plural
 from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
@@ -79,15 +80,16 @@ def wavelengths_and_decay(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int)
         r = sample_indices(span + 1, 400)  # [R]: never all 65,536 distances
         decay = rope_long_term_decay(head_dim, span, fam.base, distances=r)  # [R]
         frame = pd.DataFrame({"relative distance": r.numpy(), "upper bound": decay.numpy()})
-        st.altair_chart(
-            readable(
-                line_chart(frame, "relative distance", "upper bound", "Long-term decay (RoFormer §3.4.3)")
-            ),
-            width="stretch",
-        )
-        st.caption(
+        title = "Long-term decay (RoFormer §3.4.3)"
+        finding = (
             "The bound on |q·k| falls, on average, as keys get further away: RoPE favours nearby tokens."
         )
+        said = f"{lines_description(title, frame, 'relative distance', 'upper bound')} {finding}"
+        st.altair_chart(
+            readable(line_chart(frame, "relative distance", "upper bound", title, description=said)),
+            width="stretch",
+        )
+        st.caption(finding)
 
 
 def pair_turns(fam: FamilyConfig, head_dim: int) -> None:
@@ -107,18 +109,22 @@ def pair_turns(fam: FamilyConfig, head_dim: int) -> None:
                 }
             )
         )
-    st.altair_chart(
-        readable(
-            scatter_chart(pd.concat(points), "cos", "sin", "position", "How far each pair turns", "pair")
-        )
-    )
     last, end = pairs[-1], int(positions[-1])
     turned = math.degrees(end * float(rope_inv_freq(head_dim, fam.base)[last]))  # pair ``last`` by the end
-    st.caption(
+    finding = (
         f"A unit vector in {plural(len(pairs), 'pair')}, rotated to positions 0–{end}: pair 0 spins fast "
         "(1 radian per position)"
         + (f"; pair {last} turns {turned:.3g}° in all by position {end}." if last else ".")
     )
+    title = "How far each pair turns"
+    st.altair_chart(
+        readable(
+            scatter_chart(
+                pd.concat(points), "cos", "sin", "position", title, "pair", description=f"{title}: {finding}"
+            )
+        )
+    )
+    st.caption(finding)
 
 
 def pairings(head_dim: int) -> None:

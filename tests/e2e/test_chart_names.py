@@ -1,0 +1,97 @@
+"""End-to-end: every chart is named by what it shows, in Chromium's own accessibility tree, and a heatmap
+is one sentence to a screen reader, not a node per cell."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+VEGA_DEFAULT = "Vega visualization"  # Vega's name for a chart without a description
+HANDFUL = 6  # nodes with a role a heatmap may show inside its root (its title, at most)
+TRAIN_WAIT = 180_000  # ms: a run of a few seconds, on a loaded machine; not a performance bound
+
+
+def chart_names(page) -> list[dict]:
+    """Each chart's root as Chromium's accessibility tree has it (its role and accessible name), how many
+    of its descendants with a graphics role are not hidden from that tree, and how many of those have a
+    role but no name (axe's svg-img-alt)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    found = []
+    count = page.get_by_test_id("stVegaLiteChart").count()
+    for k in range(count):
+        expression = f"document.querySelectorAll('[data-testid=stVegaLiteChart]')[{k}]"
+        handle = cdp.send("Runtime.evaluate", {"expression": expression})["result"]["objectId"]
+        node = cdp.send("Accessibility.getPartialAXTree", {"objectId": handle, "fetchRelatives": False})
+        root = node["nodes"][0]
+        exposed, unnamed = page.evaluate(
+            f"""() => {{
+                const shown = [...{expression}.querySelectorAll('[role^=graphics-]')]
+                    .filter(e => !e.closest('[aria-hidden=true]'));
+                const symbols = shown.filter(e => e.getAttribute('role') === 'graphics-symbol');
+                return [shown.length, symbols.filter(e => !e.getAttribute('aria-label')).length];
+            }}"""
+        )
+        drawn = page.evaluate(f"() => {expression}.querySelector('canvas') ? 'canvas' : 'svg'")
+        found.append(
+            {
+                "role": root["role"]["value"],
+                "name": root.get("name", {}).get("value", ""),
+                "exposed": exposed,
+                "unnamed": unnamed,
+                "drawn": drawn,
+            }
+        )
+    cdp.detach()
+    return found
+
+
+def assert_named(charts: list[dict], count: int) -> None:
+    assert len(charts) == count, charts
+    names = [c["name"] for c in charts]
+    assert all(c["role"] == "graphics-document" for c in charts), charts
+    assert all(len(name) > 30 and name != VEGA_DEFAULT for name in names), names
+    assert len(set(names)) == len(names), names  # two charts on a page never share a name
+    assert all(c["unnamed"] == 0 for c in charts), charts  # a rule's marks had a role and no name
+
+
+@pytest.mark.parametrize(
+    ("path", "count"),
+    [
+        ("/Pipeline", 5),
+        ("/Families?method=alibi", 13),
+        ("/Attention", 15),
+        ("/Long_context", 5),
+        ("/Trained_positions", 8),
+    ],
+)
+def test_every_chart_has_a_name_of_its_own_and_a_heatmap_is_one_sentence(
+    server, page, path, count, wait_for_app, wait_for_settled
+):
+    page.goto(server + path)
+    wait_for_app(page)
+    wait_for_settled(page)
+    charts = chart_names(page)
+    assert_named(charts, count)
+    heatmaps = [c for c in charts if "heatmap" in c["name"] or "query i down" in c["name"]]
+    assert heatmaps or path == "/Long_context"
+    assert all(c["exposed"] <= HANDFUL for c in heatmaps), heatmaps  # was a node per cell (348 on Pipeline)
+    if path == "/Trained_positions":  # drawn on a canvas, a heatmap is named all the same
+        assert sum(c["drawn"] == "canvas" for c in heatmaps) == 6, charts
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def test_the_training_pages_charts_are_named_after_a_run(server, page, wait_for_app, wait_for_settled):
+    page.goto(server + "/Training?steps=30&size=tiny&train_context=8&seed=33")
+    wait_for_app(page)
+    page.get_by_role("button", name="Train", exact=True).click()
+    expect(page.get_by_text("Validation loss", exact=True)).to_be_visible(timeout=TRAIN_WAIT)
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(4, timeout=60_000)
+    wait_for_settled(page)
+    charts = chart_names(page)
+    assert_named(charts, 4)  # loss, the learned table's similarity, its structure, loss per position
+    names = [c["name"] for c in charts]
+    assert names[0].startswith("Loss: loss against step")
+    assert any(name.startswith("Cosine similarity at step 30") for name in names), names
+    assert all(c["exposed"] <= HANDFUL for c in charts if "heatmap" in c["name"])
