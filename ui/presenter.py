@@ -36,6 +36,8 @@ h1 { font-size: 1.75rem !important; padding: 0 0 0.3rem !important; }
 h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.6rem; }
 [data-testid="stMetricValue"] { font-size: 2.6rem; }
+/* No heading links on a slide (Copy link names the slide): Next is a few Tabs from the top. */
+[data-testid="stHeaderActionElements"] { display: none; }
 [data-testid="stTable"] table { font-size: 1rem; }
 [data-testid="stTable"] th, [data-testid="stTable"] td { padding-top: 0.15rem; padding-bottom: 0.15rem; }
 /* On a wide screen the title shares the header's row: the header's buttons sit in its corners. */

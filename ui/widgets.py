@@ -32,6 +32,11 @@ _CSS = """
 /* The diagrams (core.views.diagrams, drawn with st.image) fill a phone's width; wider screens keep
    their size. */
 @media (max-width: 640px) { [data-testid="stImage"] img { width: 100% !important; height: auto !important; } }
+/* A collapsed sidebar is only moved off screen: hidden, its controls leave the tab order and the
+   screen reader's page (and come back when it opens). Every descendant too: a widget's label sets its
+   own visibility. No delay for the slide-out: the style may arrive after the sidebar has collapsed. */
+[data-testid="stSidebar"][data-collapsed="true"]
+  :is([data-testid="stSidebarContent"], [data-testid="stSidebarContent"] *) { visibility: hidden !important; }
 </style>
 """
 
