@@ -30,6 +30,9 @@ settings()  # the shared sidebar; this page reads only its own config
 page_title("Long context: RoPE scaling in released models")
 # The story comes first, told from the config chosen below it; presenting, it is the first section.
 story = nullcontext() if presenting() else st.container()
+titles = ["The question", "Which pairs are slowed", "What position alone adds", "The attention factor"]
+titles.append("Measured on a tiny model")
+slides = Slides("long_context", titles)  # presenting, Previous / Next come before the settings: fewer Tabs
 # Tracked (a rerun when opened or closed), so it stays open while its own settings change the page.
 with st.expander(
     "Change the model or its settings (its config.json)",
@@ -56,9 +59,6 @@ if not presenting():
         "it prints the lengths, s and the attention factor, how many pairs are kept or slowed, how many "
         "meet angles never seen in training, the score at 1, L and L', and last one JSON line with them.",
     )
-titles = ["The question", "Which pairs are slowed", "What position alone adds", "The attention factor"]
-titles.append("Measured on a tiny model")
-slides = Slides("long_context", titles)
 if slides.shows(1):
     with story:
         story_section(view, model_name(preset))

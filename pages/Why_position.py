@@ -95,7 +95,7 @@ if slides.shows(1):
         st.info(table_note)
     for label, ids in (("A", ids_a), ("B", ids_b)):
         st.markdown(f"**{label}** — {len(ids)} tokens")
-        token_chips(token_strings(ids, cfg.vocab_size), ids)
+        token_chips(token_strings(ids, cfg.vocab_size), ids, name=f"Token chips of {label}")
     if mid:
         st.caption(
             "Each sentence is tokenized with a space before it (· on its first chip), as its words stand "
@@ -173,7 +173,7 @@ if slides.shows(3):
     }
 if slides.shows(3) and slides.at(0):
     st.markdown("Here A is compared with a shuffle of its own tokens (the seed picks the shuffle):")
-    token_chips(token_strings(ids_p, cfg.vocab_size), ids_p)
+    token_chips(token_strings(ids_p, cfg.vocab_size), ids_p, name="Token chips of A, shuffled")
     comparison_table(comparisons)
 if slides.shows(3) and slides.at(1):
     st.markdown(

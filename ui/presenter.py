@@ -36,6 +36,8 @@ h1 { font-size: 1.75rem !important; padding: 0 0 0.3rem !important; }
 h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.6rem; }
 [data-testid="stMetricValue"] { font-size: 2.6rem; }
+/* No heading links on a slide (Copy link names the slide): Next is a few Tabs from the top. */
+[data-testid="stHeaderActionElements"] { display: none; }
 [data-testid="stTable"] table { font-size: 1rem; }
 [data-testid="stTable"] th, [data-testid="stTable"] td { padding-top: 0.15rem; padding-bottom: 0.15rem; }
 /* On a wide screen the title shares the header's row: the header's buttons sit in its corners. */
@@ -49,12 +51,47 @@ h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
 
 # A presentation clicker sends ArrowRight / PageDown / Space (next) and ArrowLeft / PageUp (back): each
 # presses Previous or Next (found by its key's class), except where the key is the focused control's
-# own: typing a prediction, choosing in a list, Space on a button. Bound once per page load.
+# own: typing a prediction, choosing in a list, Space on a button. Reveal removes its own button, and
+# the focus would fall to the page's body: once the run it starts has ended, the focus goes to what took
+# the prediction's place, its verdict (or the first thing revealed), so a keyboard or a screen reader
+# lands on the answer. Bound once per page load.
 _KEYS = """
 <script>
 (() => {
   if (window.presenterKeys) return;
   window.presenterKeys = true;
+  document.addEventListener("click", (event) => {
+    const button = event.target instanceof Element
+      ? event.target.closest('[class*="st-key-reveal_"] button') : null;
+    if (!button) return;
+    const key = [...button.closest('[class*="st-key-reveal_"]').classList]
+      .find((c) => c.startsWith("st-key-reveal_"));
+    const main = document.querySelector("[data-testid=stMain]");
+    const path = [];  // child indexes from the page down to the prediction's row
+    let row = button.closest("[data-testid=stHorizontalBlock]") || button;
+    while (row.parentElement && !row.parentElement.matches("[data-testid=stVerticalBlock]")) {
+      row = row.parentElement;
+    }
+    for (let node = row; node && node !== main; node = node.parentElement) {
+      path.unshift([...node.parentElement.children].indexOf(node));
+    }
+    const app = document.querySelector("[data-testid=stApp]");
+    const slide = () => document.querySelector("[data-testid=stProgress]")?.textContent;
+    const shown = slide(), started = Date.now();
+    const timer = setInterval(() => {
+      if (Date.now() - started > 60000) return clearInterval(timer);
+      if (document.querySelector("." + CSS.escape(key)) || app.dataset.testScriptState !== "notRunning") {
+        return;
+      }
+      clearInterval(timer);
+      if (slide() !== shown) return;  // moved on meanwhile: the slot is another slide's
+      const slot = path.reduce((node, k) => node && node.children[k], main);
+      if (!slot) return;
+      const target = slot.querySelector("[role=alert]") || slot;
+      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.focus();
+    }, 100);
+  });
   const FORWARD = ["ArrowRight", "PageDown", " "], BACK = ["ArrowLeft", "PageUp"];
   const OWN = "input, textarea, select, [contenteditable]:not([contenteditable=false]), " +
     "[role=combobox], [role=listbox], [role=slider], [role=radiogroup], [role=tablist], [role=menu]";

@@ -17,7 +17,7 @@ from core.views.charts import grid_frame, heatmap
 from core.views.colors import TENSOR_COLORS
 from core.views.describe import grid_description
 from core.views.export import to_csv, to_npy
-from core.views.units import every
+from core.views.units import every, plural
 from ui.presenter import presenting, readable
 from ui.theme import CODE_CSS
 
@@ -34,6 +34,29 @@ _CSS = """
 /* The diagrams (core.views.diagrams, drawn with st.image) fill a phone's width; wider screens keep
    their size. */
 @media (max-width: 640px) { [data-testid="stImage"] img { width: 100% !important; height: auto !important; } }
+/* A collapsed sidebar is only moved off screen: hidden, its controls leave the tab order and the
+   screen reader's page (and come back when it opens). Every descendant too: a widget's label sets its
+   own visibility. No delay for the slide-out: the style may arrive after the sidebar has collapsed. */
+[data-testid="stSidebar"][data-collapsed="true"]
+  :is([data-testid="stSidebarContent"], [data-testid="stSidebarContent"] *) { visibility: hidden !important; }
+/* One keyboard focus ring for every control: 2 px of dark blue, 2 px off the control, drawn on what
+   surrounds it (6.7:1 on white, 6.3:1 on the sidebar). Where the focused input is hidden (a radio
+   button, a switch) or borderless (a list, a text or number box), the ring goes round what is drawn. */
+:is(a, button, summary, [tabindex]):not(input, textarea):focus-visible,
+label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
+:is([data-testid="stTextInputRootElement"], [data-testid="stTextAreaRootElement"],
+    [data-testid="stNumberInputContainer"], [data-testid="stSelectbox"] [role="group"]):has(
+    :is(input, textarea):focus-visible) {
+  outline: 2px solid #1d4ed8 !important; outline-offset: 2px !important; box-shadow: none !important;
+}
+[data-testid="stMain"]:focus-visible { outline-offset: -2px !important; }  /* the page itself */
+/* A heading's link and a chart's toolbar show on hover only; focused, they show too (the toolbar where
+   hover puts it, above the chart: Streamlit's own rule waits for focus on the toolbar itself, which
+   only its buttons take). */
+[data-testid="stHeaderActionElements"] a:focus-visible { opacity: 1 !important; transition: none !important; }
+[data-testid="stElementToolbar"]:has(:focus-visible) {
+  opacity: 1 !important; z-index: 1 !important; top: calc(-1 * (1.25rem + max(1.5rem, 24px))) !important;
+}
 </style>
 """
 
@@ -66,12 +89,18 @@ def chips_note(shown: int, total: int) -> str | None:
 
 
 def token_chips(
-    pieces: list[str], ids: list[int], special_id: int | None = None, total: int | None = None
+    pieces: list[str],
+    ids: list[int],
+    special_id: int | None = None,
+    total: int | None = None,
+    name: str = "Token chips",
 ) -> None:
     """Tokens as coloured chips with their IDs, the first ``MAX_CHIPS`` only; every piece is HTML-escaped.
 
     ``total``: how many tokens the text has when ``pieces`` and ``ids`` are its first ones (default:
-    ``len(ids)``); when not all are drawn, a note says how many are.
+    ``len(ids)``); when not all are drawn, a note says how many are. The box scrolls: it takes the
+    keyboard's focus (then arrows and Page Down scroll it) and is a region named ``name`` and its count,
+    unique on its page.
     """
     total = len(ids) if total is None else total
     chips = []
@@ -80,7 +109,9 @@ def token_chips(
         shown = html.escape(cut.replace("\n", "↵").replace(" ", "·"))
         cls = "special" if token_id == special_id else f"c{token_id % 4}"  # a token keeps its colour
         chips.append(f'<span class="chip {cls}">{shown}<sub>{token_id}</sub></span>')
-    st.html(f'<div class="chips">{"".join(chips)}</div>')
+    count = plural(total, "token") if total == len(chips) else f"the first {len(chips):,} of {total:,} tokens"
+    label = html.escape(f"{name}: {count}", quote=True)
+    st.html(f'<div class="chips" tabindex="0" role="region" aria-label="{label}">{"".join(chips)}</div>')
     if note := chips_note(len(chips), total):
         st.caption(note)
 

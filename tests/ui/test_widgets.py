@@ -21,7 +21,7 @@ def test_at_most_max_chips_are_drawn_with_a_note():
     at = AppTest.from_function(chips_app, kwargs={"count": 10_000}).run()
     body, captions = drawn(at)
     assert body.count('class="chip ') == MAX_CHIPS == 240
-    assert "↵" in body and "\n" not in body.split('class="chips">', 1)[1]
+    assert "↵" in body and "\n" not in body.split('class="chips"', 1)[1]
     assert captions == [f"First {MAX_CHIPS} of 10,000 tokens shown."]
 
 
@@ -41,3 +41,12 @@ def test_a_long_piece_is_cut_and_stays_escaped():
     body, _ = drawn(at)
     assert "&lt;b&gt;" in body and "<b>" not in body
     assert "=" * 37 + "…" in body and "=" * 38 not in body  # the first 40 characters: "<b>" and 37 "="
+
+
+def test_the_chips_box_is_a_named_region_that_takes_the_focus():
+    label = 'aria-label="{}"'
+    at = AppTest.from_function(chips_app, kwargs={"count": 1}).run()
+    body, _ = drawn(at)
+    assert 'tabindex="0" role="region"' in body and label.format("Token chips: 1 token") in body
+    at = AppTest.from_function(chips_app, kwargs={"count": 10_000}).run()
+    assert label.format("Token chips: the first 240 of 10,000 tokens") in drawn(at)[0]

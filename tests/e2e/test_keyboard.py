@@ -1,0 +1,216 @@
+"""A keyboard alone, in Chromium: presenting, Next is a few Tabs from the top and the collapsed sidebar
+takes no focus; after Reveal the focus is on the verdict; every kind of control shows a focus ring that
+stands out from what surrounds it; the token chips box takes the focus and scrolls."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import settled
+from tests.e2e.test_presenter_fit import PAGES, PIPELINE, SCREEN
+from tests.e2e.test_presenter_keys import at_section
+
+TABS_TO_NEXT = 6  # presenting: skip link, sidebar's », app menu, the page, Previous, Next
+LEAST_RING_CONTRAST = 3.0  # WCAG 2.2's non-text contrast
+LEAST_RING_WIDTH = 2.0  # px
+
+# What the focus is on: its name, whether it is in the sidebar, whether it is Next (by its key's class).
+_FOCUSED_JS = """() => {
+  const e = document.activeElement;
+  return {name: `${e.tagName} ${(e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 40)}`,
+          sidebar: !!e.closest('[data-testid=stSidebar]'), next: !!e.closest('[class*="st-key-next_"]'),
+          body: e === document.body};
+}"""
+
+# The focus ring of the focused control: the outline of the control or of the nearest ancestor that is
+# drawn (a radio button's or a switch's input is hidden; a list's and a number box's input has no
+# border), the colour behind it (its ancestors' backgrounds over white), their contrast, and whether the
+# ring is seen: not transparent, not hidden, not covered by something else at its centre.
+_RING_JS = """() => {
+  const focus = document.activeElement;
+  const rgba = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const behind = (node) => {
+    const layers = [];
+    for (let n = node; n; n = n.parentElement) {
+      const [r, g, b, a = 1] = rgba(getComputedStyle(n).backgroundColor);
+      if (a > 0) layers.push([r, g, b, a]);
+      if (a >= 1) break;
+    }
+    return layers.reduceRight(
+      ([R, G, B], [r, g, b, a]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)],
+      [255, 255, 255]);
+  };
+  const luminance = (c) => {
+    const [r, g, b] = c.map((v) => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const hidden = (n) => n.closest('[style*="clip"]') || n.getBoundingClientRect().width < 8;
+  for (let n = focus, k = 0; n && k < 6; n = n.parentElement, k++) {
+    const s = getComputedStyle(n);
+    if (s.outlineStyle === 'none' || hidden(n)) continue;
+    let opacity = 1;
+    for (let m = n; m; m = m.parentElement) opacity *= Number(getComputedStyle(m).opacity);
+    const box = n.getBoundingClientRect();
+    const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    const ring = rgba(s.outlineColor), colour = behind(n.parentElement);
+    return {ring: n.tagName + ' ' + (n.dataset.testid || ''), style: s.outlineStyle,
+            width: parseFloat(s.outlineWidth), alpha: ring.length > 3 ? ring[3] : 1,
+            contrast: contrast(ring.slice(0, 3), colour), opacity, visibility: s.visibility,
+            covered: !(top && (n.contains(top) || top.contains(n))),
+            visible: focus.matches(':focus-visible')};
+  }
+  return null;
+}"""
+
+
+@pytest.fixture
+def projector(browser):
+    page = browser.new_page(viewport=SCREEN)
+    yield page
+    page.close()
+
+
+def tab_through(page, stop, most: int = 200) -> list[dict]:
+    """Press Tab until ``stop(focused)`` (a dict of _FOCUSED_JS) is true, at most ``most`` times; what
+    each Tab focused."""
+    seen = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate(_FOCUSED_JS))
+        if stop(seen[-1]):
+            break
+    return seen
+
+
+def tabs_to_next_from_the_top(page) -> list[dict]:
+    seen = tab_through(page, lambda f: f["next"], most=TABS_TO_NEXT)
+    names = [f["name"] for f in seen]
+    assert seen[-1]["next"], f"Next is not within {TABS_TO_NEXT} Tabs: {names}"
+    return seen
+
+
+def ring_problems(page, kind: str) -> list[str]:
+    """What keeps the focused control's ring from being seen (empty when it is)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    ring = page.evaluate(_RING_JS)
+    if ring is None:
+        return [f"{kind}: no focus ring drawn"]
+    problems = []
+    if not ring["visible"]:
+        problems.append("not :focus-visible")
+    if ring["style"] not in ("solid", "auto") or ring["width"] < LEAST_RING_WIDTH or ring["alpha"] < 1:
+        problems.append(f"{ring['style']} {ring['width']} px, alpha {ring['alpha']}")
+    if ring["contrast"] < LEAST_RING_CONTRAST:
+        problems.append(f"{ring['contrast']:.2f}:1 against what is behind it")
+    if ring["opacity"] < 1 or ring["visibility"] != "visible" or ring["covered"]:
+        problems.append(f"opacity {ring['opacity']}, {ring['visibility']}, covered: {ring['covered']}")
+    return [f"{kind} ({ring['ring']}): {p}" for p in problems]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_presenting_next_is_a_few_tabs_from_the_top_and_the_sidebar_takes_no_focus(server, projector, path):
+    page = projector
+    page.goto(f"{server}/{path}?present=true")
+    at_section(page, 1)
+    tabs_to_next_from_the_top(page)  # the first slide: Previous is disabled
+    page.get_by_role("button", name="Next ▶").click()
+    at_section(page, 2)
+    page.reload()  # the top of the second slide, where Previous takes a Tab too
+    at_section(page, 2)
+    seen = tabs_to_next_from_the_top(page)
+    seen += tab_through(page, lambda f: f["body"] or "Skip to main content" in f["name"])  # the rest
+    assert not [f["name"] for f in seen if f["sidebar"]]
+
+
+def test_the_sidebar_opened_by_the_presenter_takes_the_focus_again(server, projector):
+    page = projector
+    page.goto(f"{server}/{PIPELINE}?present=true")
+    at_section(page, 1)
+    page.get_by_test_id("stExpandSidebarButton").click()
+    link = page.get_by_test_id("stSidebar").get_by_role("link", name="2. Pipeline")
+    expect(link).to_be_visible()
+    page.evaluate("() => document.activeElement.blur()")
+    seen = tab_through(page, lambda f: f["sidebar"] and "Pipeline" in f["name"], most=12)
+    assert seen[-1]["sidebar"], [f["name"] for f in seen]
+
+
+def test_after_reveal_the_focus_is_on_the_verdict(server, projector):
+    page = projector
+    page.goto(f"{server}/{PIPELINE}?present=true")
+    at_section(page, 1)
+    box = page.get_by_role("textbox", name=re.compile("Predict the shape"))
+    box.fill("2 × 3")
+    box.press("Tab")  # the guess is kept, and the focus goes on to Reveal
+    settled(page)
+    reveal = page.get_by_role("button", name="Reveal")
+    expect(reveal).to_be_focused()
+    assert ring_problems(page, "primary button") == []
+    page.keyboard.press("Enter")
+    expect(reveal).to_have_count(0, timeout=60_000)
+    verdict = page.get_by_test_id("stMain").get_by_role("alert")
+    expect(verdict).to_contain_text("You predicted 2 × 3")
+    expect(verdict).to_be_focused(timeout=10_000)
+    assert ring_problems(page, "verdict") == []
+    page.keyboard.press("ArrowRight")  # the clicker's keys still work from there
+    at_section(page, 2)
+
+
+def test_after_reveal_without_a_guess_the_focus_is_on_what_was_revealed(server, projector):
+    page = projector
+    page.goto(f"{server}/Why_position?present=true&slide=2")
+    at_section(page, 2)
+    page.get_by_role("button", name="Reveal").focus()
+    page.keyboard.press("Enter")  # nothing guessed: no verdict, the answer's numbers instead
+    expect(page.get_by_role("button", name="Reveal")).to_have_count(0, timeout=60_000)
+    page.wait_for_function("() => document.activeElement.querySelector('[data-testid=stMetric]')")
+    assert page.evaluate("() => !!document.activeElement.closest('[data-testid=stMain]')")
+
+
+def test_every_kind_of_control_shows_a_focus_ring_that_stands_out(server, page, wait_for_app):
+    page.goto(f"{server}/{PIPELINE}")
+    wait_for_app(page)
+    settled(page)
+    sidebar, main = page.get_by_test_id("stSidebar"), page.get_by_test_id("stMain")
+    controls = {
+        "page link (sidebar)": sidebar.get_by_role("link", name="2. Pipeline"),
+        "page link (page)": main.get_by_role("link", name=re.compile("^Next: step")),
+        "heading link": main.get_by_role("link", name="Link to heading").first,
+        "radio button": sidebar.get_by_role("radio", name="Sample"),
+        "switch": sidebar.get_by_role("switch", name="Presenter mode"),
+        "list": sidebar.get_by_role("combobox", name="Preset", exact=True),
+        "number": sidebar.get_by_role("spinbutton", name="Vocab V", exact=True),
+        "button": main.get_by_role("button", name="CSV").first,
+        "button (sidebar)": sidebar.get_by_role("button", name="Copy link"),
+        "expander": main.get_by_test_id("stExpander").first.locator("summary"),
+        "chart toolbar": main.get_by_role("button", name="Show data").first,
+        "token chips": main.get_by_role("region", name=re.compile("^Token chips")),
+    }
+    problems = []
+    for kind, control in controls.items():
+        control.focus()
+        problems += ring_problems(page, kind)
+    assert problems == []
+
+
+def test_the_token_chips_take_the_focus_and_scroll_by_keyboard(server, page, wait_for_app):
+    page.goto(f"{server}/{PIPELINE}")
+    wait_for_app(page)
+    settled(page)
+    chips = page.get_by_role("region", name=re.compile("^Token chips: the first 240 of"))
+    page.get_by_test_id("stMain").focus()  # from the top of the page, by Tab
+    tab_through(page, lambda f: f["name"].startswith("DIV Token chips"), most=60)
+    expect(chips).to_be_focused()
+    top = chips.evaluate("e => e.scrollTop")
+    assert top == 0 and chips.evaluate("e => e.scrollHeight > e.clientHeight")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("e => e.scrollTop > 0", arg=chips.element_handle())
+    top = chips.evaluate("e => e.scrollTop")
+    page.keyboard.press("PageDown")
+    page.wait_for_function(f"e => e.scrollTop > {top}", arg=chips.element_handle())
