@@ -188,6 +188,8 @@ def _change(page, runs: ScriptRuns, setting: Setting) -> None:
         switch = page.get_by_role("switch", name=setting.label)
         checked = switch.is_checked()
         page.get_by_test_id("stCheckbox").filter(has=switch).locator("label").first.click()
+        if setting.key == "present":  # presenting collapses the sidebar, and a collapsed one is hidden
+            page.get_by_role("button", name="Expand sidebar").click()
         expect(switch).to_be_checked(checked=not checked)
     elif setting.kind == "select":
         box = page.get_by_role("combobox", name=setting.label, exact=True)

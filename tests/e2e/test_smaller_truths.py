@@ -14,9 +14,12 @@ import re
 from PIL import Image
 from playwright.sync_api import expect
 
+from core.config import FAMILIES
+from core.views.color_vision import hex_to_rgb
 from tests.e2e.conftest import settled
 
-LEARNED_BLUE = (0x4E, 0x79, 0xA7)  # core.positional.learned's colour: its panel's line and points
+# the learned family's colour (its panel's line and points), 0 … 255 a channel
+LEARNED_BLUE = tuple(round(255 * c) for c in hex_to_rgb(FAMILIES["learned"].color))
 
 
 def blue_columns(png: bytes) -> tuple[float, float]:
