@@ -10,10 +10,25 @@ import streamlit as st
 
 seed = st.sidebar.number_input("Seed", value=123, step=1)
 st.write(f"The seed is {seed}.")
+if st.query_params.get("table"):  # a small table that changes with the seed, as a grid or as HTML
+    small = pd.DataFrame({"seed": [seed + k for k in range(8)], "square": [(seed + k) ** 2 for k in range(8)]})
+    st.dataframe(small) if st.query_params["table"] == "grid" else st.table(small)
 count = int(st.query_params.get("heatmaps", 0))
+described = st.query_params.get("described") == "1"  # a description that names the seed: drawn anew
 frame = pd.DataFrame(
     [(i, j, (i * 7 + j * 3 + seed) % 11) for i in range(8) for j in range(8)], columns=list("ijv")
 )
+if st.query_params.get("concat") == "1":  # the same heatmaps as panels of one chart: one Vega view
+    panels = [
+        alt.Chart(frame).mark_rect().encode(x="j:O", y="i:O", color="v:Q").properties(title=f"map {k}")
+        for k in range(count)
+    ]
+    st.altair_chart(alt.concat(*panels, columns=4), width="content")
+    count = 0
 for k in range(count):
     chart = alt.Chart(frame).mark_rect().encode(x="j:O", y="i:O", color="v:Q").properties(title=f"map {k}")
+    if described:
+        chart = chart.properties(description=f"map {k} for seed {seed}")
+    if st.query_params.get("canvas") == "1":
+        chart = chart.properties(usermeta={"embedOptions": {"renderer": "canvas"}})
     st.altair_chart(chart, width="stretch")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-import pyarrow as pa
+import pandas as pd
 import streamlit as st
 import torch
 
@@ -50,6 +50,7 @@ from ui.families.controls import setting
 from ui.presenter import predict_number, predict_token, presenting, readable
 from ui.settings import bound_number
 from ui.url_keys import register_url_keys, url_bound
+from ui.widgets import table
 
 register_url_keys("head", "causal")
 SKIPPED = ("pairing", EXTRAPOLATE.key)  # settings the page does not use (its RoPE pairs as the tiny GPT)
@@ -382,15 +383,10 @@ def row_table(view: SentenceMaps, vocab_size: int) -> None:
         "weight in B": b,
         "B − A": [None if x is None or y is None else y - x for x, y in zip(a, b, strict=True)],
     }
-    # An Arrow table: Streamlit sends it as it is (~0.1 ms, where a pandas frame's conversion took ~1).
-    table = pa.table(
-        {
-            "key token": pa.array(token_strings([k.token_id for k in row], vocab_size), pa.string()),
-            **{name: pa.array(values, pa.float64()) for name, values in weights.items()},
-        }
+    frame = pd.DataFrame(
+        {"key token": token_strings([k.token_id for k in row], vocab_size), **weights}, dtype=object
     )
-    number = st.column_config.NumberColumn(format="%.4f")
-    st.dataframe(table, hide_index=True, width="stretch", column_config=dict.fromkeys(weights, number))
+    table(frame.astype(dict.fromkeys(weights, float)), dict.fromkeys(weights, "{:.4f}"), hide_index=True)
     st.caption(row_note(view, vocab_size))
 
 

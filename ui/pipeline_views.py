@@ -25,7 +25,7 @@ from core.views.units import human_bytes
 from ui.presenter import presenting
 from ui.presets import to_custom
 from ui.text_source import LONG_SAMPLE, use_long_sample
-from ui.widgets import grid_table, heatmap_view, picture, show_table, tensor_downloads, values_table
+from ui.widgets import grid_table, heatmap_view, picture, table, tensor_downloads, values_table
 
 
 def _use_context(context_length: int) -> None:
@@ -80,10 +80,10 @@ def windows_step(
     left, right = st.columns(2)
     with left:
         st.markdown("**inputs**")
-        show_table(grid_table(batch.inputs[:show_b, :show_t]))
+        table(grid_table(batch.inputs[:show_b, :show_t]))
     with right:
         st.markdown("**targets** (inputs shifted by one token)")
-        show_table(grid_table(batch.targets[:show_b, :show_t]))
+        table(grid_table(batch.targets[:show_b, :show_t]))
     if (show_b, show_t) != (B, T):
         st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
     # The button keeps the tokens the batch is cut from (int32), not the batch: 8 MB at B 128, T 8192.

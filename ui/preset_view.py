@@ -7,6 +7,7 @@ import streamlit as st
 
 from core.presets import GPT2_VOCAB, Preset
 from core.views.units import human_bytes, human_count
+from ui.widgets import table
 
 
 def preset_panel(preset: Preset) -> None:
@@ -37,7 +38,7 @@ def preset_panel(preset: Preset) -> None:
                     "bf16": human_bytes(2 * total),
                 }
             )
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        table(pd.DataFrame(rows), hide_index=True)
         if preset.layers:
             st.caption(
                 f"The embedding tables are {tables / preset.total_parameters():.2%} of the model's "

@@ -8,12 +8,11 @@ import streamlit as st
 
 from core.order import OrderComparison, SharedToken
 from core.text.tokenizer import token_strings
-from ui.presenter import presenting
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import MAX_SENTENCE_CHARS
+from ui.widgets import table as draw_table
 
 register_url_keys("a", "b", "space")
-SIX_DECIMALS = st.column_config.NumberColumn(format="%.6f")  # formatted in the browser, not by a Styler
 
 
 SENTENCE_A, SENTENCE_B = "The cat sat on the mat", "On the mat the cat sat"  # the lecture's pair
@@ -51,10 +50,7 @@ def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
         }
     )
     numbers = [c for c in table.columns if c.startswith(("cosine", "norm"))]
-    if presenting():
-        projected(table, dict.fromkeys(numbers, "{:.6f}"))
-        return
-    st.dataframe(table, hide_index=True, width="stretch", column_config=dict.fromkeys(numbers, SIX_DECIMALS))
+    draw_table(table, dict.fromkeys(numbers, "{:.6f}"), hide_index=True)
 
 
 def comparison_table(comparisons: dict[str, OrderComparison]) -> None:
@@ -70,24 +66,6 @@ def comparison_table(comparisons: dict[str, OrderComparison]) -> None:
         }
         for name, c in comparisons.items()
     ]
-    if presenting():
-        names = ("cos of means, no positions", "cos of means, with positions")
-        formats = dict.fromkeys(names, "{:.6f}") | {"max |diff| of means, with positions": "{:.1e}"}
-        projected(pd.DataFrame(rows), formats)
-        return
-    st.dataframe(  # formats in the browser: a pandas Styler would cost ~6 ms a table on every rerun
-        pd.DataFrame(rows),
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "cos of means, no positions": SIX_DECIMALS,
-            "cos of means, with positions": SIX_DECIMALS,
-            "max |diff| of means, with positions": st.column_config.NumberColumn(format="%.1e"),
-        },
-    )
-
-
-def projected(table: pd.DataFrame, formats: dict[str, str]) -> None:
-    """``table`` for a projector: a static table, whose headers wrap to the screen's width (a data grid
-    would cut its last columns off), with ``formats`` (column -> format) applied."""
-    st.table(table.style.format(formats), hide_index=True)  # numbers stay numbers: aligned right
+    names = ("cos of means, no positions", "cos of means, with positions")
+    formats = dict.fromkeys(names, "{:.6f}") | {"max |diff| of means, with positions": "{:.1e}"}
+    draw_table(pd.DataFrame(rows), formats, hide_index=True)

@@ -23,14 +23,17 @@ register_url_keys(PRESENT)
 def sidebar(path: str) -> None:
     """Draw the sidebar shared by every page (``path``: the URL path of the page drawn after it);
     ``settings()`` then returns what it holds (this run only)."""
-    dropped_url_note(len(link_keys()) + 1)  # every setting, the slide and a pasted text
-    for message in check_url():  # before any widget reads the URL
-        st.warning(message, icon=":material/link_off:")
-    slide_url(path)  # checked, and before Copy link reads it
-    if note := apply_link_text():
-        st.warning(note, icon=":material/link_off:")
-    if note := apply_new_preset():
-        st.info(note, icon=":material/swap_horiz:")
+    # One slot for the notes of one run: a note that comes and goes does not move the page below it,
+    # so the browser updates its charts instead of drawing them again.
+    with st.container():
+        dropped_url_note(len(link_keys()) + 1)  # every setting, the slide and a pasted text
+        for message in check_url():  # before any widget reads the URL
+            st.warning(message, icon=":material/link_off:")
+        slide_url(path)  # checked, and before Copy link reads it
+        if note := apply_link_text():
+            st.warning(note, icon=":material/link_off:")
+        if note := apply_new_preset():
+            st.info(note, icon=":material/swap_horiz:")
     with st.sidebar:
         for k, (page, stop) in enumerate(zip(app_pages(), PAGES, strict=True)):
             st.page_link(page, label=f"{k}. {stop.title}" if k else stop.title, icon=stop.icon)

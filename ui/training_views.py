@@ -30,6 +30,7 @@ from ui.presenter import presenting, readable, slide_height
 from ui.settings import bound_number
 from ui.text_source import TextChoice
 from ui.url_keys import register_url_keys, url_bound
+from ui.widgets import table
 
 DEFAULTS = TrainConfig()
 register_url_keys("corpus", "train_context", "size", "steps")
@@ -265,5 +266,5 @@ def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text:
         f"Each method the tiny GPT can train{missing}, trained on {where}: "
         f"{settings_label(cfg, tuple(LABELS)[1:])}."
     )
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    table(pd.DataFrame(rows), hide_index=True)
     position_loss_view(done, cfg.context_length)  # the same runs, position by position, to 2T

@@ -18,7 +18,7 @@ from core.views.colors import TENSOR_COLORS
 from core.views.describe import grid_description
 from core.views.export import to_csv, to_npy
 from core.views.units import every, plural
-from ui.presenter import presenting, readable
+from ui.presenter import readable
 from ui.theme import CODE_CSS
 
 _CSS = """
@@ -132,12 +132,14 @@ def grid_table(ids: torch.Tensor) -> pd.DataFrame:
     )
 
 
-def show_table(frame: pd.DataFrame) -> None:
-    """A small table: a scrollable grid, or an HTML table in large type when presenting."""
-    if presenting():
-        st.table(frame)
-    else:
-        st.dataframe(frame, width="stretch")
+def table(frame: pd.DataFrame, formats: str | dict[str, str] | None = None, hide_index: bool = False) -> None:
+    """A small table as HTML, numbers shown with ``formats`` (one format, or a format per column).
+
+    HTML rather than a data grid: a screen reader reads it as the table it is, it wraps to a projector's
+    type, and the browser draws it with the page (a grid draws on a canvas, then updates its copy for
+    screen readers a fifth of a second later, on every change).
+    """
+    st.table(frame.style.format(formats, na_rep="") if formats else frame, hide_index=hide_index)
 
 
 def values_table(
@@ -154,12 +156,7 @@ def values_table(
     frame = pd.DataFrame(
         values.double().numpy(), index=pd.Index(index, dtype=object), columns=pd.Index(columns, dtype=object)
     )
-    if presenting():  # an HTML table grows with the presenter's type; the grid's canvas would not
-        st.table(frame.style.format("{:.4f}"))
-        return
-    # Formatting in the browser (column_config) costs nothing here; a pandas Styler costs ~10 ms.
-    config = {c: st.column_config.NumberColumn(format="%.4f") for c in columns}
-    st.dataframe(frame, column_config=config, width="stretch")
+    table(frame, "{:.4f}")
 
 
 def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor, dims: torch.Tensor) -> str:

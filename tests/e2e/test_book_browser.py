@@ -19,10 +19,10 @@ SETTLE_MS = 120_000  # a rerun on a loaded 2-core machine: a wait, not a bound
 
 
 def inputs_row_0(page):
-    """The inputs table's row b=0, its label first (the data grid's table for screen readers)."""
-    grid = page.get_by_test_id("stDataFrame").first
-    row = grid.locator("tr[role=row]").filter(has=page.locator("th, td", has_text=re.compile(r"^b=0$")))
-    return row.first.locator("td[role=gridcell]")
+    """The inputs table's row b=0, its label first."""
+    table = page.get_by_test_id("stTable").first
+    row = table.locator("tbody tr").filter(has=page.locator("th", has_text=re.compile(r"^b=0$")))
+    return row.first.locator("th, td")
 
 
 def upload(page, name: str, data: bytes) -> None:

@@ -196,7 +196,7 @@ def test_download_the_batch(server, page, tmp_path, wait_for_app):
     inputs = np.load(path)
     assert inputs.shape == (3, 6) and inputs.dtype == np.int64
     # The first window starts with the sample's first tokens, as the table on the page shows.
-    first_cell = page.get_by_test_id("stDataFrame").first
+    first_cell = page.get_by_test_id("stTable").first
     expect(first_cell).to_be_visible()
 
 

@@ -17,10 +17,10 @@ def number_input(page, label: str):
 
 
 def comparison_cells(page, method: str):
-    """The cells of the comparison table's row of ``method`` (the data grid's table for screen readers)."""
-    rows = page.locator("[data-testid=stDataFrame] tr[role=row]")
-    row = rows.filter(has=page.locator("td[aria-colindex='1']", has_text=re.compile(f"^{method}$")))
-    return row.locator("td[role=gridcell]")
+    """The cells of the comparison table's row of ``method``, the method's name first."""
+    rows = page.locator("[data-testid=stTable] tbody tr")
+    row = rows.filter(has=page.locator("td:first-child", has_text=re.compile(f"^{method}$")))
+    return row.locator("td")
 
 
 def test_a_finished_run_stays_when_steps_change_mid_run(server, page, wait_for_app, wait_for_charts, shots):

@@ -62,7 +62,7 @@ def test_the_moved_tokens_row_is_cores():
 
 def test_the_row_table_and_the_sentences_agree(open_page):
     at = open_page(PAGE, method="alibi")
-    table = at.dataframe[0].value.set_index("key token")
+    table = at.table[0].value.set_index("key token")
     assert table.loc[" The", "weight in A"] == pytest.approx(0.26264531296728694, abs=1e-9)
     assert table.loc[" the", "weight in B"] == pytest.approx(0.8379351594247277, abs=1e-9)
     assert table.loc[" cat", "B − A"] == pytest.approx(0.0884513264314451 - 0.7373546870327131, abs=1e-9)
@@ -79,7 +79,7 @@ def test_without_the_mask_nope_cannot_tell_the_orders_apart(open_page):
     at = open_page(PAGE, method="nope", causal="false", a="dog bites man", b="man bites dog")
     assert not at.exception and not at.error
     assert "No mask: every token sees every token." in " ".join(c.value for c in at.caption)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert (table["B − A"].abs() < 1e-12).all()  # ' dog' attends alike wherever it stands
     assert "NoPE changes no score, and nothing is masked: order cannot matter here." in [
         c.value for c in at.caption
@@ -260,7 +260,7 @@ def test_why_position_headlines_differ_between_methods_and_nope_names_the_mask(o
 
 def test_why_positions_rope_headline_agrees_with_its_table(open_page):
     at = open_page("pages/Why_position.py", method="rope")
-    table = at.dataframe[0].value.set_index("token")  # the tokens as the page shows them
+    table = at.table[0].value.set_index("token")  # the tokens as the page shows them
     table.index = table.index.str.strip()
     assert float(at.metric[0].value) == pytest.approx(table.loc["cat", "cosine, with positions"], abs=1e-6)
     assert not any("rotated" in m.label for m in at.metric)  # no cosine of a rotated key to contradict it

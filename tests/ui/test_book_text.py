@@ -20,7 +20,7 @@ def paste(at: AppTest, text: str) -> AppTest:
 
 def inputs(at: AppTest) -> list[list[int]]:
     """The Pipeline's ``inputs`` table (the first table of token IDs: rows b=…, columns t=…)."""
-    frame = next(d.value for d in at.dataframe if list(d.value.index[:1]) == ["b=0"])
+    frame = next(d.value for d in at.table if list(d.value.index[:1]) == ["b=0"])
     return frame.values.tolist()
 
 

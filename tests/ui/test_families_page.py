@@ -21,15 +21,15 @@ def test_every_method_has_its_close_up(method, open_page):
     assert len(charts(at)) >= 5  # the shared logit and similarity views, plus the close-up
     subheaders = [s.value for s in at.subheader]
     assert any(s.startswith("3. Close-up") for s in subheaders)
-    table = at.dataframe[0].value
-    assert list(table["family"]) == [FAMILIES[m].label for m in METHODS]  # display names, not keys
+    table = at.table[0].value
+    assert list(table.index) == [FAMILIES[m].label for m in METHODS]  # display names, not keys
 
 
 def test_family_parameters_come_from_the_url(open_page):
     at = open_page(PAGE, method="alibi", heads="12", dim="768", clip="4", buckets="16", max_distance="64")
     assert not at.exception and not at.error
     assert at.number_input(key="heads").value == 12
-    table = at.dataframe[0].value.set_index("family")
+    table = at.table[0].value
     assert table.loc[FAMILIES["t5"].label, "parameters"] == "192"  # 16 buckets × 12 heads
     assert (
         table.loc[FAMILIES["shaw"].label, "parameters"] == f"{2 * 9 * 64:,}"
@@ -38,7 +38,7 @@ def test_family_parameters_come_from_the_url(open_page):
 
 def test_rope_shift_invariance_is_shown_with_numbers(open_page):
     at = open_page(PAGE, method="rope")
-    table = next(d.value for d in at.dataframe if "shift s" in d.value.columns)
+    table = next(d.value for d in at.table if "shift s" in d.value.columns)
     assert list(table["shift s"]) == [0, 1, 10, 100, 1000]
     assert (table["difference from s = 0"].abs() < 1e-9).all()
 
@@ -193,7 +193,7 @@ def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(me
     compare.similarity_view.clear()
     at = open_page(PAGE, method=method)
     specs = [c.proto.spec for c in charts(at)]
-    tables = [d.value for d in at.dataframe]
+    tables = [d.value for d in at.table]
     built = []
 
     def counted(name, original):
@@ -204,7 +204,7 @@ def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(me
     at.sidebar.number_input(key="batch").set_value(3).run()  # no chart reads the batch size
     assert not at.exception and built == []
     assert [c.proto.spec for c in charts(at)] == specs
-    assert all(a.equals(b) for a, b in zip([d.value for d in at.dataframe], tables, strict=True))
+    assert all(a.equals(b) for a, b in zip([d.value for d in at.table], tables, strict=True))
     at.sidebar.number_input(key="dim").set_value(128).run()  # new tables: the curve and the close-up anew
     assert not at.exception and sorted(built) == ["grid_frame", "line_chart"]
     assert [c.proto.spec for c in charts(at)] != specs

@@ -69,10 +69,9 @@ def test_the_registry_gives_its_settings_and_checks_them(fake_family):
 def test_the_families_page_lists_a_new_family_everywhere(fake_family, open_page):
     at = open_page("pages/Families.py", method="fake", tilt="5", context="16")
     assert not at.exception and not at.error
-    table = at.dataframe[0].value
-    assert list(table["family"])[-1] == "Fake tilt"
-    row = table[table["family"] == "Fake tilt"].iloc[0]
-    assert row["family"] == "Fake tilt" and row["parameters"] == f"{5 * 16:,}"  # tilt × T
+    table = at.table[0].value  # one row per family, by display name
+    assert list(table.index)[-1] == "Fake tilt"
+    assert table.loc["Fake tilt", "parameters"] == f"{5 * 16:,}"  # tilt × T
     assert at.number_input(key="tilt").value == 5  # its own setting, bound to the URL
     assert "fake" in at.selectbox(key="method").options  # the sidebar's method picker
     text = " ".join(m.value for m in at.markdown)

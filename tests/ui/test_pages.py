@@ -191,7 +191,7 @@ def test_why_position_cat_example(open_page):
 
 def test_why_position_own_pair_and_bad_input(open_page, errors):
     at = open_page("pages/Why_position.py", a=" dog bites man", b=" man bites dog")
-    table = at.dataframe[1].value
+    table = at.table[1].value
     shuffled = table[table["pair"] == "A vs B"].iloc[0]
     assert shuffled["same vectors, no positions"] == "3 of 3"  # an exact token-level permutation
     at.text_input(key="a").input("").run()
@@ -205,7 +205,7 @@ def test_preset_from_the_url_sets_the_settings_and_shows_its_tables(open_page):
     assert at.sidebar.number_input(key="dim").value == 768
     assert at.sidebar.number_input(key="context").value == 1024
     assert metrics(at)["`token_embeddings` shape"] == "8 × 1,024 × 768"
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert list(table["parameters"]) == ["39.38 M", "124.44 M"]
     assert not at.warning  # GPT-2's own vocabulary
 

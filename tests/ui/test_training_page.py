@@ -18,7 +18,7 @@ def test_short_run_from_button_to_results(open_page, job_watch):
     metrics = {m.label: m.value for m in at.metric}
     assert float(metrics["Validation loss"]) < float(metrics["Frequency-only guess"])
     assert at.select_slider(key="snapshot").value is not None  # learned: scrub through snapshots
-    table = at.dataframe[-1].value
+    table = at.table[-1].value
     assert table.set_index("method").loc["Learned absolute", "status"] == "done"
     assert not at.exception
 
@@ -78,7 +78,7 @@ def test_a_finished_run_stays_with_its_own_settings_after_a_settings_change(open
     labels = " ".join(m.value for m in at.markdown)
     assert "**This run:** Learned absolute positions, tiny model, context 8, 40 steps, seed 12." in labels
     assert "The settings above differ (30 steps): press **Train**" in labels
-    table = at.dataframe[-1].value.set_index("method")
+    table = at.table[-1].value.set_index("method")
     assert (
         table.loc["Learned absolute", "status"] == "done" and table.loc["RoPE", "status"] == "not trained yet"
     )

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import altair as alt
 import pandas as pd
-import pyarrow as pa
 import streamlit as st
 import torch
 
@@ -20,6 +19,7 @@ from core.views.units import every
 from ui.cache import additive_rows, kept_chart, per_process
 from ui.memory import forget_when_short
 from ui.presenter import presenting, readable, slide_height
+from ui.widgets import table
 
 SCORE = "score from position"  # chart 1's y: what position alone adds to the attention score
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
@@ -51,11 +51,8 @@ def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         }
         for f in FAMILIES.values()
     ]
-    if presenting():  # wrapped in the projector's type, without the names and sources a grid cut off
-        st.table(pd.DataFrame(rows).drop(columns=["source"]).set_index("family"))
-        return
-    # An Arrow table of strings: Streamlit sends it as it is (a pandas frame's conversion took ~1.5 ms).
-    st.dataframe(pa.Table.from_pylist(rows), hide_index=True, width="stretch")
+    frame = pd.DataFrame(rows).set_index("family")
+    table(frame.drop(columns=["source"]) if presenting() else frame)  # a projector's type has no room for it
 
 
 def method_rows(

@@ -17,6 +17,7 @@ from core.views.describe import lines_description
 from core.views.units import plural
 from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
+from ui.widgets import table as draw_table
 
 SHIFTS = [0, 1, 10, 100, 1000]
 PARTS = ["shift invariance", "wavelengths and decay", "how far each pair turns", "two pairings"]  # slides
@@ -57,15 +58,8 @@ def shift_invariance(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> N
             "difference from s = 0": (logits - logits[0]).numpy(),
         }
     )
-    st.dataframe(
-        table,
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "q·k after rotation": st.column_config.NumberColumn(format="%.10f"),
-            "difference from s = 0": st.column_config.NumberColumn(format="%.1e"),
-        },
-    )
+    formats = {"q·k after rotation": "{:.10f}", "difference from s = 0": "{:.1e}"}
+    draw_table(table, formats, hide_index=True)
 
 
 def wavelengths_and_decay(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> None:

@@ -81,7 +81,7 @@ def assert_prints_the_page(result: dict, at, cfg: PipelineConfig) -> None:
     section = next(m.value for m in at.markdown if "moved from position" in m.value).replace("\\", "")
     shown = [float(x) for x in re.findall(r"[+-]\d+\.\d{4}", section)]
     assert shown and all(round(x, 4) in terms for x in shown), (shown, terms)
-    table = at.dataframe[0].value  # 3: the moved token's row, key token by key token
+    table = at.table[0].value  # 3: the moved token's row, key token by key token
     assert table["key token"].tolist() == token_strings(
         [r["token_id"] for r in result["row"]], cfg.vocab_size
     )

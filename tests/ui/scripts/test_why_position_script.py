@@ -43,7 +43,7 @@ def assert_prints_the_page(result: dict, at, additive: bool = True) -> None:
     ids_a, ids_b, ids_shuffled = [[int(i) for i in c] for c in chips if c][:3]
     assert (result["ids_a"], result["ids_b"], result["ids_shuffled"]) == (ids_a, ids_b, ids_shuffled)
 
-    shared = at.dataframe[0].value  # 1. the shared-token table
+    shared = at.table[0].value  # 1. the shared-token table
     assert [s["token_id"] for s in result["shared"]] == shared["ID"].tolist()
     assert [s["position_a"] for s in result["shared"]] == shared["position in A"].tolist()
     assert [s["position_b"] for s in result["shared"]] == shared["position in B"].tolist()
@@ -57,7 +57,7 @@ def assert_prints_the_page(result: dict, at, additive: bool = True) -> None:
     if additive:
         assert float(at.metric[1].value) == pytest.approx(result["moved"]["with"], rel=0, abs=1e-6)
 
-    orders = at.dataframe[1].value.set_index("pair")  # 2. A vs its shuffle, A vs B
+    orders = at.table[1].value.set_index("pair")  # 2. A vs its shuffle, A vs B
     assert list(orders.index) == list(result["orders"])
     for pair, c in result["orders"].items():
         row = orders.loc[pair]
