@@ -1,7 +1,12 @@
 """A bare Streamlit page, the baseline of ``browser_wait.py``: one number input and a line of text.
 
-With ``?heatmaps=13`` it also draws that many small Altair heatmaps (8 × 8), to tell a Vega view's cost
-from the app's own.
+Options in its URL, to tell a Vega view's or a table's cost from the app's own:
+
+- ``?heatmaps=13``: that many small Altair heatmaps (8 × 8) that change with the seed;
+- ``&described=1``: each with a description naming the seed (a changed spec: the chart is built again);
+- ``&concat=1``: the heatmaps as panels of one chart (one Vega view);
+- ``&canvas=1``: drawn on a canvas instead of SVG;
+- ``?table=grid`` or ``?table=html``: a small table that changes with the seed, as a data grid or HTML.
 """
 
 import altair as alt
@@ -10,15 +15,15 @@ import streamlit as st
 
 seed = st.sidebar.number_input("Seed", value=123, step=1)
 st.write(f"The seed is {seed}.")
-if st.query_params.get("table"):  # a small table that changes with the seed, as a grid or as HTML
-    small = pd.DataFrame({"seed": [seed + k for k in range(8)], "square": [(seed + k) ** 2 for k in range(8)]})
+if st.query_params.get("table"):
+    small = pd.DataFrame({"n": [seed + k for k in range(8)], "square": [(seed + k) ** 2 for k in range(8)]})
     st.dataframe(small) if st.query_params["table"] == "grid" else st.table(small)
 count = int(st.query_params.get("heatmaps", 0))
-described = st.query_params.get("described") == "1"  # a description that names the seed: drawn anew
+described = st.query_params.get("described") == "1"
 frame = pd.DataFrame(
     [(i, j, (i * 7 + j * 3 + seed) % 11) for i in range(8) for j in range(8)], columns=list("ijv")
 )
-if st.query_params.get("concat") == "1":  # the same heatmaps as panels of one chart: one Vega view
+if st.query_params.get("concat") == "1":
     panels = [
         alt.Chart(frame).mark_rect().encode(x="j:O", y="i:O", color="v:Q").properties(title=f"map {k}")
         for k in range(count)

@@ -50,6 +50,13 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
   outline: 2px solid #1d4ed8 !important; outline-offset: 2px !important; box-shadow: none !important;
 }
 [data-testid="stMain"]:focus-visible { outline-offset: -2px !important; }  /* the page itself */
+/* An HTML block that draws nothing (this style and its script, a link's note while hidden) takes no
+   room: the page does not move when the note's block comes or goes. */
+[data-testid="stElementContainer"]:has(.no-room, .dropped-url[hidden]) { display: none; }
+[data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] > [data-testid="stElementContainer"]
+  .dropped-url[hidden]):not(:has([data-testid="stAlert"])) { display: none; }
+/* A table's cells keep a token's leading space (' cat' is not 'cat'); they still wrap at spaces. */
+[data-testid="stTable"] :is(td, th) { white-space: pre-wrap; }
 /* A heading's link and a chart's toolbar show on hover only; focused, they show too (the toolbar where
    hover puts it, above the chart: Streamlit's own rule waits for focus on the toolbar itself, which
    only its buttons take). */
@@ -58,6 +65,42 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
   opacity: 1 !important; z-index: 1 !important; top: calc(-1 * (1.25rem + max(1.5rem, 24px))) !important;
 }
 </style>
+"""
+
+
+# A table wider than the screen (a phone) scrolls inside its box: the box then takes the keyboard's
+# focus, so arrow keys scroll it, and is named for a screen reader; a table that fits takes no focus.
+_SCRIPT = """
+<span class="no-room" hidden></span>
+<script>
+(() => {
+  if (window.__wideTables) return;
+  window.__wideTables = true;
+  const mark = () => document.querySelectorAll('[data-testid="stTable"] > div').forEach((box, k) => {
+    const wide = box.scrollWidth > box.clientWidth + 1;
+    if (wide) {
+      const heads = [...box.querySelectorAll("thead th")].map((th) => th.textContent.trim()).filter(Boolean);
+      const name = `Table ${k + 1} (${heads.slice(0, 3).join(", ")}, …), scrolls sideways`;
+      if (box.getAttribute("aria-label") !== name) {
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", name);
+      }
+    } else if (!wide && box.hasAttribute("tabindex")) {
+      ["tabindex", "role", "aria-label"].forEach((name) => box.removeAttribute(name));
+    }
+  });
+  let queued = false;
+  const soon = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; mark(); });
+  };
+  new MutationObserver(soon).observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", soon);
+  soon();
+})();
+</script>
 """
 
 
@@ -76,7 +119,7 @@ def page_setup(title: str, sidebar_collapsed: bool = False) -> None:
         layout="wide",
         initial_sidebar_state="collapsed" if sidebar_collapsed else "auto",
     )
-    st.html(_CSS + CODE_CSS)
+    st.html(_CSS + CODE_CSS + _SCRIPT, unsafe_allow_javascript=True)
 
 
 MAX_CHIPS = 240  # chips drawn at most: a pasted text of 10,000 lines must not become 10,000 DOM nodes

@@ -128,3 +128,38 @@ def test_every_slide_passes_axe(server, browser, path):
     finally:
         page.close()
     assert found == [], "\n".join(found)
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("path", ["", *PAGES])
+def test_every_page_passes_axe_on_a_phone(server, browser, path):
+    """At a phone's width a wide table scrolls inside its box: the box is then reachable by keyboard."""
+    page = browser.new_page(viewport=PHONE)
+    try:
+        page.goto(f"{server}/{path}")
+        app_ready(page)
+        settled(page)
+        page.set_viewport_size({"width": PHONE["width"], "height": page.evaluate(_HEIGHT_JS)})
+        settled(page)
+        where = f"{path or 'Start'} at {PHONE['width']} px"
+        found = blocking(violations(page, where), where)
+    finally:
+        page.close()
+    assert found == [], "\n".join(found)
+
+
+def test_a_wide_table_scrolls_by_keyboard(server, browser):
+    page = browser.new_page(viewport=PHONE)
+    try:
+        page.goto(f"{server}/Why_position")
+        app_ready(page)
+        settled(page)
+        box = page.get_by_role("region", name=re.compile(r"^Table 1 \(token, ID, position in A, …\)"))
+        expect(box).to_have_attribute("tabindex", "0")
+        box.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("(box) => box.scrollLeft > 0", arg=box.element_handle(), timeout=5_000)
+    finally:
+        page.close()
