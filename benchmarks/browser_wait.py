@@ -10,7 +10,9 @@ way, side by side, and drives both in headless Chromium (Debian's). For each pag
 
 Prints a table in milliseconds with each page's ratio to the bare page measured in the same run, and the
 medians. The pages are opened in turn with the bare page between them, so both meet the same moment of
-a drifting machine. Traffic stays on 127.0.0.1.
+a drifting machine. ``--against DIR`` serves a second checkout of the app (a baseline, e.g. ``git
+worktree add /tmp/before <commit>``) and measures its pages in the same rounds. Traffic stays on
+127.0.0.1.
 """
 
 from __future__ import annotations
@@ -74,14 +76,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(script: str):
-    """``streamlit run script`` on a free port, as the tests serve the app; yields its address."""
+def serve(script: str, root: Path = ROOT):
+    """``streamlit run script`` in ``root`` on a free port, as the tests serve the app; yields its address."""
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", script, "--server.headless=true"]
     command += [f"--server.port={port}", "--server.address=127.0.0.1", "--server.fileWatcherType=none"]
     command += ["--browser.gatherUsageStats=false"]
     proc = subprocess.Popen(
-        command, cwd=ROOT, env={**os.environ}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, cwd=root, env={**os.environ}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -128,14 +130,23 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="rounds over the pages (medians over rounds)")
     parser.add_argument("--pages", nargs="*", default=PAGES, help="URL paths ('' is the Start page)")
     parser.add_argument("--heatmaps", type=int, default=13, help="a second bare page with this many heatmaps")
+    parser.add_argument(
+        "--against", type=Path, help="another checkout of the app (a baseline), served and measured alongside"
+    )
     args = parser.parse_args()
     rows: dict[str, list[tuple[float, list[float]]]] = {}
     bare: dict[str, list[tuple[float, list[float]]]] = {"bare": [], f"bare + {args.heatmaps} heatmaps": []}
     seed = 1000
-    with serve("streamlit_app.py") as app, serve("benchmarks/bare_app.py") as base, sync_playwright() as p:
+    with contextlib.ExitStack() as stack:
+        apps = {"": stack.enter_context(serve("streamlit_app.py"))}
+        if args.against:
+            apps["baseline "] = stack.enter_context(serve("streamlit_app.py", args.against.resolve()))
+        base = stack.enter_context(serve("benchmarks/bare_app.py"))
+        p = stack.enter_context(sync_playwright())
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        for page in args.pages:  # the app's first runs warm its caches, as a class's server is warm
-            measure(browser, f"{app}/{page}", [])
+        for app in apps.values():  # the app's first runs warm its caches, as a class's server is warm
+            for page in args.pages:
+                measure(browser, f"{app}/{page}", [])
         for _ in range(args.runs):
             for page in args.pages:
                 for name, url in (
@@ -144,10 +155,11 @@ def main() -> None:
                 ):
                     bare[name].append(measure(browser, url, list(range(seed, seed + CHANGES))))
                     seed += CHANGES
-                rows.setdefault(page or "Start", []).append(
-                    measure(browser, f"{app}/{page}", list(range(seed, seed + CHANGES)))
-                )
-                seed += CHANGES
+                for label, app in apps.items():
+                    rows.setdefault(label + (page or "Start"), []).append(
+                        measure(browser, f"{app}/{page}", list(range(seed, seed + CHANGES)))
+                    )
+                    seed += CHANGES
         browser.close()
 
     def med(samples: list[tuple[float, list[float]]]) -> tuple[float, list[float]]:
@@ -158,19 +170,19 @@ def main() -> None:
     base_open, base_changes = med(bare["bare"])
     base_change = statistics.median(base_changes)
     print(f"{'page':<28} {'open ms':>9} {'× bare':>7}   changes ms (× bare)")
-    every_change = []
     for name, samples in {**bare, **rows}.items():
         opened, changes = med(samples)
         ratios = [c / base_change for c in changes]
-        if name in rows:
-            every_change += ratios
         shown = ", ".join(f"{c:.0f} ({r:.1f}×)" for c, r in zip(changes, ratios, strict=True))
         print(f"{name:<28} {opened:>9.0f} {opened / base_open:>6.2f}×   {shown}")
-    page_opens = [med(s)[0] / base_open for s in rows.values()]
-    print(
-        f"\nopen: worst {max(page_opens):.2f}× the bare page (goal 2×); change: median "
-        f"{statistics.median(every_change):.2f}× (goal 2.5×), worst {max(every_change):.2f}× (goal 5×)"
-    )
+    for label in ("baseline ", "") if args.against else ("",):
+        own = {name: s for name, s in rows.items() if name.startswith("baseline ") == bool(label)}
+        changes = [c / base_change for s in own.values() for c in med(s)[1]]
+        page_opens = [med(s)[0] / base_open for s in own.values()]
+        print(
+            f"\n{label or 'this tree '}open: worst {max(page_opens):.2f}× the bare page (goal 2×); change: "
+            f"median {statistics.median(changes):.2f}× (goal 2.5×), worst {max(changes):.2f}× (goal 5×)"
+        )
 
 
 if __name__ == "__main__":
