@@ -50,6 +50,7 @@ from ui.families.controls import setting
 from ui.presenter import predict_number, predict_token, presenting, readable
 from ui.settings import bound_number
 from ui.url_keys import register_url_keys, url_bound
+from ui.url_params import url_value
 from ui.widgets import table
 
 register_url_keys("head", "causal")
@@ -86,22 +87,8 @@ def attention_settings(per_row: int = 4) -> Settings:
 
 def current_settings() -> Settings:
     """The same settings without drawing them (Why position?): from this session, else the URL."""
-
-    def value(key: str, default):
-        if key in st.session_state:
-            return st.session_state[key]
-        text = st.query_params.get(key)
-        if text is None:
-            return default
-        if isinstance(default, bool):
-            return text == "true"
-        try:
-            return type(default)(text)
-        except ValueError:
-            return default
-
-    fam = FamilyConfig(**{k: value(k, p.default) for k, p in all_params().items() if k not in SKIPPED})
-    return Settings(fam, int(value("head", 1)) - 1, bool(value("causal", True)))
+    fam = FamilyConfig(**{k: url_value(k, p.default) for k, p in all_params().items() if k not in SKIPPED})
+    return Settings(fam, int(url_value("head", 1)) - 1, bool(url_value("causal", True)))
 
 
 def check(settings: Settings, cfg: PipelineConfig) -> None:

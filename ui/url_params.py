@@ -175,6 +175,22 @@ def url_text(key: str, value: object) -> str:
     return text if key in TEXT_KEYS or key not in accepted() else parse(key, text)
 
 
+def url_value(key: str, default: bool | int | float | str) -> bool | int | float | str:
+    """Setting ``key`` as its widget would hold it, without drawing the widget: this session's value,
+    else the URL's (read by ``parse``), else ``default``; of ``default``'s type."""
+    if key in st.session_state:
+        return st.session_state[key]
+    text = st.query_params.get(key)
+    if text is None or problem(key, text):
+        return default
+    if isinstance(default, bool):
+        return text == "true"
+    try:
+        return type(default)(parse(key, text) if key in accepted() else text)
+    except ValueError:  # a whole number's key holding "4.5": the widget would not take it either
+        return default
+
+
 def problem(key: str, value: str) -> str | None:
     """Why ``value`` cannot be URL parameter ``key`` (None when it can, or the key is not a setting)."""
     if key not in accepted():

@@ -221,3 +221,28 @@ def test_copy_link_writes_every_setting_through_the_one_writer():
         "a": "x y",
     }
     assert url_settings({"seed": 2**60}) == {}  # a value no reader takes is left out: the reader's default
+
+
+def _read_settings_without_widgets():
+    import streamlit as st
+
+    from ui.url_params import url_value
+
+    st.write(repr([url_value("head", 1), url_value("causal", True), url_value("base", 10000.0)]))
+
+
+@pytest.mark.parametrize(
+    "given, read",
+    [
+        ({}, [1, True, 10000.0]),  # no URL: the defaults
+        ({"head": " +3 ", "causal": "false", "base": "500"}, [3, False, 500.0]),  # read as parse writes
+        ({"head": "1.5", "causal": "maybe", "base": "inf"}, [1, True, 10000.0]),  # bad: the defaults
+    ],
+)
+def test_a_page_reads_another_pages_settings_from_the_url_with_the_one_parser(given, read):
+    at = AppTest.from_function(_read_settings_without_widgets)
+    for key, value in given.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    assert at.markdown[0].value == repr(read)
