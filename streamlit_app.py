@@ -2,9 +2,8 @@
 
 ``app`` is Streamlit's ``App`` for ``app_script.py``, the script every session runs. Its start-up
 imports what every page imports, builds GPT-2's BPE and runs the main page once, as a session that
-nobody sees (``ui.warm_up``: ~2.5 s of CPU), before the server answers. So no student's first run pays
-for that: thirty students opening the link of a fresh server at once wait for their own pages alone
-(issue 26).
+nobody sees (``ui.warm_up``), before the server answers. So no student's first run pays for that:
+thirty students opening the link of a fresh server at once wait for their own pages alone.
 """
 
 from contextlib import asynccontextmanager

@@ -21,7 +21,7 @@ import torch
 
 from core.generator_jump import state_after_draws
 
-EXACT_MAX_ELEMENTS = 2**25  # 128 MB of fp32; streaming it costs ~0.12 s on one core
+EXACT_MAX_ELEMENTS = 2**25  # 128 MB of fp32: the largest table streamed within a page run
 STREAM_CHUNK_ELEMENTS = 2**20  # streaming buffer: 4 MB, a multiple of 16
 POSITION_STREAM = 0x5EED_9051  # separates the row-seeded positional table from token rows
 
@@ -101,8 +101,8 @@ def _draw_runs(
     Each run of consecutive rows is whole blocks of 16 values, which ``normal_`` transforms alone, so it
     is drawn straight into the output; the values between are skipped with a byte tensor's ``random_``,
     which advances the generator exactly as ``normal_`` does (one 32-bit draw a value: ``normal_`` draws
-    all its uniforms before it transforms them) at ~40 % of its cost. With ``states``, the generator's
-    state is saved at every multiple of ``every``.
+    all its uniforms before it transforms them) at a fraction of its cost. With ``states``, the
+    generator's state is saved at every multiple of ``every``.
     """
     last = max(stop or 0, (rows[-1] + 1) * dim if rows else 0)  # the stream's end here
     scratch = torch.empty(max(0, min(STREAM_CHUNK_ELEMENTS, last - pos)), dtype=torch.uint8)  # skipped

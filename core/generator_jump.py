@@ -8,12 +8,12 @@ the step: the window of words at step n is the XOR of the windows at the steps i
 (Haramoto, Matsumoto, Nishimura, Panneton and L'Ecuyer, "Efficient jump ahead for F2-linear random
 number generators", 2008).
 
-The book's token table, ``nn.Embedding(50257, 256)``, is 12.9 M draws: ~27 ms to draw even at a byte
-each, and every new seed paid it for the generator's state after the table, where the positional table
-starts. xⁿ mod φ itself costs 10–20 ms of big-integer arithmetic, so it is not computed while a page
-runs: ``data/mt19937_jumps.npy`` ships it for every multiple of ``ANCHOR_DRAWS`` up to the largest exact
-table (2²⁵ draws; ``write_anchors()`` makes the file again). A state is one anchor's jump (~2 ms: ~20,000
-words drawn and ~10,000 windows XORed) and at most ``ANCHOR_DRAWS`` draws on (~1 ms). Tested
+The book's token table, ``nn.Embedding(50257, 256)``, is 12.9 M draws, which every new seed would
+draw (even at a byte each) for the generator's state after the table, where the positional table
+starts. xⁿ mod φ itself is more big-integer arithmetic than a jump, so it is not computed while a page
+runs: ``data/mt19937_jumps.npy`` ships it for every multiple of ``ANCHOR_DRAWS`` up to the largest
+exact table (2²⁵ draws; ``write_anchors()`` makes the file again). A state is one anchor's jump
+(~20,000 words drawn and ~10,000 windows XORed) and at most ``ANCHOR_DRAWS`` draws on. Tested
 bit-identical to the bulk draws (``tests/core/test_generator_jump.py``).
 """
 
@@ -30,9 +30,9 @@ DEGREE = 19937  # bits of state: the characteristic polynomial's degree
 _WORDS_AT = slice(24, 24 + 8 * WORDS)  # the words in torch's CPU generator state (each as a uint64)
 _MATRIX_A, _UPPER, _LOWER = 0x9908B0DF, 0x80000000, 0x7FFFFFFF
 GATHERED_ROWS = 48  # windows XORed at a time: 117 kB, below the server's mmap threshold (ui.memory), where
-# a bigger buffer would be mapped anew on every call and its pages faulted in (14 ms a jump instead of 2)
+# a bigger buffer would be mapped anew on every call and its pages faulted in again
 CHARPOLY_FILE = Path(__file__).resolve().parents[1] / "data" / "mt19937_charpoly.txt"
-ANCHOR_TWISTS = 840  # twists between two shipped jumps: 524,160 draws, ~1 ms to draw at a byte each
+ANCHOR_TWISTS = 840  # twists between two shipped jumps: 524,160 draws, few enough to draw on
 ANCHOR_DRAWS = WORDS * ANCHOR_TWISTS
 ANCHORS = 64  # jumps to k · ANCHOR_DRAWS, k = 1 … 64: an exact table (≤ 2²⁵ draws) ends < one unit past one
 ANCHORS_FILE = CHARPOLY_FILE.with_name("mt19937_jumps.npy")  # [ANCHORS, 2,493] uint8: each xⁿ mod φ's bits
@@ -41,7 +41,7 @@ DRAWN_ON = 65_536  # bytes drawn at a time after an anchor (a buffer below the m
 
 def charpoly() -> int:
     """φ, MT19937's characteristic polynomial (bit i: the coefficient of xⁱ), found by Berlekamp–Massey
-    from 2 × 19,937 of the generator's output bits (~70 ms). Every output bit obeys the same linear
+    from 2 × 19,937 of the generator's output bits. Every output bit obeys the same linear
     recurrence, whose minimal polynomial is φ (irreducible for MT19937)."""
     bits = torch.empty(2 * DEGREE, dtype=torch.int64).random_(
         0, 2, generator=torch.Generator().manual_seed(5489)
@@ -95,7 +95,7 @@ def _reduced(p: int) -> int:
 
 
 def jump_polynomial(n: int) -> int:
-    """xⁿ mod φ (bit i: the coefficient of xⁱ), by squaring and multiplying by x: 10–20 ms for n ~ 2²⁴."""
+    """xⁿ mod φ (bit i: the coefficient of xⁱ), by squaring and multiplying by x."""
     g, phi = 1, _charpoly()
     for bit in f"{n:b}":
         g = _reduced(_squared(g))
@@ -112,7 +112,7 @@ def _anchor_jump(k: int) -> int:
 
 
 def write_anchors(path: Path = ANCHORS_FILE) -> None:
-    """Compute the shipped jumps again (~1 s) and save them."""
+    """Compute the shipped jumps again and save them."""
     size = (DEGREE + 7) // 8
     rows = [jump_polynomial(_anchor_jump(k)).to_bytes(size, "little") for k in range(1, ANCHORS + 1)]
     np.save(path, np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(ANCHORS, size))

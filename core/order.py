@@ -126,8 +126,8 @@ def check_sentence_tokens(num_a: int, num_b: int, dim: int) -> None:
     """Raise ``ValueError`` if sentence A (``num_a`` tokens) or B is longer than ``max_sentence_tokens``.
 
     The page's tensors ([N, d] token rows, the [N, d] position table, their sums and float64 copies)
-    grow with the sentences: two sentences of 300 emoji at d 16,384 took a server from 838 MB to
-    1,356 MB (issue 14).
+    grow with the sentences' length times d: unbounded, two long sentences at a large d would take more
+    of the shared server's memory than one request may (``REQUEST_BYTES``).
     """
     most = max_sentence_tokens(dim)
     if max(num_a, num_b) > most:

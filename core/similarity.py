@@ -47,7 +47,7 @@ def mean_by_distance(sim: torch.Tensor, positions: torch.Tensor) -> tuple[torch.
     """
     P = positions.shape[0]
     flat = pair_distances(positions).flatten()  # [P*P]
-    # bincount, not unique(return_inverse): no sort of the P² distances (60 ms at P = 512, issue 26)
+    # bincount, not unique(return_inverse): no sort of the P² distances
     count = torch.bincount(flat)  # [max + 1] pairs at each distance
     total = torch.bincount(flat, weights=sim.reshape(P * P).double())  # [max + 1]
     distances = torch.nonzero(count).flatten()  # [G] the distances that occur

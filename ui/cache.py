@@ -48,9 +48,9 @@ def per_process(max_entries: int):
     """Decorator: results kept once per server process by their arguments (hashable, compared by
     value), the least recently used dropped past ``max_entries``; ``.clear()`` drops them all.
 
-    For results that hold no session's text, as ``st.cache_resource``, which hashed every call's
-    arguments with its own recursive hasher: ~0.5 ms a call for a config and a settings tuple, eleven
-    calls on every Families rerun. As it does (a ``ByteLRU`` of its own, bounded by entries), one thread
+    For results that hold no session's text, as ``st.cache_resource``, which hashes every call's
+    arguments with its own recursive hasher: costly for a config and a settings tuple, called many
+    times on every Families rerun. As it does (a ``ByteLRU`` of its own, bounded by entries), one thread
     computes a result while the others that ask for it wait.
     """
 
@@ -74,7 +74,7 @@ governor().add_memory_freer(_drop_caches)  # once per server process (this modul
 
 @st.cache_resource(show_spinner=False)
 def warm_tokenizer() -> None:
-    """Build the GPT-2 encoding once per server process (~0.5 s)."""
+    """Build the GPT-2 encoding once per server process."""
     gpt2_tokenizer()
 
 
@@ -104,7 +104,7 @@ def _token_ids(text: str, n_vocab: int) -> list[int]:
 
 @SHARED.cached
 def vocab_sweep_of(text: str) -> list[SweepPoint]:
-    """Token counts of the text's first 200 kB at a dozen vocab sizes (~10 ms for 20 kB, once per text)."""
+    """Token counts of the text's first 200 kB at a dozen vocab sizes, once per text."""
     part = swept_part(text) if len(text) * 4 > SWEEP_BYTES else text
     with reserved(sweep_bytes(*text_size(part)), "counting your text's tokens at a dozen vocab sizes"):
         return vocab_sweep(text)
@@ -133,7 +133,7 @@ CACHED_ROWS_MAX = 2**21  # token rows × d kept per seed (8 MB)
 
 def _kept_rows(needed: torch.Tensor, vocab_size: int, dim: int, seed: int) -> TokenRows:
     """Rows of ``needed`` [N] from the seed's kept stream (exact tables): only rows no view has asked
-    for yet are drawn, and a rerun for another context or batch size mostly looks them up (~1 ms)."""
+    for yet are drawn, and a rerun for another context or batch size mostly looks them up."""
     index = torch.unique(needed)  # [U]
     stream = _token_stream(vocab_size, dim, seed, index)
     return TokenRows(index, stream.drawn.lookup(index), True, stream.state_after)
@@ -143,9 +143,9 @@ def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> To
     """The seed's exact token table as kept: its stream's saved states and rows, with ``ids`` [N] drawn.
 
     Streaming the vocab×d draws is the costly part: once per seed, through the last row asked for then,
-    and the rest jumped over (``core.generator_jump``: ~2 ms where drawing the book's table took ~27).
-    Rows asked for later (another text, batch or context) are drawn from the nearest saved state, their
-    stretches of the stream only (issue 26). Shared between sessions: callers only read it.
+    and the rest jumped over (``core.generator_jump``), which is cheaper than drawing it. Rows asked for
+    later (another text, batch or context) are drawn from the nearest saved state, their stretches of
+    the stream only. Shared between sessions: callers only read it.
     """
 
     def draw(found: bool, stream: TokenStream | None) -> TokenStream:
@@ -191,8 +191,8 @@ def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableR
 
 @SHARED.cached
 def _shown_position_rows(cfg: PipelineConfig) -> TableRows:
-    # One pass over the context×d draws serves every view of the page (up to 0.5 s at
-    # context 8192 × d 16384); a rerun for another batch size or stride reuses it.
+    # One pass over the context×d draws serves every view of the page (the costly part at a large
+    # context and d); a rerun for another batch size or stride reuses it.
     positions = shown_positions(cfg.context_length)
     streamed = FAMILIES[cfg.method].seeded and is_exact(cfg.context_length, cfg.output_dim)
     with reserved(table_rows_bytes(len(positions), cfg.output_dim, streamed), "drawing the position rows"):

@@ -1,8 +1,8 @@
-"""The server's first imports without the cyclic collector (issue 26: the first page on a fresh server).
+"""The server's first imports without the cyclic collector, for the first page on a fresh server.
 
-Importing torch, pandas and Altair creates ~370,000 long-lived objects (modules, functions, classes)
-and almost no garbage (~9,000 objects in cycles). With the collector on, the growing heap triggers full
-collections that walk all of them again and again: 0.3 s of CPU, a fifth of the imports' cost. Here
+Importing torch, pandas and Altair creates hundreds of thousands of long-lived objects (modules,
+functions, classes) and almost no garbage. With the collector on, the growing heap triggers full
+collections that walk all of them again and again, a large share of the imports' cost. Here
 the collector is off while they import; what they created then goes straight to the permanent
 generation (``gc.freeze()``), so no later collection walks it either, the full collection at a
 run's end included (``ui.runtime`` freezes again after each page's first run). This module

@@ -330,7 +330,7 @@ def rope_config(values: dict) -> RopeConfig:
 @cache.per_process(max_entries=32)  # a view is ~10 kB (its θ, scores and distances)
 def view_of(cfg: RopeConfig, label: str) -> LongContextView:
     """``long_context_view(cfg, label)``, computed once per config: the page draws it on every rerun, and
-    a new batch size or seed (which it does not read) computed it again (~7 ms)."""
+    a new batch size or seed (which it does not read) would compute it again."""
     return long_context_view(cfg, label)
 
 

@@ -49,7 +49,7 @@ def use_mmap_for_large_blocks() -> bool:
     go, later ones land in the heap, where freed pages stay with the process, scattered among live
     ones. A fixed threshold keeps every block of 128 KiB or more (a training step's activations, a
     table's rows) in its own mapping, which goes back the moment it is freed: a training run's peak
-    fell by a quarter and what it left behind from ~60 MB to ~4 MB (issue 22).
+    is lower and it leaves little behind.
     """
     if _LIBC is None:
         return False

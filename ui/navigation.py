@@ -105,8 +105,8 @@ _built: tuple[StreamlitPage, ...] | None = None  # app_pages(), once per process
 
 def app_pages() -> tuple[StreamlitPage, ...]:
     """``st.Page`` for each of ``PAGES``, built in the process's first run and kept: ``st.Page`` finds
-    its file through the file system (``Path.resolve``: ~4 ms a run on a server busy with thirty
-    first runs, and as much again for the sidebar's links by path). Only read: ``navigation()`` hands
+    its file through the file system (``Path.resolve``, slow on a server busy with thirty first runs,
+    and again for the sidebar's links by path). Only read: ``navigation()`` hands
     each run copies, and the sidebar links to these (a link reads a page's URL path and hash alone).
 
     No icon here: the browser would take a page's ``:material/…`` icon for the tab's favicon and fetch

@@ -103,7 +103,7 @@ def table_charts(seed: int) -> list[tuple[alt.TopLevelMixin, alt.TopLevelMixin, 
     """Per table of ``tables(seed)``: its values heatmap, its cosine-similarity heatmap and its caption.
 
     Only the random table depends on the seed: the trained and sinusoidal tables' charts are kept
-    across seeds (a new seed built all six, issue 26).
+    across seeds, so a new seed builds two charts, not six.
     """
     return [_table_charts(name, own_seed(name, seed)) for name in tables(seed)]
 

@@ -1,25 +1,24 @@
 """Process-wide settings that keep a rerun's CPU cost low when thirty sessions share one server.
 
 * **One torch thread.** A page computes small tensors; torch's idle intra-op threads spin while they
-  wait, and on a loaded 2-core machine two threads per call cost many times one (``pca_2d``: 900 ms of
-  CPU on 2 threads against 70 ms on 1, issue 15). A training run then also leaves a core to the pages.
+  wait, and on a loaded 2-core machine two threads per call cost many times one. A training run then
+  also leaves a core to the pages.
 * **One Arrow thread.** Streamlit turns every chart's and table's frame into Arrow
   (``pa.Table.from_pandas``); pyarrow converts a frame of more than 100 rows a column with a thread
-  pool made for that one call, whose threads cost ~4× the conversion itself at the app's sizes (a
-  600-row heatmap frame: 0.6 ms of CPU against 0.16 ms with one thread).
+  pool made for that one call, whose threads cost more than the conversion itself at the app's sizes.
 * **No schema validation while building charts.** Altair validates every chart part against
   Vega-Lite's JSON schema as it is made (its "debug mode") and again on ``to_dict()``; the charts of
   ``core/views/charts.py`` are validated by the tests, so the server builds and draws them without it.
 * **Long-lived objects out of the collector's way.** Streamlit would call ``gc.collect(2)`` after every
   script run (``runner.postScriptGC``); with torch, pandas, Altair and every page's modules loaded, a
-  full collection walks ~260,000 objects (~130 ms of CPU). What the first imports create is frozen as
+  full collection walks hundreds of thousands of objects. What the first imports create is frozen as
   they end (``ui.first_imports``); after each page's first run in the process, ``gc.freeze()`` moves
   the objects alive then — modules, caches, the shared sidebar — into the permanent generation, so later
   collections walk only what reruns create. The freeze waits for the next run's start, and collects
   first: the first run's garbage is freed, not frozen. Objects frozen are still freed by reference
   counting as usual (cached tensors included); only cycles among them would stay.
-* **A full collection at most every two seconds.** Even so, the collection after every run was 4–5 ms
-  of an Attention rerun's ~50 (issue 26). ``runner.postScriptGC`` is off (``.streamlit/config.toml``);
+* **A full collection at most every two seconds.** Even so, a collection after every run would still be
+  a noticeable share of a rerun. ``runner.postScriptGC`` is off (``.streamlit/config.toml``);
   a run's end collects everything when ``FULL_COLLECTION_SECONDS`` have passed since the last full
   collection, and Python's own generational collections run as usual in between. Tensors are freed by
   reference counting; only cyclic garbage waits, for two seconds at most while runs go on.

@@ -146,7 +146,7 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
             "updates by itself."
         )
         return
-    if (wait := job.memory_wait) is not None:  # issue 22: it waits for the server's memory, not a frozen bar
+    if (wait := job.memory_wait) is not None:  # it waits for the server's memory: say so, not a frozen bar
         st.info(waiting_message(*wait, "this training run"), icon=":material/hourglass_top:")
         return
     st.progress(job.step / job.config.steps, text=f"Training: step {job.step} of {job.config.steps}")

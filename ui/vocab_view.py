@@ -13,9 +13,9 @@ from ui.memory import forget_when_short
 from ui.presenter import readable
 
 
-@cache.per_process(max_entries=8)  # ~0.35 MB each: 256 were 90 MB (core.serving.budget)
+@cache.per_process(max_entries=8)  # ~0.35 MB each, within core.serving.budget's chart caches
 def _charts(points: tuple[SweepPoint, ...], vocab_size: int, dim: int) -> tuple[alt.Chart, alt.Chart]:
-    # Building Altair charts costs ~30 ms each; these depend only on the sweep, V and d (no text).
+    # Kept: building Altair charts is costly, and these depend only on the sweep, V and d (no text).
     return vocab_charts(vocab_frame(list(points), dim), vocab_size)
 
 

@@ -1,17 +1,17 @@
-"""A fresh server's work before it takes its first session (issue 26: a class that opens the link at once).
+"""A fresh server's work before it takes its first session, for a class that opens the link at once.
 
 ``streamlit_app.py`` runs it in the server's start-up (the lifespan of Streamlit's ``st.App``), before
 the server answers:
 
-* ``warm_up()``: every module the script and the pages import (torch, pandas, Altair, the app's own:
-  ~2 s of CPU) and GPT-2's BPE;
+* ``warm_up()``: every module the script and the pages import (torch, pandas, Altair, the app's own)
+  and GPT-2's BPE;
 * ``warm_up_run()``: one run of the main page at its defaults in a session of its own that no client
   sees (Streamlit's script check, ``Runtime.does_script_run_without_error``). It compiles the script,
   fills the shared caches for the default text and settings, builds the page's chart templates, and
   ends Streamlit's legacy multipage path (see ``ui.navigation``) before any student's run.
 
-Without it, the first session of a fresh server paid all of that inside its first run, and thirty
-sessions opening the link together waited for it: their first runs' p95 was 5.5–7 s.
+Without it, the first session of a fresh server would pay all of that inside its first run, and
+thirty sessions opening the link together would wait for it.
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ _SCRIPT = """
 _ICON = base64.b64encode(Path(__file__).with_name("favicon.png").read_bytes()).decode()
 # The app's own icon, inline: a page icon named ":material/…" makes the browser fetch its SVG from
 # fonts.gstatic.com, and a classroom may have no network; a file's path is read and re-encoded by
-# Streamlit on every run (~1 ms), a data URL is passed on as it is.
+# Streamlit on every run, a data URL is passed on as it is.
 FAVICON = "data:image/png;base64," + _ICON
 
 
@@ -195,7 +195,7 @@ def values_table(
     columns = [f"d{int(j)}" for j in dims]
     index = labels or [f"t={int(t)}" for t in positions]
     # Labels as plain objects: pandas' Arrow-backed str labels are converted back to objects for every
-    # lookup while the frame is converted for sending (0.6 ms of a table's 1.3).
+    # lookup while the frame is converted for sending.
     frame = pd.DataFrame(
         values.double().numpy(), index=pd.Index(index, dtype=object), columns=pd.Index(columns, dtype=object)
     )
@@ -241,7 +241,7 @@ def tensor_downloads(
 
     ``tensor`` may be a function that makes it: a button's file is built when clicked, and until then the
     session keeps what the function needs, not the tensor (a first batch at B 128, T 8192 is 8 MB a
-    session; thirty sessions' would not fit the server's memory, issue 22).
+    session; thirty sessions' would not fit the server's memory).
     """
     make = tensor if callable(tensor) else partial(_same, tensor)
     c1, c2, c3 = st.columns([1, 1, 4])

@@ -118,7 +118,7 @@ def top_key(m: AttentionMap, query: int) -> int:
 def signature(family: Family, m: AttentionMap) -> str:
     """What a family's position part shows on a sentence, in one sentence computed from its numbers.
 
-    In numpy: on a page's few-token maps, torch's per-operation overhead made it ~0.5 ms a family.
+    In numpy: on a page's few-token maps, torch's per-operation overhead would cost more than the work.
     """
     label = family.label
     mask = m.mask.numpy()  # [T, T]

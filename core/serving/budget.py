@@ -46,8 +46,8 @@ MAX_TEXT_BYTES = TEXT_BYTES // WORST_HELD_PER_BYTE // 1000 * 1000
 
 # A heavy step starts only while the server's resident size plus its bytes stays below this: the last
 # 80 MB are for what concurrent page runs hold beside their reserved steps — the token lists and
-# batches a run keeps once its step is done (thirty sessions at once at the Pipeline's heaviest peaked
-# at 719 MB with a guard at 682 MB, at 664–692 MB with one at 640).
+# batches a run keeps once its step is done: with a guard closer to SERVER_BYTES, thirty sessions at
+# the Pipeline's heaviest went over it (docs/measurements.md).
 RESIDENT_GUARD_BYTES = SERVER_BYTES - 80 * 10**6
 FULL_WAIT_SECONDS = 45  # with nothing reserved, a step waits this long for the resident size to drop
 

@@ -63,8 +63,7 @@ def _pieces():
 def longest_piece(text: str) -> int:
     """UTF-8 bytes of the longest piece GPT-2's split pattern cuts ``text`` into (BPE runs per piece).
 
-    An ASCII text's pieces are their own bytes: their lengths are counted without encoding each one
-    (the verdict's 20 kB in ~2.4 ms instead of ~4.2).
+    An ASCII text's pieces are their own bytes: their lengths are counted without encoding each one.
     """
     pieces = _pieces().findall(text)
     if not pieces:
@@ -81,7 +80,7 @@ def tokenize_bytes(utf8_bytes: int, longest: int, vocab_size: int) -> int:
     tiktoken's own buffers, ~10 bytes a token, plus ~23 bytes a byte of its longest piece (BPE's
     working list) and ~0.35 MB of allocator pages. Above, a token is one to n bytes and an ID ≥ 257 is an
     int object of its own (28 bytes): the model takes the bound n = bytes, so it never predicts less
-    than it takes (a text at the cap: 7 MB predicted, 1–8 MB measured).
+    than it takes.
     """
     if vocab_size <= MIN_VOCAB_SIZE:
         return int(350_000 + 10 * utf8_bytes + 24 * longest)
@@ -94,21 +93,21 @@ SWEEP_BASE_BYTES = 1_800_000  # the sweep's pieces and counts kept between texts
 def sweep_bytes(utf8_bytes: int, longest: int) -> int:
     """Peak bytes of ``core.text.vocab.vocab_sweep`` on a text: its pieces (~10 bytes a byte) and the heap
     merge of its longest piece, ~36 bytes a byte at worst (one letter repeated, which merges at every
-    step): 9.4 MB for one 166 kB word (measured 8.9–9.2 in a fresh process). ASCII at the cap (3.1–3.3 MB,
-    predicted 3.5) and a long run of CJK or emoji, which merges less (3.4–4.2 MB), take less: a bound."""
+    step): 9.4 MB for one 166 kB word. ASCII text and a long run of CJK or emoji, which merges less,
+    take less: a bound."""
     return SWEEP_BASE_BYTES + 10 * utf8_bytes + 36 * longest
 
 
 def batch_bytes(batch_size: int, max_length: int, stride: int, num_tokens: int) -> int:
     """Peak bytes of ``core.text.data.first_batch`` on ``num_tokens`` tokens: the tokens it is cut from, its
-    [B, T+1] index and windows (int64), 16.8 MB at B 128, T 8,192 (measured 16.7)."""
+    [B, T+1] index and windows (int64), 16.8 MB at B 128, T 8,192."""
     span = min(num_tokens, (batch_size - 1) * stride + max_length + 1)
     return 8 * span + 2 * 8 * batch_size * (max_length + 1)
 
 
 def table_rows_bytes(rows: int, dim: int, streamed: bool) -> int:
     """Peak bytes of drawing ``rows`` rows of d values (``core.embeddings``), a bound: the rows and a
-    float64 copy, and a streamed table's 4 MB buffer twice (measured: 4–8 bytes a value, +4 MB)."""
+    float64 copy, and a streamed table's 4 MB buffer twice."""
     return rows * dim * 12 + (8 * 2**20 if streamed else 0)
 
 
@@ -127,10 +126,10 @@ def training_bytes(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> int:
     """Peak bytes of one training run (``core.training.training.train``) on ``num_tokens`` tokens of
     ``vocab_size`` distinct IDs.
 
-    Fitted on 168 runs (3 sizes × T 8–256 × learned/RoPE/ALiBi × V 115–3,972): mean error 6 %, within
-    20 % for all runs above 25 MB. The model's parameters with their gradients and AdamW's two moments
-    (16 bytes each), plus the larger of a step's working set (a step of B windows, or the first loss of
-    8 windows: activations, logits, ALiBi's biased scores) and an evaluation chunk's logits.
+    Fitted on runs of every size, T 8–256, learned, RoPE and ALiBi, and V 115–3,972. The model's
+    parameters with their gradients and AdamW's two moments (16 bytes each), plus the larger of a step's
+    working set (a step of B windows, or the first loss of 8 windows: activations, logits, ALiBi's
+    biased scores) and an evaluation chunk's logits.
     """
     d, heads, layers = SIZES[cfg.size]
     T, V = cfg.context_length, vocab_size
@@ -145,13 +144,12 @@ def training_bytes(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> int:
 
 def why_bytes(num_tokens: int, dim: int) -> int:
     """Peak bytes of Why position?'s comparisons for sentences of up to ``num_tokens`` tokens at d:
-    ~66 bytes per token and dimension (its float64 [N, d] copies; measured 51 MB at N 47, d 16,384)."""
+    ~66 bytes per token and dimension (its float64 [N, d] copies)."""
     return 66 * num_tokens * dim
 
 
 def families_view_bytes(context_length: int, dim: int, span: int) -> int:
     """Peak bytes of the Families page's views drawn anew at context T, d and chart 1's distance span:
-    per dimension ~2,300 bytes, and ~1,100 more for the learned table's rows below T (measured 40–60 MB
-    at d 16,384)."""
+    per dimension ~2,300 bytes, and ~1,100 more for the learned table's rows below T."""
     below = min(1.0, context_length / max(span, 1))  # the share of chart 1's distances a learned table has
     return int(4 * MB + dim * (2_300 + 1_100 * below))

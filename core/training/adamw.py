@@ -1,8 +1,8 @@
 """AdamW as ``torch.optim.AdamW`` computes it on CPU, without the cost of importing it on a server.
 
 Any ``torch.optim`` optimizer imports ``torch._dynamo`` when it is made (``add_param_group`` is
-wrapped by ``torch._compile._disable_dynamo``): about 800 modules, sympy among them, and ~94 MB that
-the server then keeps for good, an eighth of the whole app's budget (``core.serving.budget``). This is the
+wrapped by ``torch._compile._disable_dynamo``): about 800 modules, sympy among them, whose memory the
+server then keeps for good, a large share of the whole app's budget (``core.serving.budget``). This is the
 same update, written out: torch's single-tensor path (the one it takes for CPU tensors), operation
 for operation, so the bits are the same (``tests/core/training/test_adamw.py`` checks it against
 ``torch.optim.AdamW`` with its cosine ``LambdaLR``).

@@ -156,8 +156,8 @@ def write_measured(e: Extrapolation, path: Path = MEASURED_FILE) -> None:
 def measured(path: Path = MEASURED_FILE) -> Extrapolation:
     """The shipped run: ``RUN`` trained on the ship's log and evaluated past its length, as
     ``measure`` computed it (``tests/core/training/test_extrapolation.py`` trains it again and compares
-    every loss). Training it costs ~3 s of CPU, which every fresh server paid on this page's first run
-    while a class opening the page together waited behind it."""
+    every loss). Trained on the server, it would take seconds of CPU on every fresh server's first run
+    of this page, with a class that opens the page together waiting behind it."""
     saved = json.loads(path.read_text())
     return Extrapolation(
         saved["trained"], saved["length"], saved["losses"], None, saved["steps"], saved["seconds"]

@@ -211,7 +211,7 @@ class TrainingQueue:
             job.result, job.step = published(result), step
 
         try:
-            with self._memory_for(job, token_ids):  # New (issue 22): its predicted bytes, reserved first
+            with self._memory_for(job, token_ids):  # its predicted bytes, reserved first
                 result = self._trainer(token_ids, job.config, progress, lambda: self._abandoned(job))
             job.result, job.status = published(result), ("stopped" if result.stopped else "done")
         except _StoppedWaiting:  # stopped (or left alone) while it waited for memory

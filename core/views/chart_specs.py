@@ -1,9 +1,9 @@
 """Charts turned into Vega-Lite specs cheaply: no schema validation, each spec built once, and charts
-that differ only in their data built once per shape (issue 26).
+that differ only in their data built once per shape.
 
 Streamlit converts every chart it draws (``chart.to_dict()`` under a data transformer that collects
-the frames as Arrow). Building an Altair chart (``encode``, layering) costs 3–15 ms and converting it
-~5 ms, while a new seed or text changes only the frame. So:
+the frames as Arrow). Building an Altair chart (``encode``, layering) and converting it are a large
+share of a rerun, while a new seed or text changes only the frame. So:
 
 - ``unvalidated(chart)``: converted without Altair's JSON-schema validation, and once per chart;
 - ``@templated(shape)`` on a builder ``build(frame, *args)``: the chart is built once per shape (the
@@ -38,11 +38,11 @@ _TEMPLATES_LOCK = threading.Lock()
 
 
 def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
-    """``chart``, converted to its spec without Altair's JSON-schema validation (~20 ms a chart).
+    """``chart``, converted to its spec without Altair's JSON-schema validation.
 
     Streamlit calls ``chart.to_dict()`` on every rerun, and validating the spec against Vega-Lite's
-    schema is most of that cost (issue 15: 44% of a Families rerun). The charts built here are
-    validated by the tests (``tests/core/views/test_charts.py``, through ``to_dict()``), so drawing skips it.
+    schema is most of that cost. The charts built here are validated by the tests
+    (``tests/core/views/test_charts.py``, through ``to_dict()``), so drawing skips it.
     """
     cls = type(chart)
     if cls in _UNVALIDATED.values():
@@ -64,10 +64,10 @@ def _kept_spec(chart: alt.TopLevelMixin, build: Callable[[], dict]) -> dict:
     (Streamlit's): built once per chart, then a copy of it with the same datasets handed back again.
 
     A kept chart (``st.cache_resource``) is drawn on every rerun, and Streamlit converts it each time:
-    its spec (~5 ms) and its data to Arrow (~1 ms a frame). Charts are not changed once built, so the
-    first conversion serves every later one (issue 26). A copy of a template (``templated``) takes the
-    template's spec with its own frame's dataset. Other transformers (Altair's default, which inlines
-    the data: the tests) build the spec every time.
+    its spec and its data to Arrow. Charts are not changed once built, so the first conversion serves
+    every later one. A copy of a template (``templated``) takes the template's spec with its own
+    frame's dataset. Other transformers (Altair's default, which inlines the data: the tests) build the
+    spec every time.
     """
     datasets = alt.data_transformers.options.get("datasets")
     if not isinstance(datasets, dict):
@@ -128,11 +128,11 @@ _NUMERIC = frozenset("biuf")  # numpy dtype kinds: bool, int, unsigned, float
 
 def _as_arrow(frame: pd.DataFrame) -> pd.DataFrame | pa.Table:
     """A frame of numeric columns on a plain row index as an Arrow table of the same columns, which
-    Streamlit's transformer sends as it is (~0.1 ms a chart's frame, where pandas' conversion takes
-    ~0.3); any other frame as it is."""
+    Streamlit's transformer sends as it is, more cheaply than it converts a pandas frame; any other
+    frame as it is."""
     index = frame.index
     plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
-    columns = dict(frame.items())  # not frame[name]: a new frame's first lookup hashes its columns (~60 µs)
+    columns = dict(frame.items())  # not frame[name]: a new frame's first lookup hashes its columns
     numeric = all(isinstance(c.dtype, np.dtype) and c.dtype.kind in _NUMERIC for c in columns.values())
     if not plain or not numeric:
         return frame

@@ -358,7 +358,7 @@ def path_chart(
     return _path_chart(frame, x, y, order, title, height, description)
 
 
-@templated(live=("description",))  # layering two charts of one frame hashes it (~2 ms at 512 rows): once
+@templated(live=("description",))  # layering two charts of one frame hashes it: once per shape
 def _path_chart(
     frame: pd.DataFrame,
     x: str,
