@@ -10,7 +10,7 @@ from core.text.tokenizer import MIN_VOCAB_SIZE, check_vocab_size
 
 __all__ = ["FAMILIES", "MAX_USED_LENGTH", "FamilyConfig", "PipelineConfig"]
 
-# Limits that keep one rerun within a small Cloud instance's memory (see README, Performance).
+# Limits that keep one rerun within a small Cloud instance's memory (docs/memory.md).
 MAX_VOCAB = 1_000_000
 MAX_DIM = 16_384
 MAX_CONTEXT = 8_192

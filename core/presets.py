@@ -1,6 +1,6 @@
 """Published model configurations as presets, with the size of their embedding tables.
 
-Every number comes from the model's published configuration (README, "Presets", cites each).
+Every number comes from the model's published configuration (docs/pages.md, "Presets", cites each).
 Total parameters are computed from the architecture and checked against the published totals
 in ``tests/core/test_presets.py``.
 """

@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 CORE = Path(__file__).resolve().parents[2] / "core"
-MAX_LOOSE_MODULES = 9  # the joints between the steps (README, Architecture)
+MAX_LOOSE_MODULES = 9  # the joints between the steps (docs/architecture.md)
 
 
 def top_modules(node: ast.AST) -> set[str]:
