@@ -15,31 +15,26 @@ from core.positional.family import Family, FamilyConfig, LogitInputs, register
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 
-def get_slopes(num_heads: int) -> list[float]:
-    """The reference ``get_slopes``: ALiBi's slope of each head, as Python floats.
+# The reference's own text, as the page's scripts show it: slopes 2^(-8/n), 2^(-16/n), …, 2^(-8) for
+# n a power of two; otherwise those of the closest smaller power, then every other slope of twice as
+# many heads, so the extra heads fall between the first ones. [H] Python floats, head 0 first.
+def get_slopes(n):
+    # ALiBi's slope per head (Press et al. 2022; github.com/ofirpress/attention_with_linear_biases)
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start**i for i in range(n)]
 
-    For ``n`` a power of two the slopes are ``2^(-8/n), 2^(-16/n), …, 2^(-8)``. Otherwise the
-    paper takes the slopes for the closest smaller power of two, then every other slope of
-    twice that many heads, so the extra heads fall between the first ones.
-
-    Args:
-        num_heads: H ≥ 1.
-    Returns:
-        [H] slopes, head 0 first.
-    """
-    if num_heads < 1:
-        raise ValueError(f"ALiBi needs at least one head (got {num_heads}).")
-    closest_power_of_2 = 2 ** math.floor(math.log2(num_heads))
-    start = 2 ** (-(2 ** -(math.log2(closest_power_of_2) - 3)))  # = 2^(-8/n), as in the reference
-    slopes = [start * start**i for i in range(closest_power_of_2)]
-    if closest_power_of_2 == num_heads:
-        return slopes
-    extra = get_slopes(2 * closest_power_of_2)[0::2]  # the odd powers of the finer sequence
-    return slopes + extra[: num_heads - closest_power_of_2]
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    extra = get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    return get_slopes_power_of_2(closest_power_of_2) + extra
 
 
 def alibi_slopes(num_heads: int) -> torch.Tensor:
     """The slope ``m_h`` of each head, from ``get_slopes``: [H] float32."""
+    if num_heads < 1:
+        raise ValueError(f"ALiBi needs at least one head (got {num_heads}).")
     return torch.tensor(get_slopes(num_heads), dtype=torch.float32)  # [H]
 
 

@@ -6,9 +6,17 @@ from core.attention.heads import EXACT_MAX_ELEMENTS as W_EXACT_MAX
 from core.attention.heads import PROJECTION_STREAM
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
+from core.positional.alibi import get_slopes
 from core.positional.learned import INITS
 from core.scripts import Cell, Script
-from core.scripts.common import TOKENIZER, TOKENIZER_IMPORTS, big_table_lines, import_block, string_literal
+from core.scripts.common import (
+    TOKENIZER,
+    TOKENIZER_IMPORTS,
+    big_table_lines,
+    import_block,
+    source,
+    string_literal,
+)
 
 FAMILY_HEADING = "The family, as its paper writes it"
 W_MAX_ELEMENTS = 2**26  # a W the script builds whole: past 256 MB of float32 it stops
@@ -93,17 +101,9 @@ pos_embeddings = sinusoidal(torch.arange(num_positions), output_dim, base, layou
     x1, x2 = x[:, 0::2], x[:, 1::2]  # [T, dh/2] each
     rotated = (x1 * angles.cos() - x2 * angles.sin(), x1 * angles.sin() + x2 * angles.cos())
     return torch.stack(rotated, dim=-1).flatten(1)  # [T, dh/2, 2] -> [T, dh]""",
-    "alibi": """def get_slopes(n):
-    # ALiBi's slope per head (Press et al. 2022; github.com/ofirpress/attention_with_linear_biases)
-    def get_slopes_power_of_2(n):
-        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
-        return [start * start**i for i in range(n)]
-
-    if math.log2(n).is_integer():
-        return get_slopes_power_of_2(n)
-    closest_power_of_2 = 2 ** math.floor(math.log2(n))
-    extra = get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
-    return get_slopes_power_of_2(closest_power_of_2) + extra
+    "alibi": """"""
+    + source(get_slopes)
+    + """
 
 
 slope = torch.tensor(get_slopes(heads))[head - 1]  # m of the head shown

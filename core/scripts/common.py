@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import textwrap
 
 from core.embeddings import EXACT_MAX_ELEMENTS
@@ -32,6 +33,11 @@ TOKENIZER_IMPORTS = (
     "from tiktoken.load import data_gym_to_mergeable_bpe_ranks",
 )
 STDLIB = {"json", "math", "importlib", "pathlib", "dataclasses", "random"}
+
+
+def source(function) -> str:
+    """``function``'s own text, as the app runs it: what a script shows is what the page computes."""
+    return textwrap.dedent(inspect.getsource(function)).rstrip()
 
 
 def import_block(*lines: str) -> str:

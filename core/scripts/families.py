@@ -5,13 +5,15 @@ from __future__ import annotations
 from core.config import FamilyConfig, PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
 from core.families import CURVE_POINTS
+from core.positional.alibi import get_slopes
 from core.positional.family import MAX_USED_LENGTH
 from core.scripts import Cell, Script
-from core.scripts.common import PLAIN_MAX_ELEMENTS, import_block
+from core.scripts.common import PLAIN_MAX_ELEMENTS, import_block, source
 
 CANONICAL_HEADING = "The positional families, as their papers write them"
 
-CANONICAL = """def sinusoidal(positions, d, base=10000.0, layout="interleaved"):
+CANONICAL = (
+    """def sinusoidal(positions, d, base=10000.0, layout="interleaved"):
     # Vaswani et al. 2017 §3.5: PE[p, 2i] = sin(p·base^(-2i/d)), PE[p, 2i+1] = cos(same); concat: [sin | cos]
     # (Transformer-XL); fairseq: [sin | cos] of base^(-i/(d/2-1)) (fairseq get_embedding). In float64.
     i = torch.arange(d // 2, dtype=torch.float64)  # [d/2] the pairs
@@ -22,17 +24,9 @@ CANONICAL = """def sinusoidal(positions, d, base=10000.0, layout="interleaved"):
     return torch.cat((angles.sin(), angles.cos()), dim=-1).float()  # [P, d]
 
 
-def get_slopes(n):
-    # ALiBi's slope per head (Press et al. 2022; github.com/ofirpress/attention_with_linear_biases)
-    def get_slopes_power_of_2(n):
-        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
-        return [start * start**i for i in range(n)]
-
-    if math.log2(n).is_integer():
-        return get_slopes_power_of_2(n)
-    closest_power_of_2 = 2 ** math.floor(math.log2(n))
-    extra = get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
-    return get_slopes_power_of_2(closest_power_of_2) + extra
+"""
+    + source(get_slopes)
+    + """
 
 
 def _relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
@@ -76,6 +70,7 @@ def relative_positions(positions, clip):
     # Shaw et al. 2018 §3.2; tensor2tensor _generate_relative_positions_matrix: clip(j − i, −k, k) + k
     distance = positions[None, :] - positions[:, None]  # [P, P] j − i, query i (row), key j (column)
     return distance.clamp(-clip, clip) + clip  # [P, P]"""
+)
 
 CONTENT = f"""\
 # The used length, and twice T5's max distance and Shaw's clip, so that their flat tails show

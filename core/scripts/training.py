@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from core.positional.alibi import get_slopes
 from core.scripts import Cell, Script
-from core.scripts.common import TOKENIZER, TOKENIZER_IMPORTS, import_block, reads, text_files, text_lines
+from core.scripts.common import (
+    TOKENIZER,
+    TOKENIZER_IMPORTS,
+    import_block,
+    reads,
+    source,
+    text_files,
+    text_lines,
+)
 from core.text.tokenizer import GPT2_VOCAB_SIZE
 from core.training.model import SIZES
 from core.training.training import (
@@ -17,7 +26,8 @@ from core.training.training import (
 
 FAMILIES_CELL = "The positional families, as their papers write them"
 
-POSITIONAL = """
+POSITIONAL = (
+    """
 # Sinusoidal (Vaswani et al. 2017, §3.5): PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same);
 # computed in float64 and rounded once to float32, as the app does.
 def sinusoidal(context_length, output_dim):
@@ -39,14 +49,11 @@ def apply_rope(x, positions, base=10000.0):
     return rotated.flatten(-2)  # [..., T, d/2, 2] -> [..., T, d]
 
 
-# ALiBi (Press et al. 2022; github.com/ofirpress/attention_with_linear_biases): head h adds -m_h·(i - j)
-# to the logit of query i and key j; the slopes are a geometric sequence, 2^(-8/n), 2^(-16/n), …
-def get_slopes(n):  # for n not a power of 2: the slopes of the next smaller one, then every other of 2n
-    closest_power_of_2 = 2 ** math.floor(math.log2(n))
-    start = 2 ** (-(2 ** -(math.log2(closest_power_of_2) - 3)))  # 2^(-8/n)
-    slopes = [start * start**i for i in range(closest_power_of_2)]
-    extra = [] if closest_power_of_2 == n else get_slopes(2 * closest_power_of_2)[0::2]
-    return slopes + extra[: n - closest_power_of_2]
+# ALiBi: head h adds -m_h·(i - j) to the logit of query i and key j; the slopes m_h are a geometric
+# sequence, 2^(-8/n), 2^(-16/n), …
+"""
+    + source(get_slopes)
+    + """
 
 
 def alibi_bias(num_heads, context_length):
@@ -54,6 +61,7 @@ def alibi_bias(num_heads, context_length):
     position = torch.arange(context_length)
     distance = (position[:, None] - position[None, :]).float()  # [T, T] i - j
     return -(slopes[:, None, None] * distance)  # [H, T, T]"""
+)
 
 MODEL = """@dataclass(frozen=True)
 class GPTConfig:
