@@ -74,23 +74,35 @@ def t5_relative_bucket(
     """
     if relative_position.is_floating_point() or relative_position.is_complex():
         raise ValueError(f"relative_position must be an integer tensor (got {relative_position.dtype}).")
-    max_exact = _exact_range(bidirectional, num_buckets, max_distance)
-    relative_position = relative_position.to(torch.long)
-    relative_buckets = torch.zeros_like(relative_position)  # [...]
+    _exact_range(bidirectional, num_buckets, max_distance)  # settings that leave every side its buckets
+    return _relative_position_bucket(
+        relative_position.to(torch.long), bidirectional, num_buckets, max_distance
+    )
+
+
+# The reference's own text, as the page's scripts show it. The log is float32 on purpose: Mesh TF and HF
+# take it in float32 and truncate, and a float64 log could land on the other side of an integer (at the
+# offsets whose exact value is one, e.g. |offset| = 32 and 64 bidirectionally). log(0) = -inf at offset
+# 0 is harmless: torch.where keeps the exact bucket there.
+def _relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
+    # T5's bucket of key − query (Raffel et al. 2020 §2.1), as HF T5Attention writes it (float32 log)
+    relative_buckets = 0
     if bidirectional:
         num_buckets //= 2
-        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets  # keys after the query
-        relative_position = relative_position.abs()
+        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
+        relative_position = torch.abs(relative_position)
     else:
-        relative_position = -relative_position.clamp(max=0)  # distance into the past; future keys → 0
+        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
+    max_exact = num_buckets // 2  # half of the buckets are for exact offsets, half log-spaced
     is_small = relative_position < max_exact
-    # float32 on purpose: Mesh TF and HF take this log in float32 and truncate, and a float64
-    # version could in principle land on the other side of an integer (the at-risk offsets are
-    # those where the exact value is an integer, e.g. |offset| = 32 and 64 bidirectionally).
-    # log(0) = -inf at offset 0 is harmless: torch.where keeps the exact bucket there.
-    log_ratio = torch.log(relative_position.float() / max_exact) / math.log(max_distance / max_exact)
-    relative_position_if_large = max_exact + (log_ratio * (num_buckets - max_exact)).to(torch.long)
-    relative_position_if_large = relative_position_if_large.clamp(max=num_buckets - 1)
+    relative_position_if_large = max_exact + (
+        torch.log(relative_position.float() / max_exact)
+        / math.log(max_distance / max_exact)
+        * (num_buckets - max_exact)
+    ).to(torch.long)
+    relative_position_if_large = torch.min(
+        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
+    )
     return relative_buckets + torch.where(is_small, relative_position, relative_position_if_large)
 
 

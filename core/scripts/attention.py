@@ -8,6 +8,7 @@ from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
 from core.positional.alibi import get_slopes
 from core.positional.learned import INITS
+from core.positional.t5 import _relative_position_bucket
 from core.scripts import Cell, Script
 from core.scripts.common import (
     TOKENIZER,
@@ -37,32 +38,17 @@ token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
 tok_a = token_embedding_layer(torch.tensor(ids_a))  # [Na, d]
 tok_b = token_embedding_layer(torch.tensor(ids_b))  # [Nb, d]"""
 
-T5_FORMULA = """\
-def _relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
-    # T5's bucket of key − query (Raffel et al. 2020 §2.1), as HF T5Attention writes it (float32 log)
-    relative_buckets = 0
-    if bidirectional:
-        num_buckets //= 2
-        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
-        relative_position = torch.abs(relative_position)
-    else:
-        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
-    max_exact = num_buckets // 2  # half of the buckets are for exact offsets, half log-spaced
-    is_small = relative_position < max_exact
-    relative_position_if_large = max_exact + (
-        torch.log(relative_position.float() / max_exact)
-        / math.log(max_distance / max_exact)
-        * (num_buckets - max_exact)
-    ).to(torch.long)
-    relative_position_if_large = torch.min(
-        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
-    )
-    return relative_buckets + torch.where(is_small, relative_position, relative_position_if_large)
+T5_FORMULA = (
+    """\
+"""
+    + source(_relative_position_bucket)
+    + """
 
 
 # nn.Embedding(buckets, heads) untrained: N(0, 1/d) as HF T5's _init_weights, from a generator of its own
 t5_generator = torch.Generator().manual_seed(seed * 1_000_003 + 2)
 t5_bias = torch.randn(buckets, heads, generator=t5_generator) * output_dim**-0.5  # [buckets, H]"""
+)
 
 SHAW_FORMULA = """# Shaw et al. 2018 §3: a^K, one vector per clipped offset clip(j − i, −k, k): 2k + 1 rows,
 # N(0, 1) (untrained). The app seeds each row's generator on its own (splitmix64 of seed and row).

@@ -7,6 +7,7 @@ from core.embeddings import EXACT_MAX_ELEMENTS
 from core.families import CURVE_POINTS
 from core.positional.alibi import get_slopes
 from core.positional.family import MAX_USED_LENGTH
+from core.positional.t5 import _relative_position_bucket
 from core.scripts import Cell, Script
 from core.scripts.common import PLAIN_MAX_ELEMENTS, import_block, source
 
@@ -29,26 +30,9 @@ CANONICAL = (
     + """
 
 
-def _relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
-    # T5's bucket of key − query (Raffel et al. 2020 §2.1), as HF T5Attention writes it (float32 log)
-    relative_buckets = 0
-    if bidirectional:
-        num_buckets //= 2
-        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
-        relative_position = torch.abs(relative_position)
-    else:
-        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
-    max_exact = num_buckets // 2  # half of the buckets are for exact offsets, half log-spaced
-    is_small = relative_position < max_exact
-    relative_position_if_large = max_exact + (
-        torch.log(relative_position.float() / max_exact)
-        / math.log(max_distance / max_exact)
-        * (num_buckets - max_exact)
-    ).to(torch.long)
-    relative_position_if_large = torch.min(
-        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
-    )
-    return relative_buckets + torch.where(is_small, relative_position, relative_position_if_large)
+"""
+    + source(_relative_position_bucket)
+    + """
 
 
 def rope(x, positions, base=10000.0, interleaved=True):

@@ -4,6 +4,7 @@ import pytest
 
 from core.config import FamilyConfig, PipelineConfig
 from core.positional.alibi import get_slopes
+from core.positional.t5 import _relative_position_bucket
 from core.scripts.attention import attention_script
 from core.scripts.common import source
 from core.scripts.families import families_script
@@ -11,20 +12,36 @@ from core.scripts.training import training_script
 from core.text.samples import SAMPLES
 from core.training.training import TrainConfig
 
+# Each page's script, and the reference functions it shows.
 SCRIPTS = {
-    "Families": lambda: families_script(PipelineConfig(), FamilyConfig()),
-    "Attention": lambda: attention_script(
-        PipelineConfig(method="alibi"), FamilyConfig(), 1, True, "The cat sat", "sat the cat"
+    "Families": (
+        lambda: families_script(PipelineConfig(), FamilyConfig()),
+        [get_slopes, _relative_position_bucket],
     ),
-    "Training": lambda: training_script(TrainConfig(method="alibi"), SAMPLES["log"]),
+    "Attention, ALiBi": (
+        lambda: attention_script(
+            PipelineConfig(method="alibi"), FamilyConfig(), 1, True, "The cat sat", "sat cat"
+        ),
+        [get_slopes],
+    ),
+    "Attention, T5": (
+        lambda: attention_script(
+            PipelineConfig(method="t5"), FamilyConfig(), 1, True, "The cat sat", "sat cat"
+        ),
+        [_relative_position_bucket],
+    ),
+    "Training": (lambda: training_script(TrainConfig(method="alibi"), SAMPLES["log"]), [get_slopes]),
 }
 
 
 def test_the_app_runs_the_reference_text():
-    text = source(get_slopes)
-    assert text.startswith("def get_slopes(n):") and "def get_slopes_power_of_2(n):" in text
+    slopes, bucket = source(get_slopes), source(_relative_position_bucket)
+    assert slopes.startswith("def get_slopes(n):") and "def get_slopes_power_of_2(n):" in slopes
+    assert bucket.startswith("def _relative_position_bucket(relative_position, bidirectional=True,")
 
 
 @pytest.mark.parametrize("page", SCRIPTS)
-def test_a_page_script_shows_the_function_the_app_runs(page):
-    assert source(get_slopes) in SCRIPTS[page]().py()
+def test_a_page_script_shows_the_functions_the_app_runs(page):
+    script, functions = SCRIPTS[page]
+    text = script().py()
+    assert all(source(function) in text for function in functions)
