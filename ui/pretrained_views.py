@@ -11,7 +11,7 @@ import torch
 
 from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
-from core.positional import FAMILIES, sinusoidal
+from core.positional import FAMILIES, sinusoidal_at
 from core.positional.pretrained import (
     curves_frame,
     load_minilm_positions,
@@ -95,7 +95,7 @@ def tables(seed: int) -> dict[str, torch.Tensor]:
     return {
         "Trained (all-MiniLM-L6-v2)": trained,
         f"Random nn.Embedding({T}, {d})": random,
-        f"Sinusoidal ({T} × {d})": sinusoidal(T, d),
+        f"Sinusoidal ({T} × {d})": sinusoidal_at(torch.arange(T), d),
     }
 
 

@@ -63,11 +63,7 @@ def sinusoidal_wavelengths(dim: int, base: float = 10000.0, layout: str = "inter
 def sinusoidal_at(
     positions: torch.Tensor, dim: int, base: float = 10000.0, layout: str = "interleaved"
 ) -> torch.Tensor:
-    """Sinusoidal encodings of the given positions, in the chosen layout.
-
-    Computed in float64 and rounded once to float32, so every value is the float32 nearest
-    the exact formula (a float32 computation drifts by up to ~1e-4 at large positions).
-    fairseq's table starts at ``padding_idx + 1``; here row ``p`` is position ``p`` itself.
+    """``sinusoidal`` for any number of positions, in blocks of rows (its float64 temporaries stay small).
 
     Args:
         positions: [P] integer positions.
@@ -76,24 +72,26 @@ def sinusoidal_at(
     Returns:
         [P, d] float32.
     """
-    inv_freq = sinusoidal_inv_freq(dim, base, layout)  # [d/2]
+    check_sinusoidal(dim, layout)
     out = torch.empty(len(positions), dim)  # [P, d]
-    rows = max(1, SINUSOID_CHUNK_ELEMENTS // dim)  # float64 temporaries stay ~10 MB however large P × d is
+    rows = max(1, SINUSOID_CHUNK_ELEMENTS // dim)
     for start in range(0, len(positions), rows):
-        angles = positions[start : start + rows].to(torch.float64)[:, None] * inv_freq  # [p, d/2]
-        if layout == "interleaved":
-            pe = torch.stack((angles.sin(), angles.cos()), dim=-1).flatten(1)  # [p, d/2, 2] -> [p, d]
-        else:
-            pe = torch.cat((angles.sin(), angles.cos()), dim=-1)  # [p, d]
-        out[start : start + rows] = pe
+        out[start : start + rows] = sinusoidal(positions[start : start + rows], dim, base, layout)  # [p, d]
     return out
 
 
-def sinusoidal(
-    num_positions: int, dim: int, base: float = 10000.0, layout: str = "interleaved"
-) -> torch.Tensor:
-    """The whole table for positions ``0 … num_positions-1``: [T, d] float32."""
-    return sinusoidal_at(torch.arange(num_positions), dim, base, layout)
+# The paper's formula as the page's scripts show it, computed in float64 and rounded once to float32, so
+# every value is the float32 nearest the exact formula (a float32 computation drifts by up to ~1e-4 at
+# large positions). fairseq's table starts at padding_idx + 1; here row p is position p itself.
+def sinusoidal(positions, d, base=10000.0, layout="interleaved"):
+    # Vaswani et al. 2017 §3.5: PE[p, 2i] = sin(p·base^(-2i/d)), PE[p, 2i+1] = cos(same); concat: [sin | cos]
+    # (Transformer-XL); fairseq: [sin | cos] of base^(-i/(d/2-1)) (fairseq get_embedding). In float64.
+    i = torch.arange(d // 2, dtype=torch.float64)  # [d/2] the pairs
+    inv_freq = base ** (-i / (d // 2 - 1)) if layout == "fairseq" else base ** (-2 * i / d)  # [d/2]
+    angles = positions.double()[:, None] * inv_freq  # [P, d/2]
+    if layout == "interleaved":
+        return torch.stack((angles.sin(), angles.cos()), dim=-1).flatten(1).float()  # [P, d/2, 2] -> [P, d]
+    return torch.cat((angles.sin(), angles.cos()), dim=-1).float()  # [P, d]
 
 
 # The frequency base, shared with RoPE (which rotates by the same frequencies).
@@ -142,7 +140,7 @@ class SinusoidalPositions(nn.Module):
         _, T, d = x.shape
         # Vaswani et al. §3.4 multiply the token embeddings by √d, so that the fixed waves (amplitude 1)
         # do not drown a GPT-2-style N(0, 0.02²) token embedding.
-        return x * self.dim**0.5 + sinusoidal(T, d).to(x.device)  # [B, T, d] + [T, d]
+        return x * self.dim**0.5 + sinusoidal(torch.arange(T), d).to(x.device)  # [B, T, d] + [T, d]
 
 
 def describe_sinusoidal(
@@ -172,8 +170,10 @@ register(
         params=(BASE, LAYOUT),
         check=check_sinusoidal_settings,
         input_rows=sinusoidal_rows,
-        pipeline_code="pos_embeddings = sinusoidal(max_length, output_dim)  # fixed, no parameters",
-        table_name="sinusoidal(T, d)",
+        pipeline_code=(
+            "pos_embeddings = sinusoidal(torch.arange(max_length), output_dim)  # fixed, no parameters"
+        ),
+        table_name="sinusoidal(torch.arange(T), d)",
         input_note="Sinusoidal: fixed waves, one frequency per pair of dimensions; nothing to train.",
         trainable=True,
         input_module=SinusoidalPositions,

@@ -7,6 +7,7 @@ from core.embeddings import EXACT_MAX_ELEMENTS
 from core.families import CURVE_POINTS
 from core.positional.alibi import get_slopes
 from core.positional.family import MAX_USED_LENGTH
+from core.positional.sinusoidal import sinusoidal
 from core.positional.t5 import _relative_position_bucket
 from core.scripts import Cell, Script
 from core.scripts.common import PLAIN_MAX_ELEMENTS, import_block, source
@@ -14,15 +15,8 @@ from core.scripts.common import PLAIN_MAX_ELEMENTS, import_block, source
 CANONICAL_HEADING = "The positional families, as their papers write them"
 
 CANONICAL = (
-    """def sinusoidal(positions, d, base=10000.0, layout="interleaved"):
-    # Vaswani et al. 2017 §3.5: PE[p, 2i] = sin(p·base^(-2i/d)), PE[p, 2i+1] = cos(same); concat: [sin | cos]
-    # (Transformer-XL); fairseq: [sin | cos] of base^(-i/(d/2-1)) (fairseq get_embedding). In float64.
-    i = torch.arange(d // 2, dtype=torch.float64)  # [d/2] the pairs
-    inv_freq = base ** (-i / (d // 2 - 1)) if layout == "fairseq" else base ** (-2 * i / d)  # [d/2]
-    angles = positions.double()[:, None] * inv_freq  # [P, d/2]
-    if layout == "interleaved":
-        return torch.stack((angles.sin(), angles.cos()), dim=-1).flatten(1).float()  # [P, d/2, 2] -> [P, d]
-    return torch.cat((angles.sin(), angles.cos()), dim=-1).float()  # [P, d]
+    source(sinusoidal)
+    + """
 
 
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.config import FAMILIES, PipelineConfig
 from core.pipeline import TABLE_DIMS, TABLE_POSITIONS
+from core.positional.sinusoidal import sinusoidal
 from core.scripts import Cell, Script
 from core.scripts.common import (
     TOKENIZER,
@@ -11,6 +12,7 @@ from core.scripts.common import (
     big_table_lines,
     import_block,
     reads,
+    source,
     text_files,
     text_lines,
 )
@@ -44,12 +46,13 @@ def create_dataloader_v1(txt, batch_size=4, max_length=256, stride=128, shuffle=
 inputs, targets = next(iter(dataloader))
 print("inputs:", inputs.shape)  # [B, T] token IDs; targets are the same windows shifted by one"""
 
-SINUSOIDAL = """# Fixed sinusoidal positions (Vaswani et al. 2017, §3.5): PE[p, 2i] = sin(p / 10000^(2i/d)),
-# PE[p, 2i+1] = cos(same); computed in float64 and rounded once to float32, as the app does.
-position = torch.arange(context_length, dtype=torch.float64)[:, None]  # [T, 1]
-inv_freq = 10000.0 ** (-torch.arange(0, output_dim, 2, dtype=torch.float64) / output_dim)  # [d/2]
-pos_embeddings = torch.stack((torch.sin(position * inv_freq), torch.cos(position * inv_freq)), dim=-1)
-pos_embeddings = pos_embeddings.flatten(1).to(torch.float32)  # [T, d/2, 2] -> [T, d]"""
+SINUSOIDAL = (
+    source(sinusoidal)
+    + """
+
+
+pos_embeddings = sinusoidal(torch.arange(context_length), output_dim)  # [T, d]: fixed, no parameters"""
+)
 
 
 def pipeline_script(cfg: PipelineConfig, text: str, num_tokens: int | None = None) -> Script:

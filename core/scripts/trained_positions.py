@@ -5,20 +5,17 @@ from __future__ import annotations
 from functools import cache
 
 from core.positional.pretrained import DATA, QUOTED_DISTANCES, STEM
+from core.positional.sinusoidal import sinusoidal
 from core.scripts import Cell, Script
-from core.scripts.common import import_block, reads
+from core.scripts.common import import_block, reads, source
 from core.similarity import CLIMB, PEAK_GAP
 
 TABLE_FILE = f"{STEM}.npy"  # the MiniLM table is data, not code: a file offered beside the script
 FUNCTIONS_HEADING = "How the page measures a table, as the papers do"
 
-FUNCTIONS = '''def sinusoidal(context_length, output_dim):
-    """Vaswani et al. 2017, §3.5: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same)."""
-    # computed in float64 and rounded once to float32, as the app does
-    position = torch.arange(context_length, dtype=torch.float64)[:, None]  # [T, 1]
-    inv_freq = 10000.0 ** (-torch.arange(0, output_dim, 2, dtype=torch.float64) / output_dim)  # [d/2]
-    angles = position * inv_freq  # [T, d/2]
-    return torch.stack((angles.sin(), angles.cos()), dim=-1).flatten(1).float()  # [T, d/2, 2] -> [T, d]
+FUNCTIONS = (
+    source(sinusoidal)
+    + '''
 
 
 def similarity_by_distance(table):
@@ -53,6 +50,7 @@ def rotation_per_step(coords):
     angle = torch.atan2(coords[:, 1], coords[:, 0])  # [T]
     step = torch.remainder(angle.diff() + torch.pi, 2 * torch.pi) - torch.pi  # [T-1] wrapped to [-π, π)
     return float(step.abs().median().rad2deg())'''
+)
 
 
 @cache
@@ -77,7 +75,7 @@ pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)  # the less
 tables = {
     "Trained (all-MiniLM-L6-v2)": trained,
     f"Random nn.Embedding({context_length}, {output_dim})": pos_embedding_layer.weight.detach(),  # [T, d]
-    f"Sinusoidal ({context_length} × {output_dim})": sinusoidal(context_length, output_dim),  # [T, d]
+    f"Sinusoidal ({context_length} × {output_dim})": sinusoidal(torch.arange(context_length), output_dim),
 }"""
     distance = """def signed(x):  # 3 decimals and the sign; a value that rounds to zero is 0.000, not -0.000
     text = f"{x:+.3f}"

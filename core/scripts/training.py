@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.positional.alibi import get_slopes
+from core.positional.sinusoidal import sinusoidal
 from core.scripts import Cell, Script
 from core.scripts.common import (
     TOKENIZER,
@@ -28,13 +29,9 @@ FAMILIES_CELL = "The positional families, as their papers write them"
 
 POSITIONAL = (
     """
-# Sinusoidal (Vaswani et al. 2017, §3.5): PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same);
-# computed in float64 and rounded once to float32, as the app does.
-def sinusoidal(context_length, output_dim):
-    position = torch.arange(context_length, dtype=torch.float64)[:, None]  # [T, 1]
-    inv_freq = 10000.0 ** (-torch.arange(0, output_dim, 2, dtype=torch.float64) / output_dim)  # [d/2]
-    pos_embeddings = torch.stack((torch.sin(position * inv_freq), torch.cos(position * inv_freq)), dim=-1)
-    return pos_embeddings.flatten(1).to(torch.float32)  # [T, d/2, 2] -> [T, d]
+"""
+    + source(sinusoidal)
+    + """
 
 
 # RoPE (Su et al. 2021, RoFormer eq. 34; Meta's LLaMA apply_rotary_emb): rotate each pair (2i, 2i+1) of a
@@ -131,7 +128,7 @@ class TinyGPT(nn.Module):
             input_embeddings = input_embeddings + pos_embeddings  # [B, T, d] + [T, d]
         if self.cfg.method == "sinusoidal":  # §3.4: token embeddings × √d, or the waves would drown them
             d = self.cfg.emb_dim
-            input_embeddings = input_embeddings * d**0.5 + sinusoidal(T, d)  # [B, T, d] + [T, d]
+            input_embeddings = input_embeddings * d**0.5 + sinusoidal(torch.arange(T), d)  # + [T, d]
         x = input_embeddings
         for block in self.blocks:
             x = block(x)

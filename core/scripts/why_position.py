@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.config import FAMILIES, PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
+from core.positional.sinusoidal import sinusoidal
 from core.scripts import Cell, Script
 from core.scripts.common import (
     TOKENIZER,
@@ -11,6 +12,7 @@ from core.scripts.common import (
     big_table_lines,
     comment,
     import_block,
+    source,
     string_literal,
 )
 
@@ -37,13 +39,7 @@ tok_b = token_embedding_layer(torch.tensor(ids_b))  # [Nb, d]
 tok_shuffled = tok_a[order]  # [Na, d]: A's rows in the shuffled order
 print("tok_a:", tok_a.shape, "tok_b:", tok_b.shape)"""
 
-SINUSOIDAL = """# Sinusoidal (Vaswani et al. 2017, §3.5; tensor2tensor's get_timing_signal_1d): PE[p, 2i] =
-# sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same); float64, rounded once to float32 as the app does.
-def sinusoidal(num_positions, output_dim):
-    position = torch.arange(num_positions, dtype=torch.float64)[:, None]  # [N, 1]
-    inv_freq = 10000.0 ** (-torch.arange(0, output_dim, 2, dtype=torch.float64) / output_dim)  # [d/2]
-    pe = torch.stack((torch.sin(position * inv_freq), torch.cos(position * inv_freq)), dim=-1)  # [N, d/2, 2]
-    return pe.flatten(1).to(torch.float32)  # [N, d]"""
+SINUSOIDAL = source(sinusoidal)
 
 SHARED = """def cosine(a, b):
     a, b = a.double(), b.double()  # float64, as the page
@@ -145,9 +141,7 @@ def _token_cell(cfg: PipelineConfig) -> str:
 def _position_cell(cfg: PipelineConfig) -> str:
     shape = '\nprint("pos_embeddings:", pos_embeddings.shape)'
     if cfg.method == "sinusoidal":
-        return (
-            "pos_embeddings = sinusoidal(num_positions, output_dim)  # [N, d]: fixed, no parameters" + shape
-        )
+        return "pos_embeddings = sinusoidal(torch.arange(num_positions), output_dim)  # [N, d]: fixed" + shape
     if cfg.method == "learned":
         exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
         return (

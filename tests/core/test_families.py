@@ -6,7 +6,7 @@ import torch
 from core.config import FamilyConfig
 from core.embeddings import TableRows
 from core.families import position_logits
-from core.positional import FAMILIES, sinusoidal
+from core.positional import FAMILIES, sinusoidal_at
 from core.positional.family import content_vector
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
@@ -94,7 +94,7 @@ def test_reads_dim_says_whether_the_curve_changes_with_d(method):
 
 
 def test_sinusoidal_continues_past_any_length():
-    rows = TableRows(R, sinusoidal(len(R), D))
+    rows = TableRows(R, sinusoidal_at(torch.arange(len(R)), D))
     y = logits("sinusoidal", additive_rows=rows)
     assert not torch.isnan(y).any()
     assert y[0] > y[1:].max()  # a position is most alike to itself
@@ -141,11 +141,12 @@ def test_what_to_look_at_changes_when_the_curve_does():
 
 def test_similarity_findings_follow_the_matrix():
     from core.families import similarity_findings
-    from core.positional import sinusoidal
     from core.similarity import cosine_matrix
 
     positions = torch.arange(16)
-    stripes = similarity_findings("sinusoidal", positions, cosine_matrix(sinusoidal(16, 64).double()))
+    stripes = similarity_findings(
+        "sinusoidal", positions, cosine_matrix(sinusoidal_at(torch.arange(16), 64).double())
+    )
     assert "depends only on the distance |i − j|" in stripes
     noise = torch.randn(16, 256, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
     text = similarity_findings("learned", positions, cosine_matrix(noise))

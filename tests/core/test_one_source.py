@@ -4,19 +4,30 @@ import pytest
 
 from core.config import FamilyConfig, PipelineConfig
 from core.positional.alibi import get_slopes
+from core.positional.sinusoidal import sinusoidal
 from core.positional.t5 import _relative_position_bucket
 from core.scripts.attention import attention_script
 from core.scripts.common import source
 from core.scripts.families import families_script
+from core.scripts.pipeline import pipeline_script
+from core.scripts.trained_positions import trained_positions_script
 from core.scripts.training import training_script
+from core.scripts.why_position import why_position_script
 from core.text.samples import SAMPLES
 from core.training.training import TrainConfig
 
 # Each page's script, and the reference functions it shows.
+SINUSOIDAL = PipelineConfig(method="sinusoidal")
 SCRIPTS = {
+    "Pipeline": (lambda: pipeline_script(SINUSOIDAL, SAMPLES["lesson"]), [sinusoidal]),
+    "Why position?": (lambda: why_position_script(SINUSOIDAL, "The cat sat", "sat cat"), [sinusoidal]),
     "Families": (
         lambda: families_script(PipelineConfig(), FamilyConfig()),
-        [get_slopes, _relative_position_bucket],
+        [sinusoidal, get_slopes, _relative_position_bucket],
+    ),
+    "Attention, sinusoidal": (
+        lambda: attention_script(SINUSOIDAL, FamilyConfig(), 1, True, "The cat sat", "sat cat"),
+        [sinusoidal],
     ),
     "Attention, ALiBi": (
         lambda: attention_script(
@@ -30,7 +41,11 @@ SCRIPTS = {
         ),
         [_relative_position_bucket],
     ),
-    "Training": (lambda: training_script(TrainConfig(method="alibi"), SAMPLES["log"]), [get_slopes]),
+    "Training": (
+        lambda: training_script(TrainConfig(method="alibi"), SAMPLES["log"]),
+        [sinusoidal, get_slopes],
+    ),
+    "Trained positions": (lambda: trained_positions_script(123), [sinusoidal]),
 }
 
 

@@ -4,7 +4,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from core.positional import nope, sinusoidal, sinusoidal_at, sinusoidal_inv_freq, sinusoidal_wavelengths
+from core.positional import nope, sinusoidal_at, sinusoidal_inv_freq, sinusoidal_wavelengths
 
 # Position 3, d = 6, from Python's math. Paper frequencies: 1, 10000^(-1/3), 10000^(-2/3);
 # fairseq frequencies: 10000^(-i/2) = 1, 1/100, 1/10000.
@@ -27,7 +27,7 @@ def test_known_values(layout):
 
 @pytest.mark.parametrize("layout", ["interleaved", "concat", "fairseq"])
 def test_position_zero_and_table_shape(layout):
-    pe = sinusoidal(5, 8, layout=layout)
+    pe = sinusoidal_at(torch.arange(5), 8, layout=layout)
     assert pe.shape == (5, 8) and pe.dtype == torch.float32
     sines = [0, 2, 4, 6] if layout == "interleaved" else [0, 1, 2, 3]
     cosines = [1, 3, 5, 7] if layout == "interleaved" else [4, 5, 6, 7]
@@ -35,14 +35,18 @@ def test_position_zero_and_table_shape(layout):
 
 
 def test_default_is_the_paper_layout():
-    assert torch.equal(sinusoidal(9, 10), sinusoidal(9, 10, layout="interleaved"))
-    assert torch.equal(sinusoidal_at(torch.tensor([7, 2]), 10), sinusoidal(9, 10)[[7, 2]])
+    assert torch.equal(
+        sinusoidal_at(torch.arange(9), 10), sinusoidal_at(torch.arange(9), 10, layout="interleaved")
+    )
+    assert torch.equal(sinusoidal_at(torch.tensor([7, 2]), 10), sinusoidal_at(torch.arange(9), 10)[[7, 2]])
 
 
 def test_concat_is_a_column_permutation_of_interleaved():
     # Same frequencies, same float64 values: only the column order differs.
     order = torch.cat((torch.arange(0, 16, 2), torch.arange(1, 16, 2)))  # sin columns, then cos columns
-    assert torch.equal(sinusoidal(50, 16)[:, order], sinusoidal(50, 16, layout="concat"))
+    assert torch.equal(
+        sinusoidal_at(torch.arange(50), 16)[:, order], sinusoidal_at(torch.arange(50), 16, layout="concat")
+    )
 
 
 def test_fairseq_frequencies_known_values():
@@ -82,17 +86,17 @@ def test_large_position_is_exact_to_float32_in_every_layout():
 @pytest.mark.parametrize("layout", ["interleaved", "concat", "fairseq"])
 def test_odd_dimension_raises(layout):
     with pytest.raises(ValueError, match="needs an even dimension"):
-        sinusoidal(4, 7, layout=layout)
+        sinusoidal_at(torch.arange(4), 7, layout=layout)
     with pytest.raises(ValueError, match="needs an even dimension"):
         sinusoidal_inv_freq(5, layout=layout)
 
 
 def test_bad_layouts_raise():
     with pytest.raises(ValueError, match="Unknown sinusoidal layout"):
-        sinusoidal(4, 8, layout="rope")
+        sinusoidal_at(torch.arange(4), 8, layout="rope")
     with pytest.raises(ValueError, match="at least 4"):
-        sinusoidal(4, 2, layout="fairseq")
-    assert sinusoidal(3, 2, layout="concat").shape == (3, 2)
+        sinusoidal_at(torch.arange(4), 2, layout="fairseq")
+    assert sinusoidal_at(torch.arange(3), 2, layout="concat").shape == (3, 2)
 
 
 # NoPE lives here with the other absolute tables.

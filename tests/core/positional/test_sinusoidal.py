@@ -3,12 +3,12 @@ import math
 import pytest
 import torch
 
-from core.positional import sinusoidal, sinusoidal_at
+from core.positional import sinusoidal_at
 
 
 def test_known_values_d4():
     # PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...); for d = 4 the frequencies are 1 and 1/100.
-    pe = sinusoidal(3, 4)
+    pe = sinusoidal_at(torch.arange(3), 4)
     expected = torch.tensor(
         [
             [0.0, 1.0, 0.0, 1.0],
@@ -29,11 +29,11 @@ def test_large_position_is_exact_to_float32():
 
 
 def test_shape_dtype_and_odd_dim():
-    pe = sinusoidal(7, 6)
+    pe = sinusoidal_at(torch.arange(7), 6)
     assert pe.shape == (7, 6) and pe.dtype == torch.float32
     with pytest.raises(ValueError, match="even"):
-        sinusoidal(4, 5)
+        sinusoidal_at(torch.arange(4), 5)
 
 
 def test_rows_do_not_depend_on_table_size():
-    assert torch.equal(sinusoidal(10, 8)[:4], sinusoidal(4, 8))
+    assert torch.equal(sinusoidal_at(torch.arange(10), 8)[:4], sinusoidal_at(torch.arange(4), 8))

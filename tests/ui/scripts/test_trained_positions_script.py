@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from core.config import MAX_SEED, PipelineConfig
-from core.positional import sinusoidal
+from core.positional import sinusoidal_at
 from core.positional.pretrained import (
     QUOTED_DISTANCES,
     load_minilm_positions,
@@ -140,13 +140,13 @@ def drift(f: dict) -> list[str]:
     """Where the script's functions ``f`` and core's disagree, on a grid of tables (empty when none)."""
     found = []
     for T, d in [(4, 2), (16, 16), (64, 32), (512, 384)]:
-        if not torch.equal(f["sinusoidal"](T, d), sinusoidal(T, d)):
+        if not torch.equal(f["sinusoidal"](torch.arange(T), d), sinusoidal_at(torch.arange(T), d)):
             found.append(f"sinusoidal({T}, {d})")
     grid = [
         torch.randn(T, d, generator=torch.Generator().manual_seed(s))
         for s, (T, d) in enumerate([(3, 2), (8, 4), (33, 7), (100, 16), (40, 80), (512, 384)])
     ]
-    grid += [sinusoidal(128, 64), load_minilm_positions()[0]]
+    grid += [sinusoidal_at(torch.arange(128), 64), load_minilm_positions()[0]]
     for table in grid:
         T, d = table.shape
         sims = f["similarity_by_distance"](table)
@@ -171,7 +171,7 @@ def test_the_scripts_functions_are_cores():
 @pytest.mark.parametrize(
     "old, new",
     [
-        ("-torch.arange(0, output_dim, 2", "-torch.arange(1, output_dim + 1, 2"),  # the odd exponents
+        ("base ** (-2 * i / d)", "base ** (-(2 * i + 1) / d)"),  # the odd exponents
         ("sim.diagonal(r).mean()", "sim.diagonal(r).sum() / len(table)"),  # divided by T, not T − r
         ("torch.where(coords[0] < 0, -1.0, 1.0)", "1.0"),  # no sign convention
         ("s[:2] ** 2 / (s**2).sum()", "s[:2] / s.sum()"),  # singular values, not variances

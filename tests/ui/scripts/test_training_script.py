@@ -5,7 +5,7 @@ import torch
 
 from core.positional.alibi import alibi_attention_bias, get_slopes
 from core.positional.rope import apply_rope
-from core.positional.sinusoidal import sinusoidal
+from core.positional.sinusoidal import sinusoidal_at
 from core.scripts.common import TEXT_FILE, text_lines
 from core.scripts.training import FAMILIES_CELL, training_script
 from core.text.samples import SAMPLES
@@ -134,7 +134,8 @@ def test_the_scripts_positional_families_are_cores():
     ns = _cells(training_script(TrainConfig(), SAMPLES["lesson"]), FAMILIES_CELL)
     for T in (1, 8, 100, 513):
         for d in (2, 32, 64, 128):
-            assert torch.equal(ns["sinusoidal"](T, d), sinusoidal(T, d)), (T, d)
+            p = torch.arange(T)
+            assert torch.equal(ns["sinusoidal"](p, d), sinusoidal_at(p, d)), (T, d)
     g = torch.Generator().manual_seed(0)
     for shape in ((1, 1, 5, 2), (2, 4, 32, 16), (3, 2, 64, 64)):
         x = torch.randn(shape, generator=g)

@@ -7,7 +7,7 @@ import torch
 
 from core.config import FAMILIES, PipelineConfig
 from core.order import mid_sentence
-from core.positional.sinusoidal import sinusoidal
+from core.positional.sinusoidal import sinusoidal_at
 from core.scripts.why_position import FAMILIES_HEADING, why_position_script
 
 CAT = (" The cat sat on the mat", " On the mat the cat sat")  # the page's default, read mid-sentence
@@ -111,7 +111,8 @@ def drift(ns: dict) -> list[str]:
     if "sinusoidal" in ns:
         for num_positions in (1, 7, 64, 1000):
             for dim in (2, 6, 64, 256):
-                if not torch.equal(ns["sinusoidal"](num_positions, dim), sinusoidal(num_positions, dim)):
+                p = torch.arange(num_positions)
+                if not torch.equal(ns["sinusoidal"](p, dim), sinusoidal_at(p, dim)):
                     found.append(f"sinusoidal({num_positions}, {dim})")
     return found
 
@@ -128,10 +129,10 @@ def test_the_scripts_formulas_are_cores(method):
     [
         (
             "sinusoidal",
-            "torch.sin(position * inv_freq), torch.cos",
-            "torch.cos(position * inv_freq), torch.sin",
+            "(angles.sin(), angles.cos()), dim=-1).flatten",
+            "(angles.cos(), angles.sin()), dim=-1).flatten",
         ),
-        ("sinusoidal", "10000.0 **", "1000.0 **"),
+        ("sinusoidal", "base=10000.0", "base=1000.0"),
     ],
 )
 def test_the_drift_guard_catches_a_changed_formula(method, old, new):
