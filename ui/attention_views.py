@@ -51,7 +51,7 @@ from ui.presenter import predict_number, predict_token, presenting, readable
 from ui.settings import bound_number
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import url_value
-from ui.widgets import table
+from ui.widgets import table, token_text
 
 register_url_keys("head", "causal")
 SKIPPED = ("pairing", EXTRAPOLATE.key)  # settings the page does not use (its RoPE pairs as the tiny GPT)
@@ -373,7 +373,8 @@ def row_table(view: SentenceMaps, vocab_size: int) -> None:
     frame = pd.DataFrame(
         {"key token": token_strings([k.token_id for k in row], vocab_size), **weights}, dtype=object
     )
-    table(frame.astype(dict.fromkeys(weights, float)), dict.fromkeys(weights, "{:.4f}"), hide_index=True)
+    formats = {"key token": token_text} | dict.fromkeys(weights, "{:.4f}")
+    table(frame.astype(dict.fromkeys(weights, float)), formats, hide_index=True)
     st.caption(row_note(view, vocab_size))
 
 

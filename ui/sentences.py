@@ -11,6 +11,7 @@ from core.text.tokenizer import token_strings
 from ui.url_keys import register_url_keys, url_bound
 from ui.url_params import MAX_SENTENCE_CHARS
 from ui.widgets import table as draw_table
+from ui.widgets import token_text
 
 register_url_keys("a", "b", "space")
 
@@ -50,7 +51,7 @@ def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
         }
     )
     numbers = [c for c in table.columns if c.startswith(("cosine", "norm"))]
-    draw_table(table, dict.fromkeys(numbers, "{:.6f}"), hide_index=True)
+    draw_table(table, {"token": token_text} | dict.fromkeys(numbers, "{:.6f}"), hide_index=True)
 
 
 def comparison_table(comparisons: dict[str, OrderComparison]) -> None:

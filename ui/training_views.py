@@ -266,5 +266,5 @@ def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text:
         f"Each method the tiny GPT can train{missing}, trained on {where}: "
         f"{settings_label(cfg, tuple(LABELS)[1:])}."
     )
-    table(pd.DataFrame(rows), hide_index=True)
+    table(pd.DataFrame(rows), hide_index=True, one_line="methods")
     position_loss_view(done, cfg.context_length)  # the same runs, position by position, to 2T

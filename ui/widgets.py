@@ -17,6 +17,7 @@ from core.views.charts import grid_frame, heatmap
 from core.views.colors import TENSOR_COLORS
 from core.views.describe import grid_description
 from core.views.export import to_csv, to_npy
+from core.views.markup import escape_markdown
 from core.views.units import every, plural
 from ui.presenter import readable
 from ui.theme import CODE_CSS
@@ -55,8 +56,7 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
 [data-testid="stElementContainer"]:has(.no-room, .dropped-url[hidden]) { display: none; }
 [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] > [data-testid="stElementContainer"]
   .dropped-url[hidden]):not(:has([data-testid="stAlert"])) { display: none; }
-/* A table's cells keep a token's leading space (' cat' is not 'cat'); they still wrap at spaces. */
-[data-testid="stTable"] :is(td, th) { white-space: pre-wrap; }
+[class*="st-key-one-line-"] [data-testid="stTable"] td :is(div, p) { white-space: nowrap; }
 /* A heading's link and a chart's toolbar show on hover only; focused, they show too (the toolbar where
    hover puts it, above the chart: Streamlit's own rule waits for focus on the toolbar itself, which
    only its buttons take). */
@@ -175,14 +175,34 @@ def grid_table(ids: torch.Tensor) -> pd.DataFrame:
     )
 
 
-def table(frame: pd.DataFrame, formats: str | dict[str, str] | None = None, hide_index: bool = False) -> None:
+def token_text(piece: str) -> str:
+    """A token as a table shows it: quoted, so its leading space shows (' cat'), and escaped."""
+    return escape_markdown(repr(piece))
+
+
+def table(
+    frame: pd.DataFrame,
+    formats: str | dict[str, str] | None = None,
+    hide_index: bool = False,
+    one_line: str | None = None,
+) -> None:
     """A small table as HTML, numbers shown with ``formats`` (one format, or a format per column).
+
+    ``one_line``: a key of its own for a table whose cells are short phrases, kept on one line each (its
+    headers still wrap), so that it stays short on a projector.
 
     HTML rather than a data grid: a screen reader reads it as the table it is, it wraps to a projector's
     type, and the browser draws it with the page (a grid draws on a canvas, then updates its copy for
     screen readers a fifth of a second later, on every change).
     """
-    st.table(frame.style.format(formats, na_rep="") if formats else frame, hide_index=hide_index)
+    # Streamlit draws each cell as Markdown: row labels (a token's piece among them) are escaped, read.
+    escaped = lambda label: escape_markdown(label) if isinstance(label, str) else label  # noqa: E731
+    data = frame.style.format(formats, na_rep="").format_index(escaped, axis=0)
+    if one_line is None:
+        st.table(data, hide_index=hide_index)
+        return
+    with st.container(key=f"one-line-{one_line}"):
+        st.table(data, hide_index=hide_index)
 
 
 def values_table(

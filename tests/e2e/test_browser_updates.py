@@ -31,3 +31,14 @@ def test_a_seed_change_keeps_the_charts_it_does_not_change(server, page, wait_fo
         assert len(kept) == 5 and kept.count(True) == 2, kept
     expect(page.get_by_test_id("stTable").first).to_be_visible()
     assert page.get_by_test_id("stDataFrame").count() == 0
+
+
+def test_a_table_shows_tokens_as_text(server, page, wait_for_app):
+    """A token is shown quoted, as the sentences write it (its leading space visible), its Markdown
+    characters as text (Streamlit draws a table's cells as Markdown)."""
+    page.goto(server + "/Why_position?a=x%20**%20y%20%24%24%20z&b=z%20%24%24%20y%20**%20x")
+    wait_for_app(page)
+    settled(page)
+    cells = page.get_by_test_id("stTable").first.locator("tbody tr td:first-child")
+    expect(cells.filter(has_text="' **'")).to_have_count(1)
+    expect(cells.filter(has_text="' $$'")).to_have_count(1)
