@@ -1,7 +1,7 @@
 # Two entry points (see README): `make run` starts the app, `make test` runs every test.
 # Both set up everything they need from nothing: a virtual environment, the pinned packages
 # and, for the browser tests, Debian's chromium. `make test-fast` leaves out the tests marked slow
-# (browser and exported-script runs) for feedback in under a minute.
+# (browser and exported-script runs) for feedback in about two minutes.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
