@@ -30,17 +30,11 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.e2e.conftest import CHROMIUM  # noqa: E402  (the browser the tests drive, launched alike)
+from tests.e2e.conftest import CHROMIUM_ARGS as ARGS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PAGES = [
     "",
     "Why_position",

@@ -181,13 +181,12 @@ def url_value(key: str, default: bool | int | float | str) -> bool | int | float
     if key in st.session_state:
         return st.session_state[key]
     text = st.query_params.get(key)
-    if text is None or problem(key, text):
+    if text is None:
         return default
-    if isinstance(default, bool):
-        return text == "true"
     try:
-        return type(default)(parse(key, text) if key in accepted() else text)
-    except ValueError:  # a whole number's key holding "4.5": the widget would not take it either
+        text = parse(key, text) if key in accepted() else text
+        return text == "true" if isinstance(default, bool) else type(default)(text)
+    except ValueError:  # a value the widget would not take either
         return default
 
 
