@@ -1,6 +1,6 @@
 """Train the tiny GPT on a text and record how its positions are learned.
 
-    python -m core.training.training --method learned --context 32 --size small --steps 400 --text sample:log
+    python -m core.training --method learned --context 32 --size small --steps 400 --text sample:log
 
 prints the run's metrics as JSON (see ``TrainResult.summary``).
 """
