@@ -79,7 +79,7 @@ def apply_rotary(x, positions, base=10000.0, interleaved=True):
     # RoFormer §3.4 (Su et al. 2021): turn each pair of x [..., T, d] by p·θ_i, θ_i = base^(-2i/d), so that
     # a rotated q·k depends on the distance only.
     d = x.shape[-1]
-    dtype = torch.float64 if x.dtype == torch.float64 else torch.float32  # the angles' precision
+    dtype = torch.float64 if x.dtype == torch.float64 else torch.float32  # float32 angles, as HF's
     inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=dtype) / d))  # [d/2] θ_i
     angles = positions.to(dtype)[:, None] * inv_freq  # [T, d/2] p·θ_i
     if interleaved:  # the paper, Meta's LLaMA apply_rotary_emb: x[2i] turns with x[2i+1]
