@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import torch
 
-from core.generator_jump import state_after_draws
+from core.serving.generator_jump import state_after_draws
 
 EXACT_MAX_ELEMENTS = 2**25  # 128 MB of fp32: the largest table streamed within a page run
 STREAM_CHUNK_ELEMENTS = 2**20  # streaming buffer: 4 MB, a multiple of 16
@@ -254,7 +254,7 @@ class TokenStream:
     same seed draws only its new token IDs' stretches of the stream from the nearest saved state.
 
     When rows are whole 16-value blocks the stream ends at its last kept row, and ``state_after`` is
-    jumped to (``core.generator_jump``): ``states`` then reach only that far, and rows past them draw
+    jumped to (``core.serving.generator_jump``): ``states`` then reach only that far, and rows past them draw
     the states they need first, once.
     """
 

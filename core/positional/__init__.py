@@ -22,6 +22,7 @@ from core.positional.t5 import check_t5_buckets, t5_relative_bias, t5_relative_b
 from core.positional.alibi import alibi_bias, alibi_slopes
 from core.positional.rope import (
     apply_rope,
+    apply_rotary,
     rope_inv_freq,
     rope_long_term_decay,
     rope_pairing_permutation,
@@ -38,6 +39,7 @@ __all__ = [
     "alibi_bias",
     "alibi_slopes",
     "apply_rope",
+    "apply_rotary",
     "check_sinusoidal",
     "check_t5_buckets",
     "learned_rows",

@@ -45,20 +45,10 @@ def rope_inv_freq(dim: int, base: float = 10000.0, dtype: torch.dtype = torch.fl
     return 1.0 / (base ** (torch.arange(0, dim, 2, dtype=dtype) / dim))  # [d/2]
 
 
-def rotate_half(x: torch.Tensor) -> torch.Tensor:
-    """HF's ``rotate_half``: ``[x1, x2] → [−x2, x1]`` on the halves of the last dim: [..., d] → [..., d]."""
-    x1 = x[..., : x.shape[-1] // 2]  # [..., d/2]
-    x2 = x[..., x.shape[-1] // 2 :]  # [..., d/2]
-    return torch.cat((-x2, x1), dim=-1)  # [..., d]
-
-
 def apply_rope(
     x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0, interleaved: bool = True
 ) -> torch.Tensor:
-    """Rotate each query or key vector by its position.
-
-    Angles are computed in float32 as HF does, or in float64 when ``x`` is float64 (difference to
-    HF, so that identities can be checked tightly); the result keeps ``x``'s dtype.
+    """``apply_rotary`` with its inputs checked: rotate each query or key vector by its position.
 
     Args:
         x: [..., T, d] queries or keys, d even.
@@ -72,21 +62,32 @@ def apply_rope(
     _check_dim(d)
     if positions.shape != (T,):
         raise ValueError(f"positions must be [T] = [{T}] to match x (got {list(positions.shape)}).")
-    angle_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
-    inv_freq = rope_inv_freq(d, base, angle_dtype)  # [d/2]
-    angles = positions.to(angle_dtype)[:, None] * inv_freq  # [T, d/2]
-    if interleaved:
+    return apply_rotary(x, positions, base, interleaved)
+
+
+# The rotation as the page's scripts show it. Angles are float32, as HF and Meta compute them even for
+# half-precision models (transformers PR #29285), so a float32 x matches HF bit for bit; a float64 x (the
+# pages' exact checks) gets float64 angles. The result keeps x's dtype.
+def rotate_half(x):
+    # HF's rotate_half (GPT-NeoX's pairing): [x1, x2] -> [-x2, x1] on the two halves of the last dim
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2 :]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def apply_rotary(x, positions, base=10000.0, interleaved=True):
+    # RoFormer §3.4 (Su et al. 2021): turn each pair of x [..., T, d] by p·θ_i, θ_i = base^(-2i/d), so that
+    # a rotated q·k depends on the distance only.
+    d = x.shape[-1]
+    dtype = torch.float64 if x.dtype == torch.float64 else torch.float32  # float32 angles, as HF's
+    inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=dtype) / d))  # [d/2] θ_i
+    angles = positions.to(dtype)[:, None] * inv_freq  # [T, d/2] p·θ_i
+    if interleaved:  # the paper, Meta's LLaMA apply_rotary_emb: x[2i] turns with x[2i+1]
         cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)  # [T, d/2] each
-        x_even, x_odd = x.unflatten(-1, (d // 2, 2)).unbind(-1)  # [..., T, d/2] each
-        new_even = x_even * cos - x_odd * sin  # [..., T, d/2]
-        new_odd = x_even * sin + x_odd * cos  # [..., T, d/2]
-        rotated = torch.stack((new_even, new_odd), dim=-1)  # [..., T, d/2, 2]
-        return rotated.flatten(-2)  # [..., T, d]
-    # Difference to the paper's pairing: coordinate i turns with coordinate i + d/2 (GPT-NeoX, HF).
-    # Same operations in the same order as HF (cat, then cos/sin), so float32 results match bit for bit.
-    angles = torch.cat((angles, angles), dim=-1)  # [T, d]
-    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)  # [T, d] each
-    return x * cos + rotate_half(x) * sin  # [..., T, d]
+        x1, x2 = x.unflatten(-1, (d // 2, 2)).unbind(-1)  # [..., T, d/2] each
+        return torch.stack((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1).flatten(-2)  # [..., T, d]
+    emb = torch.cat((angles, angles), dim=-1)  # [T, d] HF's apply_rotary_pos_emb: x[i] turns with x[i + d/2]
+    return x * emb.cos().to(x.dtype) + rotate_half(x) * emb.sin().to(x.dtype)  # [..., T, d]
 
 
 def rope_pairing_permutation(dim: int) -> torch.Tensor:

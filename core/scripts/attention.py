@@ -8,6 +8,7 @@ from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
 from core.positional.alibi import get_slopes
 from core.positional.learned import INITS
+from core.positional.rope import apply_rotary, rotate_half
 from core.positional.sinusoidal import sinusoidal
 from core.positional.t5 import _relative_position_bucket
 from core.scripts import Cell, Script
@@ -72,15 +73,7 @@ FORMULAS = {
 
 
 pos_embeddings = sinusoidal(torch.arange(num_positions), output_dim, base, layout)  # [N, d]""",
-    "rope": """def rope(x, positions, base=10000.0):
-    # RoFormer §3.4 (Su et al. 2021), Meta's LLaMA apply_rotary_emb: turn each pair (x[2i], x[2i+1]) of
-    # x [T, dh] by position · base^(-2i/dh); a rotated q·k then depends on the distance only.
-    dh = x.shape[-1]
-    inv_freq = 1.0 / (base ** (torch.arange(0, dh, 2, dtype=torch.float64) / dh))  # [dh/2]
-    angles = positions.double()[:, None] * inv_freq  # [T, dh/2]
-    x1, x2 = x[:, 0::2], x[:, 1::2]  # [T, dh/2] each
-    rotated = (x1 * angles.cos() - x2 * angles.sin(), x1 * angles.sin() + x2 * angles.cos())
-    return torch.stack(rotated, dim=-1).flatten(1)  # [T, dh/2, 2] -> [T, dh]""",
+    "rope": source(rotate_half) + "\n\n\n" + source(apply_rotary),
     "alibi": """"""
     + source(get_slopes)
     + """
@@ -96,7 +89,7 @@ SCORES = {  # what each family does to the scores of one sentence (x: its token 
     "nope": "    scores = content  # NoPE: position enters nowhere; only the mask can tell orders apart",
     "learned": """    x_p = (tok + pos_embeddings[:T]).double()  # the table is added to the input
     scores = (x_p @ W_q) @ (x_p @ W_k).T / math.sqrt(head_dim)  # [T, T] from x + p""",
-    "rope": """    q, k = rope(q0, positions, base), rope(k0, positions, base)  # rotated by their positions
+    "rope": """    q, k = apply_rotary(q0, positions, base), apply_rotary(k0, positions, base)  # [T, dh] each
     scores = q @ k.T / math.sqrt(head_dim)  # [T, T]""",
     "alibi": """    distance = (positions[:, None] - positions[None, :]).float()  # [T, T] i − j
     scores = content - (slope * distance).double()  # −m·(i − j)""",

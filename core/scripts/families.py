@@ -7,6 +7,7 @@ from core.embeddings import EXACT_MAX_ELEMENTS
 from core.families import CURVE_POINTS
 from core.positional.alibi import get_slopes
 from core.positional.family import MAX_USED_LENGTH
+from core.positional.rope import apply_rotary, rotate_half
 from core.positional.sinusoidal import sinusoidal
 from core.positional.t5 import _relative_position_bucket
 from core.scripts import Cell, Script
@@ -29,19 +30,14 @@ CANONICAL = (
     + """
 
 
-def rope(x, positions, base=10000.0, interleaved=True):
-    # RoFormer §3.4 (Su et al. 2021): rotate x [..., T, dh] by p·base^(-2i/dh), pair by pair: (2i, 2i+1) as
-    # Meta's LLaMA apply_rotary_emb, or (i, i + dh/2) as HF apply_rotary_pos_emb with rotate_half.
-    dh = x.shape[-1]
-    inv_freq = 1.0 / (base ** (torch.arange(0, dh, 2, dtype=torch.float64) / dh))  # [dh/2]
-    angles = positions.double()[:, None] * inv_freq  # [T, dh/2]
-    if interleaved:
-        x1, x2 = x.unflatten(-1, (dh // 2, 2)).unbind(-1)  # [..., T, dh/2] each
-        rotated = (x1 * angles.cos() - x2 * angles.sin(), x1 * angles.sin() + x2 * angles.cos())
-        return torch.stack(rotated, dim=-1).flatten(-2)  # [..., T, dh/2, 2] -> [..., T, dh]
-    angles = torch.cat((angles, angles), dim=-1)  # [T, dh]
-    rotate_half = torch.cat((-x[..., dh // 2 :], x[..., : dh // 2]), dim=-1)  # [..., T, dh]
-    return x * angles.cos() + rotate_half * angles.sin()
+"""
+    + source(rotate_half)
+    + """
+
+
+"""
+    + source(apply_rotary)
+    + """
 
 
 def relative_positions(positions, clip):
@@ -86,8 +82,9 @@ CURVES = """def input_logit(rows):  # an input-added table: ((u + p_r)·(u + p_0
 
 learned = input_logit(pos_embeddings[distances[distances < context_length]])  # [R'] no row at T or later
 uh = u[:head_dim]  # [dh] head 1's share of u
-q = rope(uh.expand(len(distances), head_dim), distances, base, pairing == "interleaved")  # [R, dh] at r
-k = rope(uh[None], torch.zeros(1, dtype=torch.long), base, pairing == "interleaved")[0]  # [dh] at 0
+interleaved = pairing == "interleaved"
+q = apply_rotary(uh.expand(len(distances), head_dim), distances, base, interleaved)  # [R, dh] at r
+k = apply_rotary(uh[None], torch.zeros(1, dtype=torch.long), base, interleaved)[0]  # [dh] at 0
 bucket = _relative_position_bucket(-distances, False, buckets, max_distance)  # [R] key r back (causal)
 curves = {
     "nope": torch.zeros(len(distances), dtype=torch.float64),  # position adds nothing

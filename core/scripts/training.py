@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.positional.alibi import get_slopes
+from core.positional.rope import apply_rotary, rotate_half
 from core.positional.sinusoidal import sinusoidal
 from core.scripts import Cell, Script
 from core.scripts.common import (
@@ -34,16 +35,14 @@ POSITIONAL = (
     + """
 
 
-# RoPE (Su et al. 2021, RoFormer eq. 34; Meta's LLaMA apply_rotary_emb): rotate each pair (2i, 2i+1) of a
-# query or key by the angle p·θ_i, θ_i = 10000^(-2i/d), so q·k depends only on the distance.
-def apply_rope(x, positions, base=10000.0):
-    *_, T, d = x.shape  # x: [..., T, d]
-    inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.float32) / d))  # [d/2]
-    angles = positions.float()[:, None] * inv_freq  # [T, d/2]
-    cos, sin = angles.cos(), angles.sin()  # [T, d/2] each
-    x_even, x_odd = x.unflatten(-1, (d // 2, 2)).unbind(-1)  # [..., T, d/2] each
-    rotated = torch.stack((x_even * cos - x_odd * sin, x_even * sin + x_odd * cos), dim=-1)
-    return rotated.flatten(-2)  # [..., T, d/2, 2] -> [..., T, d]
+"""
+    + source(rotate_half)
+    + """
+
+
+"""
+    + source(apply_rotary)
+    + """
 
 
 # ALiBi: head h adds -m_h·(i - j) to the logit of query i and key j; the slopes m_h are a geometric
@@ -86,7 +85,7 @@ class CausalSelfAttention(nn.Module):
         v = v.view(B, T, H, d // H).transpose(1, 2)  # [B, H, T, d/H]
         positions = torch.arange(T)
         if self.cfg.method == "rope":  # New: rotate queries and keys by their positions
-            q, k = apply_rope(q, positions), apply_rope(k, positions)  # [B, H, T, d/H] each
+            q, k = apply_rotary(q, positions), apply_rotary(k, positions)  # [B, H, T, d/H] each
         mask = torch.zeros(T, T).masked_fill(positions[None, :] > positions[:, None], float("-inf"))  # [T, T]
         if self.cfg.method == "alibi":  # New: a per-head penalty on distance
             mask = mask + alibi_bias(H, T)  # [H, T, T]

@@ -14,7 +14,6 @@ from __future__ import annotations
 SERVER_BYTES = 690 * 10**6  # the whole app: Community Cloud's smallest tier
 IDLE_BYTES = 440 * 10**6  # a warmed-up server with every page loaded once (measured, benchmarks/)
 HEADROOM_BYTES = SERVER_BYTES - IDLE_BYTES  # what requests, caches, sessions and a training run share
-TRAIN_BYTES = HEADROOM_BYTES * 2 // 5  # one training run's activations, logits and gradients at most
 CACHE_BYTES = 30 * 10**6  # the shared cache's entries together (ui.cache.SHARED: token lists, batches, rows)
 # Streamlit's chart caches, which count entries: ui.families.compare keeps 15 similarity views (one heatmap
 # of 4,096 cells and its spec each, < 0.5 MB) and 56 logit panels (70 kB each), ui.vocab_view 8 vocab views
@@ -30,6 +29,10 @@ SLACK_BYTES = 15 * 10**6  # what no model counts: allocator pages, message and s
 GOVERNED_BYTES = (  # the memory governor's budget: heavy steps in flight, all sessions together
     HEADROOM_BYTES - CACHE_BYTES - CHART_CACHE_BYTES - CLASS_SESSIONS * SESSION_BYTES - SLACK_BYTES
 )
+# One training run's predicted peak (core.training.training.estimated_bytes) at most: what the governor can
+# reserve for it, so that a run the page accepts is never refused as too big when it reserves (page steps
+# wait for it, a run taking at most RUN_SECONDS).
+TRAIN_BYTES = GOVERNED_BYTES
 
 # What the server keeps of a text while a session uses it (Streamlit 1.67, measured with
 # benchmarks/memory_bench.py): a pasted text's UTF-8 four times in protocol buffers (the browser's

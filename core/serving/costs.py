@@ -5,7 +5,8 @@ trimmed server, fitted on this machine (glibc, mmap threshold 128 KiB, ``core.se
 checked against measured peaks by ``tests/core/serving/test_memory_governor.py`` and
 ``benchmarks/memory_bench.py``. A text is bounded by what it costs (``core.serving.budget``): its UTF-8 bytes,
 which are its tokens at the smallest vocabulary (V = 257, one token per byte), and what the server keeps
-of it while a session uses it.
+of it while a session uses it. A training run's model is ``core.training.training.estimated_bytes``,
+beside its time model: ``TrainConfig.validate`` bounds a run by it and the train queue reserves it.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from dataclasses import dataclass
 
 from core.serving.budget import PASTE_COPIES
 from core.text.tokenizer import GPT2_PAT_STR, MIN_VOCAB_SIZE
-from core.training.model import SIZES
-from core.training.training import EVAL_TOKENS, LOGIT_ELEMENTS, VAL_FRACTION, TrainConfig, batch_size_for
 
 MB = 10**6
 
@@ -109,37 +108,6 @@ def table_rows_bytes(rows: int, dim: int, streamed: bool) -> int:
     """Peak bytes of drawing ``rows`` rows of d values (``core.embeddings``), a bound: the rows and a
     float64 copy, and a streamed table's 4 MB buffer twice."""
     return rows * dim * 12 + (8 * 2**20 if streamed else 0)
-
-
-def _eval_logit_elements(cfg: TrainConfig, vocab_size: int, num_tokens: int, learned: bool) -> int:
-    """The most logit elements one evaluation chunk holds (``core.training.training.per_position_loss``)."""
-    held_out = num_tokens - int(num_tokens * (1 - VAL_FRACTION))
-    most = 0
-    for length in [cfg.context_length] if learned else [cfg.context_length, 2 * cfg.context_length]:
-        windows = (min(held_out, EVAL_TOKENS + 1) - 1) // length
-        chunk = max(1, LOGIT_ELEMENTS // (length * vocab_size))
-        most = max(most, min(windows, chunk) * length * vocab_size)
-    return most
-
-
-def training_bytes(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> int:
-    """Peak bytes of one training run (``core.training.training.train``) on ``num_tokens`` tokens of
-    ``vocab_size`` distinct IDs.
-
-    Fitted on runs of every size, T 8–256, learned, RoPE and ALiBi, and V 115–3,972. The model's
-    parameters with their gradients and AdamW's two moments (16 bytes each), plus the larger of a step's
-    working set (a step of B windows, or the first loss of 8 windows: activations, logits, ALiBi's
-    biased scores) and an evaluation chunk's logits.
-    """
-    d, heads, layers = SIZES[cfg.size]
-    T, V = cfg.context_length, vocab_size
-    params = 12 * layers * d * d + V * d + T * d
-    windows = max(batch_size_for(T), 8)
-    alibi = cfg.method == "alibi"
-    step = 2.2 * MB + 72 * windows * T * d * layers + 8.4 * windows * T * V
-    step += 2.8 * windows * heads * T * T * layers * alibi
-    evaluation = 2.3 * MB + 12.5 * _eval_logit_elements(cfg, V, num_tokens, cfg.method == "learned")
-    return int(16 * params + max(step, evaluation))
 
 
 def why_bytes(num_tokens: int, dim: int) -> int:

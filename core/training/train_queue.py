@@ -26,9 +26,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from core.serving.costs import training_bytes
 from core.serving.memory_governor import MemoryGovernor, MemoryRefused, give_back_memory, governor
-from core.training.training import TrainConfig, TrainResult, estimated_seconds, train
+from core.training.training import TrainConfig, TrainResult, estimated_bytes, estimated_seconds, train
 
 ABANDON_SECONDS = 30.0  # a run nobody has looked at for this long is cancelled
 
@@ -225,7 +224,7 @@ class TrainingQueue:
 
     @contextlib.contextmanager
     def _memory_for(self, job: Job, token_ids: list[int]) -> Iterator[None]:
-        """Hold the run's predicted peak bytes (``core.serving.costs.training_bytes``) while it trains."""
+        """Hold the run's predicted peak bytes (``training.estimated_bytes``) while it trains."""
 
         def on_wait(ahead: int, running: int) -> None:  # the page shows it; Stop ends the wait
             job.memory_wait = (ahead, running)
@@ -233,7 +232,7 @@ class TrainingQueue:
                 raise _StoppedWaiting
 
         memory = self._memory or governor()
-        nbytes = training_bytes(job.config, len(set(token_ids)), len(token_ids))
+        nbytes = estimated_bytes(job.config, len(set(token_ids)), len(token_ids))
         try:
             ticket = memory.acquire(nbytes, "this training run", on_wait)
         finally:

@@ -1,6 +1,6 @@
 """Train the tiny GPT on a text and record how its positions are learned.
 
-    python -m core.training.training --method learned --context 32 --size small --steps 400 --text sample:log
+    python -m core.training --method learned --context 32 --size small --steps 400 --text sample:log
 
 prints the run's metrics as JSON (see ``TrainResult.summary``).
 """
@@ -36,6 +36,7 @@ LOGIT_ELEMENTS = 2**22  # logits computed at once in an evaluation (16 MB of flo
 # matrix products at ~60 GFLOP/s, and ~10 ns per logit element (softmax, cross-entropy, their grads).
 FLOPS_PER_SECOND = 60e9
 SECONDS_PER_LOGIT = 10e-9
+MB = 10**6
 
 
 MAX_TRAIN_TOKENS = 20_000  # a longer text is cut here: its vocabulary sets the model's logits' memory
@@ -87,7 +88,7 @@ class TrainConfig:
         if vocab_size is None:
             return
         seconds = estimated_seconds(self, vocab_size, num_tokens)
-        nbytes = estimated_bytes(self, vocab_size)
+        nbytes = estimated_bytes(self, vocab_size, num_tokens)
         if seconds > RUN_SECONDS:
             fixed = estimated_seconds(
                 dataclasses.replace(self, steps=0), vocab_size, num_tokens
@@ -128,14 +129,39 @@ def estimated_seconds(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> flo
     return cfg.steps * step + evaluation
 
 
-def estimated_bytes(cfg: TrainConfig, vocab_size: int) -> int:
-    """Peak bytes of one training step: logits and their gradient, attention maps, activations."""
-    d, n_heads, n_layers = SIZES[cfg.size]
-    B, T = cfg.batch_size, cfg.context_length
-    logits = 3 * B * T * vocab_size  # logits, log-softmax, gradient
-    attention = 3 * n_layers * B * n_heads * T * T  # scores, weights, gradient
-    activations = 20 * n_layers * B * T * d  # what autograd keeps per block
-    return 4 * (logits + attention + activations)
+def _eval_logit_elements(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> int:
+    """The most logit elements one evaluation chunk holds (``per_position_loss``)."""
+    held_out = num_tokens - int(num_tokens * (1 - VAL_FRACTION))
+    fixed = FAMILIES[cfg.method].fixed_length  # a learned table is evaluated in windows of T only
+    most = 0
+    for length in [cfg.context_length] if fixed else [cfg.context_length, 2 * cfg.context_length]:
+        windows = (min(held_out, EVAL_TOKENS + 1) - 1) // length
+        chunk = max(1, LOGIT_ELEMENTS // (length * vocab_size))
+        most = max(most, min(windows, chunk) * length * vocab_size)
+    return most
+
+
+def estimated_bytes(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> int:
+    """Peak bytes of one run (``train``) on ``num_tokens`` tokens of ``vocab_size`` distinct IDs: the bound
+    ``TrainConfig.validate`` holds a run to, and what the train queue reserves from the memory governor.
+
+    The model's parameters with their gradients and AdamW's two moments (16 bytes each), plus the larger
+    of a step's working set and an evaluation chunk's logits. A step's working set: activations and
+    ALiBi's biased scores of its B windows (or of the first loss's 8), and its logits, 12.5 bytes an
+    element with their log-softmax and gradient, or 8.4 for the first loss's 8 windows, which has no
+    backward pass. Fitted on this machine's peaks (glibc, ``docs/measurements.md``) and checked against
+    fresh ones by ``tests/core/serving/test_memory_governor.py``.
+    """
+    d, heads, layers = SIZES[cfg.size]
+    T, V = cfg.context_length, vocab_size
+    params = 12 * layers * d * d + V * d + T * d
+    windows = max(cfg.batch_size, 8)
+    alibi = cfg.method == "alibi"
+    logits = max(12.5 * cfg.batch_size * T * V, 8.4 * 8 * T * V)
+    step = 1.7 * MB + 72 * windows * T * d * layers + logits
+    step += 2.8 * windows * heads * T * T * layers * alibi
+    evaluation = 2.3 * MB + 12.5 * _eval_logit_elements(cfg, V, num_tokens)
+    return int(16 * params + max(step, evaluation))
 
 
 def compact_vocab(token_ids: list[int]) -> tuple[torch.Tensor, list[int]]:

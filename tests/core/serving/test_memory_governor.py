@@ -31,12 +31,12 @@ from core.serving.budget import (
     SESSION_BYTES,
     SLACK_BYTES,
     TEXT_BYTES,
-    TRAIN_BYTES,
     WORST_HELD_PER_BYTE,
     WORST_HELD_PER_CHAR,
 )
-from core.serving.costs import families_view_bytes, text_cost, training_bytes, why_bytes
+from core.serving.costs import families_view_bytes, text_cost, why_bytes
 from core.serving.memory_governor import MemoryGovernor, MemoryRefused
+from core.training.model import SIZES, trainable_methods
 from core.training.train_queue import TrainingQueue
 from core.training.training import TrainConfig, TrainResult, batch_size_for, estimated_bytes
 
@@ -259,7 +259,7 @@ def fake_train(calls: list):
 def test_a_training_run_waits_for_memory_says_so_and_stop_ends_the_wait():
     ids = list(range(100)) * 50
     cfg = TrainConfig("learned", 8, "tiny", 10, batch_size=batch_size_for(8))
-    need = training_bytes(cfg, len(set(ids)), len(ids))
+    need = estimated_bytes(cfg, len(set(ids)), len(ids))
     gov = small_governor(budget=need + MB)
     holder = gov.acquire(2 * MB, "a page's heavy step")  # leaves less than the run needs
     calls = []
@@ -278,7 +278,7 @@ def test_a_training_run_waits_for_memory_says_so_and_stop_ends_the_wait():
 def test_a_training_run_trains_once_the_memory_is_free_and_releases_it():
     ids = list(range(100)) * 50
     cfg = TrainConfig("learned", 8, "tiny", 10, batch_size=batch_size_for(8))
-    gov = small_governor(budget=training_bytes(cfg, len(set(ids)), len(ids)) + MB)
+    gov = small_governor(budget=estimated_bytes(cfg, len(set(ids)), len(ids)) + MB)
     holder = gov.acquire(2 * MB, "a page's heavy step")
     calls = []
     job = TrainingQueue(trainer=fake_train(calls), memory=gov).submit(ids, cfg, "student")
@@ -334,21 +334,30 @@ def test_the_worst_text_costs_are_what_the_caps_assume():
 
 
 def test_every_training_run_the_page_allows_fits_the_governors_budget():
-    worst = 0
-    for size in ("tiny", "small", "medium"):
-        for T in (4, 8, 16, 32, 64, 128, 192, 256):
-            for method in ("learned", "rope", "alibi", "nope", "sinusoidal"):
-                for vocab in (50, 500, 1000, 2000, 4000, 8000, 20000):
-                    cfg = TrainConfig(method, T, size, 300, batch_size=batch_size_for(T))
-                    if estimated_bytes(cfg, vocab) <= TRAIN_BYTES:  # TrainConfig.validate's bound
-                        worst = max(
-                            worst, training_bytes(cfg, vocab, 20_000), training_bytes(cfg, vocab, 2_000)
-                        )
-    assert 100 * MB < worst <= GOVERNED_BYTES
+    """validate bounds a run by the bytes the queue reserves: a run the page accepts can reserve them."""
+    allowed, refused, worst = 0, 0, 0
+    for size in SIZES:
+        for T in (4, 8, 32, 128, 192, 205, 256):
+            for method in trainable_methods():
+                for vocab in (50, 500, 2000, 4000, 6000, 8000, 10_000, 13_000, 20_000):
+                    for tokens in (max(vocab, 20 * (T + 1)), 20_000):  # the shortest text it runs on, the cap
+                        cfg = TrainConfig(method, T, size, 1, batch_size=batch_size_for(T))
+                        need = estimated_bytes(cfg, vocab, tokens)
+                        try:
+                            cfg.validate(tokens, vocab)
+                        except ValueError as refusal:
+                            if "MB of memory" in str(refusal):
+                                assert need > GOVERNED_BYTES
+                                refused += 1
+                            continue
+                        assert need <= GOVERNED_BYTES
+                        allowed, worst = allowed + 1, max(worst, need)
+    assert allowed > 100 and refused > 100
+    assert 100 * MB < worst <= GOVERNED_BYTES  # the bound is what limits the largest runs
 
 
 def test_the_heaviest_page_views_fit_the_budget_beside_a_training_run_at_the_defaults():
-    default_run = training_bytes(TrainConfig(), 115, 9_090)
+    default_run = estimated_bytes(TrainConfig(), 115, 9_090)
     families = families_view_bytes(MAX_CONTEXT, MAX_DIM, MAX_CONTEXT)
     why = why_bytes(max_sentence_tokens(MAX_DIM), MAX_DIM)
     assert default_run + families + why <= GOVERNED_BYTES
@@ -443,6 +452,7 @@ TRAINING_RUNS = {  # (size, T, method, distinct tokens or 0 for the page's defau
     "medium at T 256, RoPE": ("medium", 256, "rope", 0),
     "medium at T 8, ALiBi, 4,000 token types": ("medium", 8, "alibi", 4000),
     "tiny, 2,000 token types (the evaluation's logits)": ("tiny", 32, "rope", 2000),
+    "tiny, 9,021 token types (near the largest run the page allows)": ("tiny", 32, "learned", 10_500),
 }
 
 
@@ -454,10 +464,10 @@ def test_a_training_runs_peak_is_predicted_within_20_percent(run):
         f"""
         import random, torch
         torch.set_num_threads(1)
-        from core.serving.costs import training_bytes
         from core.text.samples import SAMPLES
         from core.text.tokenizer import encode
         from core.training.training import MAX_TRAIN_TOKENS, TrainConfig, batch_size_for, train
+        from core.training.training import estimated_bytes
         if {kinds}:
             rng = random.Random({kinds})
             ids = [rng.randrange({kinds}) for _ in range(MAX_TRAIN_TOKENS)]
@@ -465,9 +475,10 @@ def test_a_training_runs_peak_is_predicted_within_20_percent(run):
             ids = encode(SAMPLES["log"])[:MAX_TRAIN_TOKENS]
         train(ids, TrainConfig("rope", 8, "tiny", 2, batch_size=batch_size_for(8)))  # a warm server's imports
         cfg = TrainConfig({method!r}, {T}, {size!r}, 3, batch_size=batch_size_for({T}))
-        predicted = training_bytes(cfg, len(set(ids)), len(ids))
+        predicted = estimated_bytes(cfg, len(set(ids)), len(ids))
         print(json.dumps([measured_peak(lambda: train(ids, cfg)), predicted]))
         """
     )
     peak, predicted = result
     assert abs(predicted - peak) <= 0.2 * peak, (peak, predicted)
+    assert peak <= GOVERNED_BYTES  # what validate lets a run reserve at most

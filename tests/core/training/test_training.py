@@ -116,7 +116,7 @@ def test_a_run_over_the_time_or_memory_budget_is_refused_with_what_to_change():
     assert 10 < allowed < 5000
     TrainConfig(size="medium", context_length=256, batch_size=4, steps=allowed).validate(9115, 340)
     wide = TrainConfig(size="small", context_length=32, steps=10)
-    assert estimated_bytes(wide, 20_000) > estimated_bytes(wide, 340)
+    assert estimated_bytes(wide, 20_000, 200_000) > estimated_bytes(wide, 340, 200_000)
     with pytest.raises(ValueError, match="MB of memory"):
         wide.validate(200_000, 20_000)
 

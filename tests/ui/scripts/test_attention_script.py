@@ -138,12 +138,14 @@ def drift(ns: dict, cfg: PipelineConfig, fam: FamilyConfig, head: int = 0) -> li
                 p = torch.arange(50)
                 if not torch.equal(ns["sinusoidal"](p, d, 500.0, layout), sinusoidal_at(p, d, 500.0, layout)):
                     found.append(f"sinusoidal({layout}, d={d})")
-    if "rope" in ns:
+    if "apply_rotary" in ns:
         for dh in (2, 8, 64):
             x = torch.randn(7, dh, generator=g, dtype=torch.float64)
             p = torch.tensor([0, 1, 2, 5, 30, 100, 4000])
             for base in (10000.0, 500000.0):
-                if not torch.allclose(ns["rope"](x, p, base), apply_rope(x, p, base), rtol=0, atol=1e-12):
+                if not torch.allclose(
+                    ns["apply_rotary"](x, p, base), apply_rope(x, p, base), rtol=0, atol=1e-12
+                ):
                     found.append(f"rope(dh={dh}, base={base})")
     if "get_slopes" in ns:
         found += [f"get_slopes({n})" for n in (1, 2, 6, 8, 12, 128) if ns["get_slopes"](n) != get_slopes(n)]
@@ -194,7 +196,7 @@ def test_the_scripts_functions_are_cores(case):
             "torch.stack((angles.sin(), angles.cos())",
             "torch.stack((angles.cos(), angles.sin())",
         ),
-        ("rope", "x1 * angles.cos() - x2 * angles.sin()", "x1 * angles.cos() + x2 * angles.sin()"),
+        ("rope", "x1 * cos - x2 * sin", "x1 * cos + x2 * sin"),
         ("alibi", "start = 2 ** (-(2 ** -(math.log2(n) - 3)))", "start = 2 ** (-(2 ** -(math.log2(n) - 2)))"),
         ("t5", "max_exact = num_buckets // 2", "max_exact = num_buckets // 4"),
         ("shaw", "row * 0xBF58476D1CE4E5B9", "row * 0xBF58476D1CE4E5B7"),

@@ -185,7 +185,8 @@ def drift(ns: dict) -> list[str]:
             )
             for interleaved in (True, False):
                 if not torch.equal(
-                    ns["rope"](x, positions, base, interleaved), apply_rope(x, positions, base, interleaved)
+                    ns["apply_rotary"](x, positions, base, interleaved),
+                    apply_rope(x, positions, base, interleaved),
                 ):
                     found.append(f"rope d={d} base={base} interleaved={interleaved}")
     found += [f"get_slopes({n})" for n in range(1, 130) if ns["get_slopes"](n) != get_slopes(n)]
@@ -221,8 +222,8 @@ def test_the_canonical_functions_match_core():
         ("math.log2(n) - 3", "math.log2(n) - 2"),  # ALiBi's start slope
         ("(relative_position > 0)", "(relative_position >= 0)"),  # offset 0 among the keys after the query
         ("relative_position.float()", "relative_position.double()"),  # the float32 log HF takes
-        ("x1 * angles.cos() - x2 * angles.sin()", "x1 * angles.cos() + x2 * angles.sin()"),  # wrong turn
-        ("torch.cat((-x[..., dh // 2 :]", "torch.cat((x[..., dh // 2 :]"),  # rotate_half's sign
+        ("x1 * cos - x2 * sin", "x1 * cos + x2 * sin"),  # wrong turn
+        ("torch.cat((-x2, x1)", "torch.cat((x2, x1)"),  # rotate_half's sign
         ("distance.clamp(-clip, clip) + clip", "distance.clamp(-clip, clip)"),
     ],
 )
@@ -249,7 +250,7 @@ SHAPES = [
 @pytest.mark.parametrize("cfg, fam", SHAPES, ids=["defaults", "concat", "row-seeded", "over-1-GB"])
 def test_the_script_is_short_and_passes_ruff(cfg, fam, ruff):
     script = families_script(cfg, fam)
-    assert script.lines <= 150
+    assert script.lines <= 160  # seven families, RoPE with both pairings (rotate_half as HF writes it)
     assert ruff(script.py()) == ""
 
 

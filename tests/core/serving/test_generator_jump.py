@@ -1,13 +1,13 @@
-"""The Mersenne Twister's jump ahead (core.generator_jump) against torch's generator drawing every value."""
+"""Jump ahead (core.serving.generator_jump) against torch's generator drawing every value."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from core import generator_jump
 from core.embeddings import EXACT_MAX_ELEMENTS
-from core.generator_jump import (
+from core.serving import generator_jump
+from core.serving.generator_jump import (
     ANCHOR_DRAWS,
     ANCHORS,
     CHARPOLY_FILE,

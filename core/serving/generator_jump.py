@@ -14,7 +14,7 @@ starts. xⁿ mod φ itself is more big-integer arithmetic than a jump, so it is 
 runs: ``data/mt19937_jumps.npy`` ships it for every multiple of ``ANCHOR_DRAWS`` up to the largest
 exact table (2²⁵ draws; ``write_anchors()`` makes the file again). A state is one anchor's jump
 (~20,000 words drawn and ~10,000 windows XORed) and at most ``ANCHOR_DRAWS`` draws on. Tested
-bit-identical to the bulk draws (``tests/core/test_generator_jump.py``).
+bit-identical to the bulk draws (``tests/core/serving/test_generator_jump.py``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _WORDS_AT = slice(24, 24 + 8 * WORDS)  # the words in torch's CPU generator stat
 _MATRIX_A, _UPPER, _LOWER = 0x9908B0DF, 0x80000000, 0x7FFFFFFF
 GATHERED_ROWS = 48  # windows XORed at a time: 117 kB, below the server's mmap threshold (ui.memory), where
 # a bigger buffer would be mapped anew on every call and its pages faulted in again
-CHARPOLY_FILE = Path(__file__).resolve().parents[1] / "data" / "mt19937_charpoly.txt"
+CHARPOLY_FILE = Path(__file__).resolve().parents[2] / "data" / "mt19937_charpoly.txt"
 ANCHOR_TWISTS = 840  # twists between two shipped jumps: 524,160 draws, few enough to draw on
 ANCHOR_DRAWS = WORDS * ANCHOR_TWISTS
 ANCHORS = 64  # jumps to k · ANCHOR_DRAWS, k = 1 … 64: an exact table (≤ 2²⁵ draws) ends < one unit past one
