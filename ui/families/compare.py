@@ -77,11 +77,17 @@ def read_settings(cfg: PipelineConfig, seed: bool, vocab: bool, dim: bool = True
     return replace(settings, **{key: getattr(default, key) for key, reads in unread.items() if not reads})
 
 
+# Families whose position-only curve is the same at every seed and d: no table and no content vector,
+# so their chart 1 panels are kept across both (tests/ui/test_families_page.py checks it on the numbers).
+# Any other family, a new one too, is redrawn for each.
+SAME_AT_ANY_SEED_AND_DIM = frozenset({"nope", "alibi"})
+
+
 def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
-    """What family ``name``'s chart 1 panel depends on: the seed and d unless its logit does not read
-    them (ALiBi, NoPE), V only for a table drawn after the token table (learned)."""
-    f = FAMILIES[name]
-    return read_settings(cfg, seed=f.reads_seed, vocab=f.seeded, dim=f.reads_dim)
+    """What family ``name``'s chart 1 panel depends on: the seed and d unless its curve is the same at
+    every one (``SAME_AT_ANY_SEED_AND_DIM``), V only for a table drawn after the token table (learned)."""
+    reads = name not in SAME_AT_ANY_SEED_AND_DIM
+    return read_settings(cfg, seed=reads, vocab=FAMILIES[name].seeded, dim=reads)
 
 
 @per_process(max_entries=56)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
