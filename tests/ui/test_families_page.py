@@ -206,13 +206,12 @@ def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_toke
 
 
 @pytest.mark.parametrize("method", ["learned", "sinusoidal"])
-def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(method, open_page, monkeypatch):
+def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(
+    method, open_page, monkeypatch, fresh_caches
+):
     # issue 26: the similarity curve and the close-up's table heatmap were built again on every rerun
-    from ui import cache
     from ui.families import close_up, compare
 
-    cache.SHARED.clear()  # nothing kept from earlier tests: the new d below is new to every cache
-    compare.similarity_view.clear()
     at = open_page(PAGE, method=method)
     specs = [c.proto.spec for c in charts(at)]
     tables = [d.value for d in at.table]
