@@ -16,7 +16,8 @@ from core.pipeline import sample_indices
 from core.similarity import cosine_matrix, mean_by_distance
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.units import every
-from ui.cache import additive_rows, chart, kept_chart, per_process
+from ui import cache
+from ui.cache import additive_rows, kept_chart, per_process
 from ui.presenter import presenting, readable, slide_height
 from ui.widgets import table
 
@@ -107,7 +108,9 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
         fit["y_domain"] = (float(values.min()) - 1.0, float(values.min()) + 1.0)
     title = f"{f.label} — {f.injects}"
     finding = logit_findings(name, distances, y, T, fam)  # beside the panel, and its description
-    panel = chart(method_panel, frame, "distance r", SCORE, title, f.color, T, **fit, description=finding)
+    panel = cache.chart(
+        method_panel, frame, "distance r", SCORE, title, f.color, T, **fit, description=finding
+    )
     return panel, finding
 
 
@@ -181,7 +184,7 @@ def similarity_view(
     sim = cosine_matrix(position_vectors(name, cfg, fam, positions))  # [P, P]
     frame = grid_frame(sim, positions, positions, "position i", "position j")
     finding = similarity_findings(name, positions, sim)  # beside the heatmap, and its description
-    matrix = chart(
+    matrix = cache.chart(
         heatmap,
         frame,
         "position j",
@@ -211,7 +214,7 @@ def similarity_charts(
     def build() -> tuple[alt.TopLevelMixin, int]:
         together = pd.concat(frames)
         title = "Mean similarity against distance"
-        curve = chart(
+        curve = cache.chart(
             line_chart,
             together,
             "distance",
