@@ -2,12 +2,16 @@
 made here, and ``clear()`` empties them all. ``core`` computes and builds charts as plain functions.
 
 Caches are keyed by their inputs, text included, so a session only ever gets back results for
-text it sent itself. Two kinds, both ``core.serving.lru.ByteLRU`` (one thread computes a result while
-the others that ask for it wait):
+text it sent itself. One mechanism, ``core.serving.lru.ByteLRU`` (one thread computes a result while
+the others that ask for it wait), in two bounds:
 
 - ``SHARED``: results that hold tensors, token lists or charts of them, bounded in bytes
   (``core.serving.budget.CACHE_BYTES``): ``@SHARED.cached`` and ``kept_chart``;
 - ``per_process(max_entries)``: small results kept by their arguments' values, bounded in entries.
+
+And one ``functools.lru_cache``, for the vocab sweep's words, whose counts cost less than a
+``ByteLRU``'s wait (``_word_counts``). The tokenizer keeps its own encodings (``core.text.tokenizer``:
+one object per size, shared by every caller); ``clear()`` drops the cut one too.
 
 Charts are drawn through ``chart(build, frame, ...)``: a builder listed in ``TEMPLATED`` is built once
 per shape and each call copies that template with its own data (``core.views.chart_specs``).
@@ -48,7 +52,7 @@ from core.text.tokenizer import (
     gpt2_tokenizer,
     tokenizer_vocab_size,
 )
-from core.text.vocab import SWEEP_BYTES, SweepPoint, swept_part, vocab_sweep
+from core.text.vocab import SWEEP_BYTES, SweepPoint, cut_counts, swept_part, vocab_sweep
 from core.views import charts
 from core.views.chart_specs import Templates, same_data
 from core.views.describe import bars_description, grid_description
@@ -89,6 +93,7 @@ def clear() -> None:
         clears = list(_CLEARS)
     for drop in clears:
         drop()
+    _word_counts.cache_clear()
     drop_cut_encodings()
 
 
@@ -131,12 +136,23 @@ def _token_ids(text: str, n_vocab: int) -> list[int]:
         return encode(text, n_vocab)
 
 
+WORD_BYTES = 64  # pieces up to this long (words) are kept: 8,192 of them ≤ ~1.5 MB
+# The second mechanism: a word's counts take microseconds, less than a ByteLRU's wait for a key's
+# first computation, and words recur across texts (a count, not the text, is kept).
+_word_counts = functools.lru_cache(maxsize=8192)(cut_counts)
+
+
+def _piece_counts(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """``core.text.vocab.cut_counts``, words' kept (a long piece, a run of CJK say, is not)."""
+    return _word_counts(piece, sizes) if len(piece) <= WORD_BYTES else cut_counts(piece, sizes)
+
+
 @SHARED.cached
 def vocab_sweep_of(text: str) -> list[SweepPoint]:
     """Token counts of the text's first 200 kB at a dozen vocab sizes, once per text."""
     part = swept_part(text) if len(text) * 4 > SWEEP_BYTES else text
     with reserved(sweep_bytes(*text_size(part)), "counting your text's tokens at a dozen vocab sizes"):
-        return vocab_sweep(text)
+        return vocab_sweep(text, piece_counts=_piece_counts)
 
 
 def swept_token_count(text: str, vocab_size: int) -> tuple[int, bool]:
