@@ -172,7 +172,7 @@ class FamilyConfig:
     def __repr__(self) -> str:
         return "FamilyConfig(" + ", ".join(f"{k}={v!r}" for k, v in self._values) + ")"
 
-    def __reduce__(self):  # pickling (st.cache_data hashes arguments this way)
+    def __reduce__(self):  # pickled (copied to another process, say) as its values
         return (_family_config, (self._values,))
 
     def as_dict(self) -> dict[str, object]:
