@@ -192,6 +192,7 @@ class Templates:
     def __init__(self, max_entries: int = MAX_TEMPLATES):
         self.max_entries = max_entries
         self._kept: OrderedDict[tuple, alt.TopLevelMixin] = OrderedDict()
+        self._signatures: dict[Callable, inspect.Signature] = {}  # a builder's, read once
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -213,7 +214,10 @@ class Templates:
         fill: dict[str, Callable[..., object]] | None = None,
     ) -> alt.TopLevelMixin:
         """``build(frame, *args, **kwargs)``'s chart, a copy of its shape's template (see the class)."""
-        bound = inspect.signature(build).bind(frame, *args, **(kwargs or {}))
+        signature = self._signatures.get(build)
+        if signature is None:
+            signature = self._signatures.setdefault(build, inspect.signature(build))
+        bound = signature.bind(frame, *args, **(kwargs or {}))
         bound.apply_defaults()
         arguments = dict(bound.arguments)
         del arguments[next(iter(arguments))]  # the frame
