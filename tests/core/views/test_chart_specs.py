@@ -199,3 +199,26 @@ def test_a_builder_that_draws_another_frame_is_refused():
 
     with pytest.raises(ValueError, match="does not draw its frame as it was given"):
         filtered(frame([0, 1]))
+
+
+def _said(frame: pd.DataFrame, **_) -> str:
+    return f"from {frame['y'].min():g} to {frame['y'].max():g}"
+
+
+def test_a_live_value_the_builder_computes_from_its_data_is_filled_for_each_copy():
+    def described_line(frame: pd.DataFrame, title: str, description: str | None = None) -> alt.Chart:
+        BUILDS.append(title)
+        said = _said(frame) if description is None else description
+        return alt.Chart(frame, title=title, description=said).mark_line().encode(x="r:Q", y="y:Q")
+
+    charts = [
+        TEMPLATES.chart(
+            described_line, frame(values), ("t",), live=("description",), fill={"description": _said}
+        )
+        for values in ([0, 1, 4], [2, -3, 5])
+    ]
+    assert BUILDS == ["t"]  # one template for both
+    for values, chart in zip(([0, 1, 4], [2, -3, 5]), charts, strict=True):
+        BUILDS.clear()
+        assert drawn(chart) == drawn(described_line(frame(values), "t"))
+        assert sent(chart)["description"] == _said(frame(values))
