@@ -11,16 +11,14 @@ from ui.attention_views import attention_bridge_expander
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import (
-    logit_panel,
     logit_parts,
     logit_section,
     overview,
     similarity_parts,
     similarity_section,
-    similarity_view,
 )
 from ui.families.controls import family_settings
-from ui.memory import forget_when_short, reserve_for_run
+from ui.memory import reserve_for_run
 from ui.navigation import page_title
 from ui.presenter import Slides, presenting
 
@@ -49,7 +47,6 @@ reserve_for_run(
     families_view_bytes(cfg.context_length, cfg.output_dim, drawn_span(cfg.context_length, fam)),
     "drawing these views",
 )
-forget_when_short(similarity_view.clear, logit_panel.clear)  # the chart caches, when memory is short
 
 if not presenting():
     show_script(

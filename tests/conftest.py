@@ -116,3 +116,14 @@ def job_watch(monkeypatch) -> JobWatch:
 
     monkeypatch.setattr(core.training.train_queue, "Job", WatchedJob)
     return watch
+
+
+@pytest.fixture
+def fresh_caches():
+    """Every cache the app keeps between runs emptied (``ui.cache.clear``) before the test and after it:
+    what the test computes is new to every cache, and nothing it kept reaches the next test."""
+    from ui import cache
+
+    cache.clear()
+    yield
+    cache.clear()

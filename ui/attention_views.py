@@ -266,7 +266,8 @@ def heatmap(
         said = description or heatmap_description(
             frame, labels, title, legend, len(shown) ** 2, options.get("highlight")
         )
-        chart = attention_heatmap(
+        chart = cache.chart(
+            attention_heatmap,
             frame,
             labels,
             title,

@@ -1,8 +1,20 @@
-"""Cached calls into ``core``: what to keep between reruns, and for whom.
+"""The app's one seam for keeping things between reruns: every cache that makes the server fast is
+made here, and ``clear()`` empties them all. ``core`` computes and builds charts as plain functions.
 
 Caches are keyed by their inputs, text included, so a session only ever gets back results for
-text it sent itself. Results that hold tensors or token lists share one cache bounded in bytes
-(``core.serving.budget.CACHE_BYTES``); Streamlit's own caches count entries, not bytes.
+text it sent itself. One mechanism, ``core.serving.lru.ByteLRU`` (one thread computes a result while
+the others that ask for it wait), in two bounds:
+
+- ``SHARED``: results that hold tensors, token lists or charts of them, bounded in bytes
+  (``core.serving.budget.CACHE_BYTES``): ``@SHARED.cached`` and ``kept_chart``;
+- ``per_process(max_entries)``: small results kept by their arguments' values, bounded in entries.
+
+And one ``functools.lru_cache``, for the vocab sweep's words, whose counts cost less than a
+``ByteLRU``'s wait (``_word_counts``). The tokenizer keeps its own encodings (``core.text.tokenizer``:
+one object per size, shared by every caller); ``clear()`` drops the cut one too.
+
+Charts are drawn through ``chart(build, frame, ...)``: a builder listed in ``TEMPLATED`` is built once
+per shape and each call copies that template with its own data (``core.views.chart_specs``).
 """
 
 from __future__ import annotations
@@ -10,15 +22,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import sys
+import threading
 import weakref
 from collections.abc import Callable
 
-import streamlit as st
 import torch
 
+from core.attention.charts import attention_heatmap
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import TableRows, TokenRows, TokenStream, is_exact, token_embedding_rows, token_stream
 from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
+from core.positional import rope_scaling_charts as rope
 from core.serving.budget import CACHE_BYTES
 from core.serving.costs import (
     batch_bytes,
@@ -38,43 +52,63 @@ from core.text.tokenizer import (
     gpt2_tokenizer,
     tokenizer_vocab_size,
 )
-from core.text.vocab import SWEEP_BYTES, SweepPoint, swept_part, vocab_sweep
+from core.text.vocab import SWEEP_BYTES, SweepPoint, cut_counts, swept_part, vocab_sweep
+from core.views import charts
+from core.views.chart_specs import Templates, same_data
+from core.views.describe import bars_description, grid_description
 from ui.memory import MIN_RESERVED_BYTES, reserve_for_run, reserved
 
 SHARED = ByteLRU(CACHE_BYTES)  # every session's tables, batches and token lists, least recently used out
+TEMPLATES = Templates()  # chart templates, one per shape (core.views.chart_specs)
+_CLEARS: list[Callable[[], object]] = [SHARED.clear, TEMPLATES.clear]  # every cache made here
+_CLEARS_LOCK = threading.Lock()
 
 
-def per_process(max_entries: int):
+def per_process(max_entries: int, dropped_when_short: bool = False):
     """Decorator: results kept once per server process by their arguments (hashable, compared by
-    value), the least recently used dropped past ``max_entries``; ``.clear()`` drops them all.
+    value), the least recently used dropped past ``max_entries``; ``.clear()`` drops them all, and so
+    does ``clear()``. ``dropped_when_short``: also when memory is short or the server idle.
 
-    For results that hold no session's text, as ``st.cache_resource``, which hashes every call's
-    arguments with its own recursive hasher: costly for a config and a settings tuple, called many
-    times on every Families rerun. As it does (a ``ByteLRU`` of its own, bounded by entries), one thread
-    computes a result while the others that ask for it wait.
+    A ``ByteLRU`` of its own, bounded by entries: its key is the arguments themselves, so a call costs
+    a dict lookup (a recursive hash of a config and a settings tuple, called many times on a Families
+    rerun, would not).
     """
 
     def decorate(fn):
         kept = ByteLRU(sys.maxsize, max_entries=max_entries)
         wrapper = kept.cached(fn)
         wrapper.clear = kept.clear
+        with _CLEARS_LOCK:
+            _CLEARS.append(kept.clear)
+        if dropped_when_short:
+            governor().add_memory_freer(kept.clear)
         return wrapper
 
     return decorate
 
 
+def clear() -> None:
+    """Empty every cache at this seam (the tests start from nothing with it)."""
+    with _CLEARS_LOCK:
+        clears = list(_CLEARS)
+    for drop in clears:
+        drop()
+    _word_counts.cache_clear()
+    drop_cut_encodings()
+
+
 def _drop_caches() -> None:
     """What the memory governor may drop when the server's resident size leaves no room: recomputable."""
     SHARED.clear()
+    TEMPLATES.clear()
     drop_cut_encodings()
 
 
 governor().add_memory_freer(_drop_caches)  # once per server process (this module is imported once)
 
 
-@st.cache_resource(show_spinner=False)
 def warm_tokenizer() -> None:
-    """Build the GPT-2 encoding once per server process."""
+    """Build the GPT-2 encoding (once per server process: ``core.text.tokenizer`` keeps it)."""
     gpt2_tokenizer()
 
 
@@ -83,7 +117,7 @@ def token_ids(text: str, vocab_size: int = GPT2_VOCAB_SIZE) -> list[int]:
     return _token_ids(text, tokenizer_vocab_size(vocab_size))  # one entry for every V ≥ 50,257
 
 
-@functools.lru_cache(maxsize=2)  # a new text asks twice (tokenizing, the sweep): ≤ 2 texts at the cap kept
+@per_process(max_entries=2)  # a new text asks twice (tokenizing, the sweep): ≤ 2 texts at the cap kept
 def text_size(text: str) -> tuple[int, int]:
     """UTF-8 bytes of ``text`` and of its longest piece (BPE's unit), for the cost models."""
     return len(text.encode("utf-8")), longest_piece(text)
@@ -102,12 +136,23 @@ def _token_ids(text: str, n_vocab: int) -> list[int]:
         return encode(text, n_vocab)
 
 
+WORD_BYTES = 64  # pieces up to this long (words) are kept: 8,192 of them ≤ ~1.5 MB
+# The second mechanism: a word's counts take microseconds, less than a ByteLRU's wait for a key's
+# first computation, and words recur across texts (a count, not the text, is kept).
+_word_counts = functools.lru_cache(maxsize=8192)(cut_counts)
+
+
+def _piece_counts(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """``core.text.vocab.cut_counts``, words' kept (a long piece, a run of CJK say, is not)."""
+    return _word_counts(piece, sizes) if len(piece) <= WORD_BYTES else cut_counts(piece, sizes)
+
+
 @SHARED.cached
 def vocab_sweep_of(text: str) -> list[SweepPoint]:
     """Token counts of the text's first 200 kB at a dozen vocab sizes, once per text."""
     part = swept_part(text) if len(text) * 4 > SWEEP_BYTES else text
     with reserved(sweep_bytes(*text_size(part)), "counting your text's tokens at a dozen vocab sizes"):
-        return vocab_sweep(text)
+        return vocab_sweep(text, piece_counts=_piece_counts)
 
 
 def swept_token_count(text: str, vocab_size: int) -> tuple[int, bool]:
@@ -142,10 +187,10 @@ def _kept_rows(needed: torch.Tensor, vocab_size: int, dim: int, seed: int) -> To
 def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> TokenStream:
     """The seed's exact token table as kept: its stream's saved states and rows, with ``ids`` [N] drawn.
 
-    Streaming the vocab×d draws is the costly part: once per seed, through the last row asked for then,
-    and the rest jumped over (``core.generator_jump``), which is cheaper than drawing it. Rows asked for
-    later (another text, batch or context) are drawn from the nearest saved state, their stretches of
-    the stream only. Shared between sessions: callers only read it.
+    Streaming the vocab×d draws is the costly part: once per seed, through the last row asked for
+    then, and the rest jumped over (``core.serving.generator_jump``), which is cheaper than drawing
+    it. Rows asked for later (another text, batch or context) are drawn from the nearest saved
+    state, their stretches of the stream only. Shared between sessions: callers only read it.
     """
 
     def draw(found: bool, stream: TokenStream | None) -> TokenStream:
@@ -162,7 +207,7 @@ def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> To
     return SHARED.kept_or_computed(("token_stream", vocab_size, dim, seed), draw, has_rows)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@per_process(max_entries=8)
 def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None:
     """The generator's state after ``manual_seed(seed); nn.Embedding(vocab, d)``; None when row-seeded."""
     if not is_exact(vocab_size, dim):
@@ -273,3 +318,84 @@ def kept_chart(key: tuple, of: tuple[object, ...], build: Callable[[], tuple[obj
     held = 4 * frame_bytes + 10_000  # the frame, its Arrow bytes and copies in between; the spec's text
     SHARED.put(full, _KeptChart(chart, tuple(weakref.ref(obj) for obj in of), held))
     return chart
+
+
+def _lines_shape(frame, color, **_) -> tuple:
+    """What ``line_chart`` reads from its data: points or not, the legend's rows."""
+    return len(frame) <= 64, frame[color].nunique() if color else 0
+
+
+def _at_most_64(frame, **_) -> tuple:
+    return (len(frame) <= 64,)
+
+
+@dataclasses.dataclass(frozen=True)
+class Templated:
+    """How ``chart`` templates a builder (``core.views.chart_specs.Templates.chart``): what it reads from
+    its data (``shape``), the arguments it writes in as they are (``live``), and for those it computes
+    from the data when given None, the same computation (``fill``)."""
+
+    shape: Callable[..., object] | None = None
+    live: tuple[str, ...] = ()
+    fill: dict[str, Callable[..., object]] = dataclasses.field(default_factory=dict)
+
+
+def _log_ends(frame, x, log_x, **_):
+    return tuple(charts.log_domain(frame[x])) if log_x else None
+
+
+def _line_said(frame, x, y, title, color, rule_at, rule_label, rule_format, **_):
+    return charts.line_description(frame, x, y, title, color, rule_at, rule_label, rule_format)
+
+
+_PER_DATA = Templated(same_data, ("description",))  # builders that read much from their values
+# Every builder drawn through ``chart`` with a template; what they compute by default from the data is
+# computed here by the same functions (tests/ui/test_cache_helpers.py draws each against its builder).
+TEMPLATED: dict[Callable, Templated] = {
+    charts.heatmap: Templated(
+        live=("domain", "description"),
+        fill={
+            "domain": lambda frame, **_: charts.centred_domain(frame),
+            "description": lambda frame, x, y, title, **_: grid_description(title, frame, x, y),
+        },
+    ),
+    charts.line_chart: Templated(
+        _lines_shape,
+        ("rule_at", "x_domain", "description"),
+        {"x_domain": _log_ends, "description": _line_said},
+    ),
+    charts.bar_chart: Templated(
+        live=("description",),
+        fill={"description": lambda frame, x, y, title, **_: bars_description(title, frame, x, y)},
+    ),
+    charts.path_chart: Templated(
+        live=("description",),
+        fill={
+            "description": lambda frame, x, y, order, title, **_: charts.path_description(
+                frame, x, y, order, title
+            )
+        },
+    ),
+    charts.method_panel: Templated(_at_most_64, ("rule_at", "x_domain", "note", "y_domain", "description")),
+    attention_heatmap: Templated(live=("domain", "symlog", "description")),
+    rope.wavelength_chart: _PER_DATA,
+    rope.slowdown_chart: _PER_DATA,
+    rope.score_chart: _PER_DATA,
+    rope.attention_chart: _PER_DATA,
+}
+
+
+def chart(build: Callable[..., object], frame, *args, **kwargs):
+    """``build(frame, *args, **kwargs)``'s chart: for a builder in ``TEMPLATED``, a copy of the template
+    for its shape holding this call's data and live values (neither built nor converted again); any
+    other builder is called as it is."""
+    how = TEMPLATED.get(build)
+    if how is None:
+        return build(frame, *args, **kwargs)
+    return TEMPLATES.chart(build, frame, args, kwargs, shape=how.shape, live=how.live, fill=how.fill)
+
+
+def drawing(build: Callable[..., object]) -> Callable[..., object]:
+    """``build`` drawn through ``chart``: for the ``draw`` argument of ``core.views.charts``' composite
+    charts (the loss curves, the vocab charts…)."""
+    return functools.partial(chart, build)

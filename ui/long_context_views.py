@@ -50,7 +50,6 @@ from core.positional.rope_scaling_charts import (
     wavelength_chart,
 )
 from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
-from core.views.chart_specs import same_data, templated
 from core.views.charts import LINE_KEY
 from core.views.describe import described
 from ui import cache
@@ -394,12 +393,14 @@ def pairs_section(view: LongContextView) -> None:
         frame = pair_frame(view)
         said = pairs_description(frame, cfg.original, cfg.extended, findings[0])
         if on:  # one chart, the whole width, its legend at the side: a projector is short
-            chart = wavelength_chart(frame, cfg.original, cfg.extended, 300, side=True, description=said)
+            chart = cache.chart(
+                wavelength_chart, frame, cfg.original, cfg.extended, 300, side=True, description=said
+            )
             return (chart,), 64 * len(frame)
         slowed = slowdown_description(frame, cfg.factor, findings[1:])
         charts = (
-            wavelength_chart(frame, cfg.original, cfg.extended, description=said),
-            slowdown_chart(frame, cfg.factor, description=slowed),
+            cache.chart(wavelength_chart, frame, cfg.original, cfg.extended, description=said),
+            cache.chart(slowdown_chart, frame, cfg.factor, description=slowed),
         )
         return charts, 64 * len(frame)
 
@@ -417,7 +418,7 @@ def score_section(view: LongContextView, label: str) -> None:
     def build() -> tuple[alt.TopLevelMixin, int]:  # kept with the view
         frame = score_frame(view)
         said = score_description(frame, view.cfg.original)
-        return score_chart(frame, label, view.cfg.original, height, side, said), 64 * len(frame)
+        return cache.chart(score_chart, frame, label, view.cfg.original, height, side, said), 64 * len(frame)
 
     chart = cache.kept_chart(("long context scores", label, side), (view,), build)
     st.altair_chart(readable(chart), width="stretch")
@@ -493,7 +494,7 @@ def attention_section(view: LongContextView) -> None:
         factors = torch.logspace(0, max(2.0, math.log10(2 * cfg.factor)), 60, dtype=torch.float64)  # [S]
         frame = attention_frame(attention_factor_curves(cfg, factors), factors)
         said = attention_description(frame, cfg.factor, a)
-        return attention_chart(frame, cfg.factor, a, height, side, said), 64 * len(frame)
+        return cache.chart(attention_chart, frame, cfg.factor, a, height, side, said), 64 * len(frame)
 
     chart = cache.kept_chart(("long context attention factor", side), (view,), build)
     st.altair_chart(readable(chart), width="stretch")
@@ -503,7 +504,7 @@ def attention_section(view: LongContextView) -> None:
 LOSS = "loss (lower is better)"
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
+@cache.per_process(max_entries=1)
 def measured_run() -> Extrapolation:
     """The page's own run (``core.training.extrapolation.RUN`` on the ship's log), as shipped
     (``core.training.extrapolation.measured``): read once per server."""
@@ -519,14 +520,8 @@ def extrapolation_chart(e: Extrapolation, height: int = 300, side: bool = False)
         for name, losses in e.losses.items()
         for p, loss in enumerate(losses)
     ]
+    frame, trained = pd.DataFrame(rows), e.trained
     said = " ".join([*findings(e)[:2], f"A dashed line marks the trained length T = {e.trained}."])
-    return _loss_chart(pd.DataFrame(rows), e.trained, height, side, said)
-
-
-@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
-def _loss_chart(
-    frame: pd.DataFrame, trained: int, height: int, side: bool, description: str | None = None
-) -> alt.LayerChart:
     # An axis title longer than the plot is tall squeezes the plot: the projector's is short.
     # Below the plot, two to a row: four names in one row are cut off on a phone.
     below = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260, **LINE_KEY)
@@ -560,7 +555,7 @@ def _loss_chart(
         .mark_rule(strokeDash=[4, 4], color="#6b7280", aria=False)
         .encode(x="position:Q", tooltip=["label"])
     )
-    return described((lines + rule).properties(height=height), description)
+    return described((lines + rule).properties(height=height), said)
 
 
 def extrapolation_section() -> None:

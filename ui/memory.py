@@ -23,7 +23,6 @@ import streamlit as st
 from core.serving.budget import IDLE_BYTES
 from core.serving.memory_governor import MemoryRefused, Ticket, governor, megabytes, resident_bytes
 from core.serving.memory_governor import give_back_memory as _give_back
-from core.views.chart_specs import forget_templates
 
 TRIM_ABOVE_BYTES = IDLE_BYTES + 40 * 10**6
 MIN_RESERVED_BYTES = 4 * 10**6  # smaller steps are not governed: the budget's slack covers them
@@ -148,7 +147,7 @@ def drop_closed_sessions() -> int:
         return len(store.expire())
 
 
-forget_when_short(drop_closed_sessions, forget_templates)  # with the caches, before memory is given back
+forget_when_short(drop_closed_sessions)  # with the caches, before memory is given back
 
 
 def note_activity() -> None:

@@ -21,17 +21,17 @@ from core.positional.pretrained import (
     similarity_by_distance,
 )
 from core.similarity import cosine_matrix, fade, fade_sentence
-from core.views.charts import distance_chart, grid_frame, heatmap, path_chart, similarity_heatmap
+from core.views.charts import distance_chart, grid_frame, heatmap, line_chart, path_chart, similarity_heatmap
 from core.views.colors import GREY
 from core.views.units import every, signed
-from ui.memory import forget_when_short
+from ui import cache
 from ui.presenter import readable, slide_height
 
 SIMILARITY_POSITIONS = 64
 SLIDE_CHART = 340  # px: a chart's height on a presenter's slide (1280 × 720)
 
 
-@st.cache_resource(show_spinner=False)
+@cache.per_process(max_entries=1)
 def trained_table() -> tuple[torch.Tensor, dict]:
     """The shipped table (read once per server); callers only read it."""
     return load_minilm_positions()
@@ -48,14 +48,14 @@ def provenance() -> None:
         )
 
 
-@st.cache_resource(show_spinner=False)
+@cache.per_process(max_entries=1)
 def trained_figures() -> dict[str, float]:
     """The trained table's quoted figures (``core.positional.pretrained.quoted_figures``), computed once
     per server."""
     return quoted_figures(trained_table()[0])
 
 
-@st.cache_resource(show_spinner=False)
+@cache.per_process(max_entries=1)
 def trained_curve() -> torch.Tensor:
     """The trained table's mean similarity at each distance 0 … T−1 [T], computed once per server."""
     return similarity_by_distance(trained_table()[0])
@@ -84,7 +84,7 @@ def what_to_look_at(curve: torch.Tensor) -> str:
     )
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
+@cache.per_process(max_entries=4, dropped_when_short=True)
 def tables(seed: int) -> dict[str, torch.Tensor]:
     """The trained table, ``manual_seed(seed); nn.Embedding(512, 384)``'s and sinusoidal: [512, 384] each."""
     trained, _ = trained_table()
@@ -113,14 +113,14 @@ def own_seed(name: str, seed: int) -> int | None:
     return seed if name.startswith("Random") else None
 
 
-@st.cache_resource(max_entries=6, show_spinner=False)  # [512] float64 each
+@cache.per_process(max_entries=6, dropped_when_short=True)  # [512] float64 each
 def _by_distance(name: str, seed: int | None) -> torch.Tensor:
     """Table ``name``'s mean similarity at each distance [T] (``seed`` as in ``_table_charts``): the
     caption's figures and the curves read it, and a new seed recomputes only the random table's."""
     return similarity_by_distance(tables(0 if seed is None else seed)[name])
 
 
-@st.cache_resource(max_entries=6, show_spinner=False)
+@cache.per_process(max_entries=6, dropped_when_short=True)
 def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.TopLevelMixin, str]:
     # ``seed`` None: a table that does not depend on it (any seed's ``tables`` holds the same one).
     table = tables(0 if seed is None else seed)[name]
@@ -128,10 +128,10 @@ def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.T
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
     frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
-    values = heatmap(frame, "dimension j", "position t", name, height=300)
+    values = cache.chart(heatmap, frame, "dimension j", "position t", name, height=300)
     sim = cosine_matrix(table[sim_positions])  # [P, P]
     frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
-    similarity = similarity_heatmap(frame, f"{name}: cosine similarity")
+    similarity = similarity_heatmap(frame, f"{name}: cosine similarity", draw=cache.drawing(heatmap))
     figures = quoted_figures(table, _by_distance(name, seed))
     caption = f"{name}: " + " · ".join(f"{k}: {signed(v, 3)}" for k, v in figures.items())
     return values, similarity, caption
@@ -167,7 +167,7 @@ def side_by_side(seed: int, part: int | None = None) -> None:
     )
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
+@cache.per_process(max_entries=4, dropped_when_short=True)
 def _distance_chart(seed: int) -> alt.TopLevelMixin:
     trained, drawn, sine = tables(seed)  # their names
     learned, sinusoid = FAMILIES["learned"], FAMILIES["sinusoidal"]
@@ -178,6 +178,7 @@ def _distance_chart(seed: int) -> alt.TopLevelMixin:
         curves_frame({name: _by_distance(name, own_seed(name, seed)) for name in styles}),
         colors={name: color for name, (color, _) in styles.items()},
         dashes={name: dash for name, (_, dash) in styles.items()},
+        draw=cache.drawing(line_chart),
     )
 
 
@@ -187,7 +188,7 @@ def similarity_curves(seed: int) -> None:
     st.altair_chart(readable(_distance_chart(seed)), width="stretch", height=slide_height(460))
 
 
-@st.cache_resource(show_spinner=False)
+@cache.per_process(max_entries=1)
 def trained_pca() -> tuple[torch.Tensor, torch.Tensor, float]:
     """The trained table's first two principal components [T, 2], their variance shares [2] and the
     turn per position (read-only, computed once per server)."""
@@ -229,7 +230,9 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
     )
     said = f"{title}: {shown} points, going round a ring by about {step:.0f}° a position. {spread}"
     st.altair_chart(
-        readable(path_chart(frame, "direction 1", "direction 2", "position", title, description=said)),
+        readable(
+            cache.chart(path_chart, frame, "direction 1", "direction 2", "position", title, description=said)
+        ),
         width="stretch",
         height=slide_height(SLIDE_CHART),
     )
@@ -249,4 +252,3 @@ def _wave_sentence(step: float) -> None:
 
 
 # Per-settings charts and tables: dropped when memory is short or the server idle.
-forget_when_short(tables.clear, _table_charts.clear, _by_distance.clear, _distance_chart.clear)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import uuid
 
 import pandas as pd
@@ -21,9 +22,18 @@ from core.training.training import (
     comparison_rows,
     similarity_picture,
 )
-from core.views.charts import grid_frame, loss_chart, loss_frame, similarity_heatmap, structure_chart
+from core.views.charts import (
+    grid_frame,
+    heatmap,
+    line_chart,
+    loss_chart,
+    loss_frame,
+    similarity_heatmap,
+    structure_chart,
+)
 from core.views.describe import grid_description
 from core.views.units import listing, plural
+from ui import cache
 from ui.memory import waiting_message
 from ui.position_loss_view import position_loss_view
 from ui.presenter import presenting, readable, slide_height
@@ -40,10 +50,17 @@ SNAPSHOT_HEATMAP = 400  # px: the table's similarity heatmap on a presenter's sl
 KEEP = 16  # finished runs kept for everyone (each ≤ 26 snapshots of ≤ 256 × 128 floats: ≤ 3.4 MB)
 
 
-@st.cache_resource(show_spinner=False)
+_QUEUE: list[TrainingQueue] = []
+_QUEUE_LOCK = threading.Lock()
+
+
 def training_queue() -> TrainingQueue:
-    """The one queue of the server process, shared by every session."""
-    return TrainingQueue(workers=WORKERS, keep=KEEP)
+    """The one queue of the server process, shared by every session (its state, not a cache:
+    ``ui.cache.clear`` leaves it)."""
+    with _QUEUE_LOCK:
+        if not _QUEUE:
+            _QUEUE.append(TrainingQueue(workers=WORKERS, keep=KEEP))
+        return _QUEUE[0]
 
 
 def session_id() -> str:
@@ -151,7 +168,11 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
         return
     st.progress(job.step / job.config.steps, text=f"Training: step {job.step} of {job.config.steps}")
     if job.result is not None and job.result.steps:
-        st.altair_chart(readable(loss_chart(losses(job.result))), width="stretch", height=slide_height(400))
+        st.altair_chart(
+            readable(loss_chart(losses(job.result), draw=cache.drawing(line_chart))),
+            width="stretch",
+            height=slide_height(400),
+        )
 
 
 def losses(result: TrainResult) -> pd.DataFrame:
@@ -167,7 +188,11 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
     ``part`` (presenting): 0 the numbers, 1 the loss curves, 2 the table; None all three.
     """
     if part == 1:
-        st.altair_chart(readable(loss_chart(losses(result))), width="stretch", height=SLIDE_CHART)
+        st.altair_chart(
+            readable(loss_chart(losses(result), draw=cache.drawing(line_chart))),
+            width="stretch",
+            height=SLIDE_CHART,
+        )
         return
     if part == 2:
         if result.snapshots:
@@ -201,7 +226,7 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
     c[3].metric("Trained in", f"{result.seconds:.1f} s")
     if part is not None:
         return
-    st.altair_chart(readable(loss_chart(losses(result))), width="stretch")
+    st.altair_chart(readable(loss_chart(losses(result), draw=cache.drawing(line_chart))), width="stretch")
     if result.snapshots:
         snapshot_view(result)
 
@@ -232,14 +257,16 @@ def snapshot_view(result: TrainResult) -> None:
         title = f"Cosine similarity at step {result.steps[index]}"
         said = f"{grid_description(title, frame, 'position j', 'position i')} {picture}"
         st.altair_chart(
-            readable(similarity_heatmap(frame, title, description=said)),
+            readable(similarity_heatmap(frame, title, description=said, draw=cache.drawing(heatmap))),
             width="stretch",
             height=slide_height(SNAPSHOT_HEATMAP, 280),
         )
     with c2:
         frame = pd.DataFrame({"step": result.steps, "structure": result.structure})
         st.altair_chart(
-            readable(structure_chart(frame, result.steps[index])), width="stretch", height=slide_height(280)
+            readable(structure_chart(frame, result.steps[index], draw=cache.drawing(line_chart))),
+            width="stretch",
+            height=slide_height(280),
         )
     st.caption(
         f"Step {result.steps[index]}: {picture} Structure (neighbours minus positions "

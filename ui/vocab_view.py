@@ -7,22 +7,22 @@ import streamlit as st
 
 from core.config import PipelineConfig
 from core.text.vocab import SweepPoint, tradeoff_sentence
-from core.views.charts import vocab_charts, vocab_frame
+from core.views.charts import line_chart, vocab_charts, vocab_frame
 from ui import cache
-from ui.memory import forget_when_short
 from ui.presenter import readable
 
 
-@cache.per_process(max_entries=8)  # ~0.35 MB each, within core.serving.budget's chart caches
+@cache.per_process(
+    max_entries=8, dropped_when_short=True
+)  # ~0.35 MB each, within core.serving.budget's chart caches
 def _charts(points: tuple[SweepPoint, ...], vocab_size: int, dim: int) -> tuple[alt.Chart, alt.Chart]:
     # Kept: building Altair charts is costly, and these depend only on the sweep, V and d (no text).
-    return vocab_charts(vocab_frame(list(points), dim), vocab_size)
+    return vocab_charts(vocab_frame(list(points), dim), vocab_size, draw=cache.drawing(line_chart))
 
 
 def vocab_tradeoff(text: str, cfg: PipelineConfig) -> None:
     """Two small charts over the same log V axis, the sidebar's V marked, and what they show in words."""
     V, d = cfg.vocab_size, cfg.output_dim
-    forget_when_short(_charts.clear)  # dropped when memory is short or the server idle
     points = cache.vocab_sweep_of(text)
     num_tokens, whole_text = cache.swept_token_count(text, V)
     for column, chart in zip(st.columns(2), _charts(tuple(points), V, d), strict=True):

@@ -19,6 +19,7 @@ from core.views.describe import grid_description
 from core.views.export import to_csv, to_npy
 from core.views.markup import escape_markdown
 from core.views.units import every, plural
+from ui import cache
 from ui.presenter import readable
 from ui.theme import CODE_CSS
 
@@ -245,7 +246,7 @@ def heatmap_view(
     color = TENSOR_COLORS.get(title.split("[")[0], (None, None))[1]
     note = sampled_note(total[0], total[1], positions, dims)
     said = f"{grid_description(title, frame, 'dimension j', 'position t')} {note}"  # a screen reader's
-    chart = heatmap(frame, "dimension j", "position t", title, accent=color, description=said)
+    chart = cache.chart(heatmap, frame, "dimension j", "position t", title, accent=color, description=said)
     st.altair_chart(readable(chart), width="stretch")
     st.caption(note)
 

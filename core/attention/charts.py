@@ -12,7 +12,6 @@ import altair as alt
 import pandas as pd
 import torch
 
-from core.views.chart_specs import templated
 from core.views.charts import accent_bar, accent_title
 from core.views.describe import described, figure
 from core.views.units import plural
@@ -59,7 +58,6 @@ def heatmap_description(
     return f"{head}, {plural(size, 'position')}; {ends}{masked}.{outlined}"
 
 
-@templated(live=("domain", "symlog", "description"))  # built once per shape (labels, title, …)
 def attention_heatmap(
     frame: pd.DataFrame,
     labels: list[str],

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pandas as pd
 import torch
@@ -14,12 +12,8 @@ MAX_SHOWN = 64  # positions a heatmap shows on each axis: 64² cells stay readab
 LABEL_CHARS = 10  # characters of a token shown in an axis label
 
 
-@functools.lru_cache(maxsize=1024)
 def shown_positions(length: int) -> torch.Tensor:
-    """Positions a heatmap of a T-token sentence shows: all to ``MAX_SHOWN``, else evenly spaced: [P].
-
-    Kept per length (a page asks for them once per heatmap, 13 times a run): callers only read it.
-    """
+    """Positions a heatmap of a T-token sentence shows: all to ``MAX_SHOWN``, else evenly spaced: [P]."""
     return sample_indices(length, MAX_SHOWN)
 
 

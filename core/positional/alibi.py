@@ -101,8 +101,6 @@ register(
         dash=FAMILY_DASHES["alibi"],
         logits=alibi_logits,
         describe_logits=describe_alibi,
-        reads_seed=False,  # no table, no content vector
-        reads_dim=False,
         trainable=True,
         attention_bias=alibi_attention_bias,
     )

@@ -103,10 +103,6 @@ class Family:
     input_rows: Callable[..., TableRows] | None = None
     fixed_length: bool = False  # no row past the trained length (a learned table)
     seeded: bool = False  # rows drawn from the lesson's generator right after the token table
-    # Its position-only logit reads the seed (a random table, or the content u every other family
-    # shares); False: the same curve for every seed, so the Families page keeps its panel across seeds.
-    reads_seed: bool = True
-    reads_dim: bool = True  # False: the same curve at every d (no table, no content vector)
     pipeline_code: str = ""  # the lesson's lines that make ``pos_embeddings``
     table_name: str = ""  # what the Pipeline's lookup diagram calls its table
     input_note: str = ""  # the Pipeline's sentence on its table
@@ -176,7 +172,7 @@ class FamilyConfig:
     def __repr__(self) -> str:
         return "FamilyConfig(" + ", ".join(f"{k}={v!r}" for k, v in self._values) + ")"
 
-    def __reduce__(self):  # pickling (st.cache_data hashes arguments this way)
+    def __reduce__(self):  # pickled (copied to another process, say) as its values
         return (_family_config, (self._values,))
 
     def as_dict(self) -> dict[str, object]:

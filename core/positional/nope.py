@@ -53,8 +53,6 @@ register(
         dash=FAMILY_DASHES["nope"],
         logits=nope_logits,
         describe_logits=describe_nope,
-        reads_seed=False,  # no table, no content vector
-        reads_dim=False,
         trainable=True,
     )
 )

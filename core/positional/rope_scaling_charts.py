@@ -9,7 +9,6 @@ import pandas as pd
 import torch
 
 from core.positional.long_context import PLAIN, REGIMES, STILL, LongContextView
-from core.views.chart_specs import same_data, templated
 from core.views.charts import LINE_KEY
 from core.views.colors import GREY, NEXT_FAMILY_COLOR, SERIES_COLORS, SERIES_DASHES, SERIES_SHAPES
 from core.views.describe import described, figure, lines_description
@@ -99,7 +98,6 @@ def pairs_description(frame: pd.DataFrame, original: int, extended: int, finding
     )
 
 
-@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
 def wavelength_chart(
     frame: pd.DataFrame,
     original: int,
@@ -173,7 +171,6 @@ def slowdown_description(frame: pd.DataFrame, factor: float, findings: list[str]
     return " ".join([course, f"Dashed lines at {marked}.", *findings])
 
 
-@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
 def slowdown_chart(
     frame: pd.DataFrame, factor: float, height: int = 280, description: str | None = None
 ) -> alt.LayerChart:
@@ -229,7 +226,6 @@ def score_description(frame: pd.DataFrame, original: int) -> str:
     return f"{course} A dashed line marks the trained length L = {original:,}."
 
 
-@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
 def score_chart(
     frame: pd.DataFrame,
     this: str,
@@ -306,7 +302,6 @@ def attention_description(frame: pd.DataFrame, factor: float, value: float) -> s
     return f"{course} {this_config(factor, value)}"
 
 
-@templated(same_data, live=("description",))  # drawn on every rerun of the page, built once per data
 def attention_chart(
     frame: pd.DataFrame,
     factor: float,

@@ -10,7 +10,6 @@ Hugging Face ``T5Attention._relative_position_bucket`` / ``compute_bias``.
 
 from __future__ import annotations
 
-import functools
 import math
 
 import torch
@@ -156,11 +155,17 @@ def last_distinct_distance(fam: FamilyConfig, bidirectional: bool = False) -> in
     return _last_distinct_distance(fam.buckets, fam.max_distance, bidirectional)
 
 
-@functools.lru_cache(maxsize=64)  # a few ms each (every distance up to MAX_USED_LENGTH), asked every rerun
 def _last_distinct_distance(num_buckets: int, max_distance: int, bidirectional: bool = False) -> int:
-    r = torch.arange(MAX_USED_LENGTH + 1)
-    buckets = t5_relative_bucket(-r, bidirectional, num_buckets, max_distance)  # [R]
-    return int(r[buckets == buckets.max()][0])
+    # A key r positions back has a bucket that never falls as r grows: the last bucket is the one at
+    # MAX_USED_LENGTH, and the first distance in it is found by bisection (17 buckets, not 65,537).
+    def bucket(r: int) -> int:
+        return int(t5_relative_bucket(torch.tensor([-r]), bidirectional, num_buckets, max_distance)[0])
+
+    last, low, high = bucket(MAX_USED_LENGTH), 0, MAX_USED_LENGTH
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (middle + 1, high) if bucket(middle) < last else (low, middle)
+    return low
 
 
 def bucket_layout(fam: FamilyConfig, bidirectional: bool) -> str:

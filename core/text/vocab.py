@@ -6,10 +6,10 @@ For one text, ``vocab_sweep`` counts its tokens under GPT-2's BPE cut to each of
 
 from __future__ import annotations
 
-import functools
 import heapq
 from array import array
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import regex
@@ -37,43 +37,39 @@ def swept_part(text: str) -> str:
     return text.encode("utf-8")[:SWEEP_BYTES].decode("utf-8", errors="ignore")
 
 
-def vocab_sweep(text: str, sizes: tuple[int, ...] = SWEEP_SIZES) -> list[SweepPoint]:
+def vocab_sweep(
+    text: str,
+    sizes: tuple[int, ...] = SWEEP_SIZES,
+    piece_counts: Callable[[bytes, tuple[int, ...]], tuple[int, ...]] | None = None,
+) -> list[SweepPoint]:
     """Token counts of ``swept_part(text)`` at each vocab size in ``sizes`` (each ≥ 257), in order.
 
     The same counts as encoding with each cut encoding (``core.tokenizer.cut_encoding``), without
     building one for each size: GPT-2's BPE merges a piece's adjacent pair of lowest rank
     until none is left, and the cut to V merges the same pairs in the same order until the lowest rank
     left is V − 1 or more. So one run of the whole BPE on each distinct piece, noting the rank of each
-    merge, gives the piece's token count at every V (``_cut_counts``).
+    merge, gives the piece's token count at every V (``cut_counts``). ``piece_counts``: a function that
+    gives the same counts as ``cut_counts`` (the default), e.g. one that keeps the words it has seen.
     """
+    count = piece_counts or cut_counts
     part = swept_part(text)
     segments = part.split(ENDOFTEXT)  # allowed: each one a single token at every V
     pieces = Counter(p for segment in segments for p in _PIECE.findall(segment))
     totals = [len(segments) - 1] * len(sizes)
     for piece, n in pieces.items():
-        for k, count in enumerate(_cut_counts(piece.encode("utf-8"), sizes)):
-            totals[k] += n * count
+        for k, tokens in enumerate(count(piece.encode("utf-8"), sizes)):
+            totals[k] += n * tokens
     return [SweepPoint(size, total) for size, total in zip(sizes, totals, strict=True)]
 
 
-CACHED_PIECE_BYTES = 64  # pieces up to this long (words) are kept: 8,192 of them ≤ ~1.5 MB
-
-
-def _cut_counts(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
+def cut_counts(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
     """Tokens of one piece (a match of GPT-2's split pattern) under GPT-2's BPE cut to each size.
 
     As tiktoken's ``_byte_pair_merge``: a piece that is itself a token kept by the cut is one token;
     otherwise the leftmost adjacent pair of lowest rank merges first. The cut to V keeps ranks < V − 1.
-    Words recur across texts and are kept; a long piece (a run of CJK or of one letter, up to the
-    text's 166 kB) is merged with a heap, in O(n log n): scanning every pair at every merge is O(n²).
+    A long piece (a run of CJK or of one letter, up to the text's 166 kB) is merged with a heap, in
+    O(n log n): scanning every pair at every merge is O(n²).
     """
-    if len(piece) <= CACHED_PIECE_BYTES:
-        return _cut_counts_kept(piece, sizes)
-    return _counts_from_merges(piece, _merge_ranks(piece), sizes)
-
-
-@functools.lru_cache(maxsize=8192)
-def _cut_counts_kept(piece: bytes, sizes: tuple[int, ...]) -> tuple[int, ...]:
     return _counts_from_merges(piece, _merge_ranks(piece), sizes)
 
 

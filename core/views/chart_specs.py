@@ -6,18 +6,18 @@ the frames as Arrow). Building an Altair chart (``encode``, layering) and conver
 share of a rerun, while a new seed or text changes only the frame. So:
 
 - ``unvalidated(chart)``: converted without Altair's JSON-schema validation, and once per chart;
-- ``@templated(shape)`` on a builder ``build(frame, *args)``: the chart is built once per shape (the
-  arguments, the frame's columns and dtypes, and what ``shape`` reads from the data), on an empty
-  frame; each call copies that template with its own frame in it. Drawn by Streamlit, the copy's spec
-  is the template's with the frame's dataset name swapped: neither built nor converted again.
-  ``live`` arguments (a colour scale's ends) are stand-ins in the template that each copy replaces;
-  ``same_data`` makes a template per content, for builders that read much from their values.
+- ``Templates().chart(build, frame, ...)`` for a plain builder ``build(frame, *args)``: the chart is
+  built once per shape (the arguments, the frame's columns and dtypes, and what ``shape`` reads from
+  the data), on an empty frame; each call copies that template with its own frame in it. Drawn by
+  Streamlit, the copy's spec is the template's with the frame's dataset name swapped: neither built
+  nor converted again. ``live`` arguments (a colour scale's ends) are stand-ins in the template that
+  each copy replaces; ``same_data`` makes a template per content, for builders that read much from
+  their values. The app keeps its templates, and says how each builder is templated, in ``ui.cache``.
 """
 
 from __future__ import annotations
 
 import copy
-import functools
 import hashlib
 import inspect
 import json
@@ -33,8 +33,6 @@ import pyarrow as pa
 MAX_TEMPLATES = 64  # chart shapes kept (30–60 kB each: the chart on an empty frame and its spec)
 
 _UNVALIDATED: dict[type, type] = {}
-_TEMPLATES: OrderedDict[tuple, alt.TopLevelMixin] = OrderedDict()
-_TEMPLATES_LOCK = threading.Lock()
 
 
 def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
@@ -63,9 +61,9 @@ def _kept_spec(chart: alt.TopLevelMixin, build: Callable[[], dict]) -> dict:
     """``build()``, the spec of ``chart`` drawn through a data transformer that collects its datasets
     (Streamlit's): built once per chart, then a copy of it with the same datasets handed back again.
 
-    A kept chart (``st.cache_resource``) is drawn on every rerun, and Streamlit converts it each time:
+    A kept chart (``ui.cache``) is drawn on every rerun, and Streamlit converts it each time:
     its spec and its data to Arrow. Charts are not changed once built, so the first conversion serves
-    every later one. A copy of a template (``templated``) takes the template's spec with its own
+    every later one. A copy of a template (``Templates``) takes the template's spec with its own
     frame's dataset. Other transformers (Altair's default, which inlines the data: the tests) build the
     spec every time.
     """
@@ -170,60 +168,90 @@ def _draws(chart: alt.TopLevelMixin, frame: pd.DataFrame) -> bool:
     return chart._kwds.get("data") is frame or any(_draws(c, frame) for c in subcharts)
 
 
-def templated(shape: Callable[..., object] | None = None, live: tuple[str, ...] = ()):
-    """Decorator: a chart builder ``build(frame, ...)`` that builds each shape of chart once.
+class Templates:
+    """Chart templates, one per shape of chart, the least recently used dropped past ``max_entries``.
 
-    ``shape(frame, **arguments)`` (every argument of ``build`` by name, defaults filled in): what the
-    builder reads from the frame's values, e.g. whether it has ≤ 64 rows when that decides the marks.
-    The builder must read nothing else from them. Calls with the same arguments and shape, on frames of
-    the same columns and dtypes, copy one template chart (its frame emptied) with their own frame in it:
-    the chart ``build`` gives for that frame.
+    ``chart(build, frame, args, kwargs, shape, live, fill)`` is ``build(frame, *args, **kwargs)``'s chart,
+    as a copy of the template for its shape with its own frame in it. A builder is a plain function
+    ``build(frame, ...)``; what it reads from the frame's values and which arguments it writes into the
+    chart as they are is said by whoever applies the template:
 
-    ``live``: arguments (numbers or strings, or tuples of them) that the builder writes into the chart as
-    they are, such as a colour scale's ends or a subtitle: one template serves every value of them. It is
-    built with stand-ins, which each copy replaces by its own (None is no value: another template).
+    - ``shape(frame, **arguments)`` (every argument of ``build`` by name, defaults filled in): what the
+      builder reads from the frame's values, e.g. whether it has ≤ 64 rows when that decides the marks
+      (``same_data``: the values themselves). Calls with the same arguments and shape, on frames of the
+      same columns and dtypes, copy one template (its frame emptied).
+    - ``live``: arguments (numbers or strings, or tuples of them) the builder writes into the chart as
+      they are, such as a colour scale's ends or a description: one template serves every value of
+      them. It is built with stand-ins, which each copy replaces by its own (None is no value: another
+      template).
+    - ``fill``: for an argument the builder computes from the data when it is None (a description, a
+      colour scale's ends), ``fill[name](frame, **arguments)`` gives that value, so the copy is given it
+      as a live value.
     """
 
-    def decorate(build):
-        signature = inspect.signature(build)
+    def __init__(self, max_entries: int = MAX_TEMPLATES):
+        self.max_entries = max_entries
+        self._kept: OrderedDict[tuple, alt.TopLevelMixin] = OrderedDict()
+        self._signatures: dict[Callable, inspect.Signature] = {}  # a builder's, read once
+        self._lock = threading.Lock()
 
-        @functools.wraps(build)
-        def wrapper(frame: pd.DataFrame, *args, **kwargs):
-            bound = signature.bind(frame, *args, **kwargs)
-            bound.apply_defaults()
-            arguments = dict(bound.arguments)
-            del arguments[next(iter(arguments))]  # the frame
-            values = [_numbers(arguments[name]) for name in live]
-            key = (
-                build.__qualname__,
-                repr({name: value for name, value in arguments.items() if name not in live}),
-                repr([None if v is None else len(v) for v in values]),
-                repr(list(frame.columns)),
-                repr(list(frame.dtypes)),
-                shape(frame, **arguments) if shape else (),
-            )
-            with _TEMPLATES_LOCK:
-                template = _TEMPLATES.get(key)
-                if template is not None:
-                    _TEMPLATES.move_to_end(key)
-            if template is None:
-                template = _template(build, bound.arguments, frame, live)
-                with _TEMPLATES_LOCK:
-                    template = _TEMPLATES.setdefault(key, template)
-                    while len(_TEMPLATES) > MAX_TEMPLATES:
-                        _TEMPLATES.popitem(last=False)
-            reals = [x for v in values if v is not None for x in v]
-            stand_ins = dict(zip(template.__dict__["_stand_ins"], reals, strict=True))
-            own = _substituted(template, stand_ins, template.__dict__["_holders"]) if stand_ins else template
-            chart = _with_frame(own, template.__dict__["_frame"], frame)
-            object.__setattr__(chart, "_template", template)
-            object.__setattr__(chart, "_frame", frame)
-            object.__setattr__(chart, "_live", [(json.dumps(a), json.dumps(b)) for a, b in stand_ins.items()])
-            return chart
+    def __len__(self) -> int:
+        return len(self._kept)
 
-        return wrapper
+    def clear(self) -> None:
+        """Drop every template (they are rebuilt on their next use)."""
+        with self._lock:
+            self._kept.clear()
 
-    return decorate
+    def chart(
+        self,
+        build: Callable[..., alt.TopLevelMixin],
+        frame: pd.DataFrame,
+        args: tuple = (),
+        kwargs: dict | None = None,
+        shape: Callable[..., object] | None = None,
+        live: tuple[str, ...] = (),
+        fill: dict[str, Callable[..., object]] | None = None,
+    ) -> alt.TopLevelMixin:
+        """``build(frame, *args, **kwargs)``'s chart, a copy of its shape's template (see the class)."""
+        signature = self._signatures.get(build)
+        if signature is None:
+            signature = self._signatures.setdefault(build, inspect.signature(build))
+        bound = signature.bind(frame, *args, **(kwargs or {}))
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        del arguments[next(iter(arguments))]  # the frame
+        for name, compute in (fill or {}).items():
+            if arguments[name] is None:
+                arguments[name] = compute(frame, **arguments)
+        values = [_numbers(arguments[name]) for name in live]
+        key = (
+            build.__module__,
+            build.__qualname__,
+            repr({name: value for name, value in arguments.items() if name not in live}),
+            repr([None if v is None else len(v) for v in values]),
+            repr(list(frame.columns)),
+            repr(list(frame.dtypes)),
+            shape(frame, **arguments) if shape else (),
+        )
+        with self._lock:
+            template = self._kept.get(key)
+            if template is not None:
+                self._kept.move_to_end(key)
+        if template is None:
+            template = _template(build, {**bound.arguments, **arguments}, frame, live)
+            with self._lock:
+                template = self._kept.setdefault(key, template)
+                while len(self._kept) > self.max_entries:
+                    self._kept.popitem(last=False)
+        reals = [x for v in values if v is not None for x in v]
+        stand_ins = dict(zip(template.__dict__["_stand_ins"], reals, strict=True))
+        own = _substituted(template, stand_ins, template.__dict__["_holders"]) if stand_ins else template
+        chart = _with_frame(own, template.__dict__["_frame"], frame)
+        object.__setattr__(chart, "_template", template)
+        object.__setattr__(chart, "_frame", frame)
+        object.__setattr__(chart, "_live", [(json.dumps(a), json.dumps(b)) for a, b in stand_ins.items()])
+        return chart
 
 
 _STAND_IN = 1.2345678901e-200  # stand-in k is _STAND_IN * (1 + k / 1000): no chart holds such a number
@@ -321,9 +349,3 @@ def same_data(frame: pd.DataFrame, **_) -> str:
         pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes(), digest_size=16
     )
     return digest.hexdigest()
-
-
-def forget_templates() -> None:
-    """Drop every template (memory short: they are rebuilt on their next use)."""
-    with _TEMPLATES_LOCK:
-        _TEMPLATES.clear()

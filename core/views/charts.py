@@ -7,13 +7,13 @@ a view stays far below 1 MB of chart data at any context length.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import altair as alt
 import pandas as pd
 import torch
 
 from core.text.vocab import SweepPoint, table_parameters
-from core.views.chart_specs import templated
 from core.views.colors import SERIES_COLORS, SERIES_DASHES
 from core.views.describe import bars_description, described, figure, grid_description, lines_description
 
@@ -43,6 +43,12 @@ def accent_bar(color: str) -> alt.Chart:
         .mark_rule(color=color, strokeWidth=6, aria=False)
         .encode(x=alt.value(0), x2=alt.value(ACCENT_WIDTH), y=alt.value(-9))
     )
+
+
+def centred_domain(frame: pd.DataFrame) -> tuple[float, float]:
+    """A diverging colour scale's ends for a grid frame's values: ±(largest |value|), ±1 when all are 0."""
+    limit = float(frame["value"].abs().max()) or 1.0
+    return (-limit, limit)
 
 
 def grid_frame(
@@ -77,25 +83,9 @@ def heatmap(
     cells are left out of the accessibility tree, so it reads that one sentence, not a node per cell.
     """
     if domain is None:
-        limit = float(frame["value"].abs().max()) or 1.0
-        domain = (-limit, limit)
+        domain = centred_domain(frame)
     if description is None:
         description = grid_description(title, frame, x, y)
-    return _heatmap(frame, x, y, title, height, scheme, tuple(domain), accent, description)
-
-
-@templated(live=("domain", "description"))  # one template for every colour scale and description
-def _heatmap(
-    frame: pd.DataFrame,
-    x: str,
-    y: str,
-    title: str,
-    height: int,
-    scheme: str,
-    domain: tuple,
-    accent,
-    description: str | None = None,
-) -> alt.Chart | alt.LayerChart:
     diverging = scheme == "redblue"
     # Cells, axes and legend out of the accessibility tree (a node per cell and tick label): the
     # description says the axes' and the values' ranges in one sentence.
@@ -126,9 +116,12 @@ def similarity_heatmap(
     height: int = 300,
     accent: str | None = None,
     description: str | None = None,
+    draw: Callable[..., alt.TopLevelMixin] = heatmap,
 ):
-    """A position × position cosine-similarity matrix (columns position i, position j, value), −1 … 1."""
-    return heatmap(
+    """A position × position cosine-similarity matrix (columns position i, position j, value), −1 … 1.
+
+    ``draw``: what builds the chart, with ``heatmap``'s arguments (default: ``heatmap`` itself)."""
+    return draw(
         frame,
         "position j",
         "position i",
@@ -146,10 +139,24 @@ def log_domain(values: pd.Series, also: float | None = None) -> list[float]:
     return [min(ends), max(ends)]
 
 
-def _line_shape(frame: pd.DataFrame, x: str, color: str | None, log_x: bool, x_domain, **_) -> tuple:
-    """What ``line_chart`` reads from the data: points or not, legend rows, the log axis's ends."""
-    domain = tuple(log_domain(frame[x])) if log_x and x_domain is None else None
-    return len(frame) <= 64, frame[color].nunique() if color else 0, domain
+def line_description(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    title: str,
+    color: str | None = None,
+    rule_at: float | None = None,
+    rule_label: str = "",
+    rule_format: str | None = None,
+) -> str:
+    """What a screen reader says for a ``line_chart``: each line's course and the rule, from the data."""
+    description = lines_description(title, frame, x, y, color)
+    if rule_at is not None and rule_format:  # its label as drawn: "V = 50,257"
+        description += f" A dashed line marks {rule_label}{figure(rule_at)}."
+    elif rule_at is not None:
+        named = f" ({rule_label.strip()})" if rule_label.strip() else ""
+        description += f" A dashed line at {x} {figure(rule_at)}{named}."
+    return description
 
 
 def line_chart(
@@ -178,58 +185,11 @@ def line_chart(
     that lines differ in more than colour; the legend shows both and sits below the plot, so the plot
     keeps the width on a phone. The rule at ``rule_at`` is labelled ``rule_label``, followed by
     ``rule_at`` in d3's ``rule_format`` if one is given (written by the browser). ``x_domain``: the log
-    axis's ends (default: the data's). ``rule_at`` and ``x_domain`` are written in as they are (live:
-    one template serves every value of them). ``description``: what a screen reader says for the chart
-    (default: each line's course and the rule, from the data).
+    axis's ends (default: the data's). ``description``: what a screen reader says for the chart
+    (default: ``line_description``).
     """
     if description is None:
-        description = lines_description(title, frame, x, y, color)
-        if rule_at is not None and rule_format:  # its label as drawn: "V = 50,257"
-            description += f" A dashed line marks {rule_label}{figure(rule_at)}."
-        elif rule_at is not None:
-            named = f" ({rule_label.strip()})" if rule_label.strip() else ""
-            description += f" A dashed line at {x} {figure(rule_at)}{named}."
-    return _line_chart(
-        frame,
-        x,
-        y,
-        title,
-        color,
-        symlog,
-        rule_at,
-        rule_label,
-        height,
-        log_y,
-        colors,
-        log_x,
-        y_format,
-        x_domain,
-        rule_format,
-        dashes,
-        description,
-    )
-
-
-@templated(_line_shape, live=("rule_at", "x_domain", "description"))
-def _line_chart(
-    frame: pd.DataFrame,
-    x: str,
-    y: str,
-    title: str,
-    color: str | None = None,
-    symlog: bool = False,
-    rule_at: float | None = None,
-    rule_label: str = "",
-    height: int = 300,
-    log_y: bool = False,
-    colors: dict[str, str] | None = None,
-    log_x: bool = False,
-    y_format: str = ".4f",
-    x_domain: tuple[float, float] | None = None,
-    rule_format: str | None = None,
-    dashes: dict[str, tuple[int, ...]] | None = None,
-    description: str | None = None,
-) -> alt.Chart:
+        description = line_description(frame, x, y, title, color, rule_at, rule_label, rule_format)
     scale = alt.Scale(type="symlog") if symlog else alt.Scale(type="log") if log_y else alt.Scale(zero=False)
     encoding = {
         # every x here counts something
@@ -285,13 +245,8 @@ def bar_chart(
 ) -> alt.Chart:
     """Bars of ``y`` for each ``x`` (ordinal); ``description``: what a screen reader says (default: each
     bar's value)."""
-    return _bar_chart(frame, x, y, title, height, description or bars_description(title, frame, x, y))
-
-
-@templated(live=("description",))
-def _bar_chart(
-    frame: pd.DataFrame, x: str, y: str, title: str, height: int = 220, description: str | None = None
-) -> alt.Chart:
+    if description is None:
+        description = bars_description(title, frame, x, y)
     chart = (
         alt.Chart(frame, title=title, height=height)
         .mark_bar()
@@ -336,6 +291,14 @@ def _span_text(values: pd.Series) -> str:
     return f"{figure(values.min())} to {figure(values.max())}"
 
 
+def path_description(frame: pd.DataFrame, x: str, y: str, order: str, title: str) -> str:
+    """What a screen reader says for a ``path_chart``: the points drawn and the plane's extent."""
+    return (
+        f"{title}: {len(frame):,} points of {order} {_span_text(frame[order])}, joined in order; {x} "
+        f"{_span_text(frame[x])}, {y} {_span_text(frame[y])}."
+    )
+
+
 def path_chart(
     frame: pd.DataFrame,
     x: str,
@@ -351,23 +314,7 @@ def path_chart(
     points are left out of the accessibility tree (hundreds of them: the data table lists them).
     """
     if description is None:
-        description = (
-            f"{title}: {len(frame):,} points of {order} {_span_text(frame[order])}, joined in order; {x} "
-            f"{_span_text(frame[x])}, {y} {_span_text(frame[y])}."
-        )
-    return _path_chart(frame, x, y, order, title, height, description)
-
-
-@templated(live=("description",))  # layering two charts of one frame hashes it: once per shape
-def _path_chart(
-    frame: pd.DataFrame,
-    x: str,
-    y: str,
-    order: str,
-    title: str,
-    height: int = 360,
-    description: str | None = None,
-) -> alt.Chart:
+        description = path_description(frame, x, y, order, title)
     base = alt.Chart(frame, title=title, height=height).encode(
         x=alt.X(f"{x}:Q", title=x),
         y=alt.Y(f"{y}:Q", title=y),
@@ -385,9 +332,6 @@ def _path_chart(
     return described(line + points, description)
 
 
-@templated(
-    lambda frame, **_: (len(frame) <= 64,), live=("rule_at", "x_domain", "note", "y_domain", "description")
-)
 def method_panel(
     frame: pd.DataFrame,
     x: str,
@@ -407,8 +351,7 @@ def method_panel(
     ``x_domain``, ``y_domain``: an axis's ends (default: the data's, made nice; a constant curve needs
     ``y_domain``, or its one tick reads "0.000000"); ``note``: a line under the title (e.g. why this
     panel's axis is shorter than its neighbours'); ``description``: what a screen reader says for the
-    panel (its finding). ``rule_at``, the domains, ``note`` and ``description`` are written in as they
-    are (live: one template serves every context length).
+    panel (its finding).
     """
     heading = accent_title(title) if note is None else accent_title(title, subtitle=note)
     scale = alt.Scale(domain=list(x_domain), nice=False) if x_domain is not None else alt.Undefined
@@ -463,14 +406,20 @@ def loss_frame(
     )
 
 
-def loss_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Training and validation loss against step, with the frequency-only guess (a ``loss_frame``)."""
-    return line_chart(frame, "step", "loss", "Loss", color="curve", height=260)
+def loss_chart(frame: pd.DataFrame, draw: Callable[..., alt.TopLevelMixin] = line_chart) -> alt.Chart:
+    """Training and validation loss against step, with the frequency-only guess (a ``loss_frame``).
+
+    ``draw``: what builds each chart, with ``line_chart``'s arguments (default: ``line_chart`` itself)."""
+    return draw(frame, "step", "loss", "Loss", color="curve", height=260)
 
 
-def structure_chart(frame: pd.DataFrame, shown_step: int) -> alt.Chart:
-    """The learned table's structure score (columns step, structure), the step shown marked."""
-    return line_chart(
+def structure_chart(
+    frame: pd.DataFrame, shown_step: int, draw: Callable[..., alt.TopLevelMixin] = line_chart
+) -> alt.Chart:
+    """The learned table's structure score (columns step, structure), the step shown marked.
+
+    ``draw``: what builds each chart, with ``line_chart``'s arguments (default: ``line_chart`` itself)."""
+    return draw(
         frame, "step", "structure", "Learned structure", height=300, rule_at=shown_step, rule_label="shown"
     )
 
@@ -479,11 +428,13 @@ def distance_chart(
     frame: pd.DataFrame,
     colors: dict[str, str] | None = None,
     dashes: dict[str, tuple[int, ...]] | None = None,
+    draw: Callable[..., alt.TopLevelMixin] = line_chart,
 ) -> alt.Chart:
     """Mean cosine similarity against distance, one line per table (columns distance, mean cosine, table),
-    each in its colour and dash (``line_chart``'s)."""
+    each in its colour and dash (``line_chart``'s). ``draw``: what builds the chart, with ``line_chart``'s
+    arguments (default: ``line_chart`` itself)."""
     title = "Similarity against distance"
-    return line_chart(frame, "distance", "mean cosine", title, color="table", colors=colors, dashes=dashes)
+    return draw(frame, "distance", "mean cosine", title, color="table", colors=colors, dashes=dashes)
 
 
 V_AXIS = "vocab size V (log)"
@@ -500,10 +451,13 @@ def vocab_frame(points: list[SweepPoint], dim: int) -> pd.DataFrame:
     )
 
 
-def vocab_charts(frame: pd.DataFrame, vocab_size: int) -> tuple[alt.Chart, alt.Chart]:
+def vocab_charts(
+    frame: pd.DataFrame, vocab_size: int, draw: Callable[..., alt.TopLevelMixin] = line_chart
+) -> tuple[alt.Chart, alt.Chart]:
     """Sequence length and token-table size against V on a log axis, ``vocab_size`` marked.
 
-    ``frame``: columns ``V_AXIS``, tokens in the text, parameters V × d (a ``vocab_frame``).
+    ``frame``: columns ``V_AXIS``, tokens in the text, parameters V × d (a ``vocab_frame``). ``draw``:
+    what builds each chart, with ``line_chart``'s arguments (default: ``line_chart`` itself).
     """
     mark = {
         "rule_at": vocab_size,
@@ -514,6 +468,6 @@ def vocab_charts(frame: pd.DataFrame, vocab_size: int) -> tuple[alt.Chart, alt.C
         "y_format": ",",
     }
     return (
-        line_chart(frame, V_AXIS, "tokens in the text", "Vocabulary size against sequence length", **mark),
-        line_chart(frame, V_AXIS, "parameters V × d", "…and the token table's size", log_y=True, **mark),
+        draw(frame, V_AXIS, "tokens in the text", "Vocabulary size against sequence length", **mark),
+        draw(frame, V_AXIS, "parameters V × d", "…and the token table's size", log_y=True, **mark),
     )

@@ -73,26 +73,6 @@ def test_learned_stops_at_the_context_length():
     assert not torch.isnan(y[:8]).any() and torch.isnan(y[8:]).all()
 
 
-@pytest.mark.parametrize("method", list(FAMILIES))
-def test_reads_seed_says_whether_the_curve_changes_with_the_seed(method):
-    # The Families page keeps a panel across seeds when reads_seed is False (issue 26): true to the numbers.
-    rows = TableRows(R, torch.randn(len(R), D)) if FAMILIES[method].additive else None
-    one, other = (position_logits(method, R, FAM, D, seed, rows, len(R)) for seed in (1, 2))  # no NaN
-    assert torch.equal(one, other) != FAMILIES[method].reads_seed, method
-    assert [name for name, f in FAMILIES.items() if not f.reads_seed] == ["nope", "alibi"]
-
-
-@pytest.mark.parametrize("method", list(FAMILIES))
-def test_reads_dim_says_whether_the_curve_changes_with_d(method):
-    # The Families page keeps a panel across dims when reads_dim is False: true to the numbers.
-    def curve(d: int) -> torch.Tensor:
-        rows = TableRows(R, torch.randn(len(R), d, generator=torch.Generator().manual_seed(d)))
-        return position_logits(method, R, FAM, d, SEED, rows if FAMILIES[method].additive else None, len(R))
-
-    assert torch.equal(curve(64), curve(128)) != FAMILIES[method].reads_dim, method
-    assert [name for name, f in FAMILIES.items() if not f.reads_dim] == ["nope", "alibi"]
-
-
 def test_sinusoidal_continues_past_any_length():
     rows = TableRows(R, sinusoidal_at(torch.arange(len(R)), D))
     y = logits("sinusoidal", additive_rows=rows)

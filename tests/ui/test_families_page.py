@@ -3,7 +3,7 @@
 import pytest
 
 from core.config import FAMILIES
-from ui.families.compare import SCORE
+from ui.families.compare import SAME_AT_ANY_SEED_AND_DIM, SCORE
 
 PAGE = "pages/Families.py"
 METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]  # the registry's order
@@ -131,18 +131,40 @@ def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
     # issue 26: a Seed change rebuilt all seven panels; ALiBi's and NoPE's curves do not read the seed
     from dataclasses import replace
 
-    from core.config import FAMILIES, FamilyConfig, PipelineConfig
+    from core.config import FamilyConfig, PipelineConfig
     from ui.families.compare import logit_panel, panel_settings
 
     fam, cfg = FamilyConfig(), PipelineConfig(context_length=64)
     first, second = (
         logit_panel(method, panel_settings(method, replace(cfg, seed=seed)), fam.items()) for seed in (1, 2)
     )
-    if FAMILIES[method].reads_seed:
+    if method not in SAME_AT_ANY_SEED_AND_DIM:
         assert first is not second and first[0].to_dict() != second[0].to_dict()
-    else:  # kept: tests/core/test_families.py checks its curve is the same for every seed
+    else:  # kept: its curve is the same for every seed (test_the_curves_kept_across_seeds_and_dims_…)
         assert first is second
-    assert (method in ("nope", "alibi")) != FAMILIES[method].reads_seed
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_dim(method):
+    # The panels kept across a Seed or d change (SAME_AT_ANY_SEED_AND_DIM) are true to the numbers, and
+    # every other family's curve changes with both.
+    import torch
+
+    from core.config import FamilyConfig
+    from core.embeddings import TableRows
+    from core.families import position_logits
+
+    r = torch.arange(0, 300)
+
+    def curve(d: int, seed: int) -> torch.Tensor:
+        rows = TableRows(r, torch.randn(len(r), d, generator=torch.Generator().manual_seed(d + seed)))
+        return position_logits(
+            method, r, FamilyConfig(), d, seed, rows if FAMILIES[method].additive else None, len(r)
+        )
+
+    kept = method in SAME_AT_ANY_SEED_AND_DIM
+    assert torch.equal(curve(64, 1), curve(64, 2)) == kept, method
+    assert torch.equal(curve(64, 5), curve(128, 5)) == kept, method
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -158,7 +180,7 @@ def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change)
     fam, cfg = FamilyConfig(), PipelineConfig(context_length=16)
     new = replace(cfg, **change)
     first, second = (logit_panel(method, panel_settings(method, c), fam.items()) for c in (cfg, new))
-    reads = FAMILIES[method].reads_dim if "output_dim" in change else FAMILIES[method].seeded
+    reads = method not in SAME_AT_ANY_SEED_AND_DIM if "output_dim" in change else FAMILIES[method].seeded
     assert (first is not second) == reads
     fresh = logit_panel.__wrapped__(method, new, fam.items())  # built for the new settings themselves
     assert second[0].to_dict() == fresh[0].to_dict() and second[1] == fresh[1]
@@ -184,13 +206,12 @@ def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_toke
 
 
 @pytest.mark.parametrize("method", ["learned", "sinusoidal"])
-def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(method, open_page, monkeypatch):
+def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(
+    method, open_page, monkeypatch, fresh_caches
+):
     # issue 26: the similarity curve and the close-up's table heatmap were built again on every rerun
-    from ui import cache
     from ui.families import close_up, compare
 
-    cache.SHARED.clear()  # nothing kept from earlier tests: the new d below is new to every cache
-    compare.similarity_view.clear()
     at = open_page(PAGE, method=method)
     specs = [c.proto.spec for c in charts(at)]
     tables = [d.value for d in at.table]

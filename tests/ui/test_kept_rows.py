@@ -43,8 +43,7 @@ def drawn_rows(cfg: PipelineConfig) -> torch.Tensor:
     ).drawn.index
 
 
-def test_views_equal_the_books_tables_as_rows_are_added_to_the_kept_stream():
-    cache.SHARED.clear()
+def test_views_equal_the_books_tables_as_rows_are_added_to_the_kept_stream(fresh_caches):
     cfg = PipelineConfig(seed=1234)  # the book's V, d, T, B; a seed no other test draws
     text = SAMPLES["lesson"]
     first = check_view(cfg, text)
@@ -61,8 +60,7 @@ def test_views_equal_the_books_tables_as_rows_are_added_to_the_kept_stream():
     check_view(cfg, text)  # and back: the first seed's rows are still the book's
 
 
-def test_the_rows_asked_for_are_all_a_sentence_comparison_draws():
-    cache.SHARED.clear()
+def test_the_rows_asked_for_are_all_a_sentence_comparison_draws(fresh_caches):
     cfg = PipelineConfig(seed=4321)
     tokens, positions = cache.sentence_embeddings((" dog bites man", " man bites dog"), cfg, 3)
     token, pos = book_tables(PipelineConfig(seed=4321, context_length=3))

@@ -187,11 +187,11 @@ def test_a_bad_link_value_is_explained_and_the_default_used(open_page):
     assert at.selectbox(key="lc_rope_type").value == "llama3"
 
 
-def test_a_rerun_that_changes_no_config_draws_kept_charts_and_a_new_config_new_ones(open_page, monkeypatch):
-    from ui import cache, long_context_views
+def test_a_rerun_that_changes_no_config_draws_kept_charts_and_a_new_config_new_ones(
+    open_page, monkeypatch, fresh_caches
+):
+    from ui import long_context_views
 
-    long_context_views.view_of.clear()  # nothing kept from earlier tests: the preset picked below is new
-    cache.SHARED.clear()
     at = open_page(PAGE)
     specs = [c.proto.spec for c in charts(at)]
     built = []

@@ -10,6 +10,7 @@ from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import sample_indices
 from core.positional import alibi_bias, alibi_slopes
 from core.views.charts import bar_chart
+from ui import cache
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import presenting, readable
 
@@ -25,7 +26,9 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     c1, c2 = st.columns(2)
     with c1:
         frame = pd.DataFrame({"head": range(1, fam.heads + 1), "slope m": slopes.numpy()})
-        st.altair_chart(readable(bar_chart(frame, "head", "slope m", "Slope per head")), width="stretch")
+        st.altair_chart(
+            readable(cache.chart(bar_chart, frame, "head", "slope m", "Slope per head")), width="stretch"
+        )
     with c1 if presenting() else c2:  # presenting, under the slopes: the matrix keeps the screen's height
         head = st.selectbox("Head", range(1, fam.heads + 1), key="alibi_head")
     with c2:

@@ -17,6 +17,7 @@ from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.describe import grid_description, lines_description
 from core.views.units import capitalized, count_of
+from ui import cache
 from ui.cache import additive_rows, kept_chart
 from ui.presenter import readable
 from ui.widgets import sampled_note
@@ -49,7 +50,9 @@ def table_heatmap(cfg: PipelineConfig, fam: FamilyConfig, title: str) -> None:
     def build() -> tuple[object, int]:
         frame = grid_frame(table[:, dims], positions, dims, "position t", "dimension j")  # [P, D] cells
         said = f"{grid_description(title, frame, 'dimension j', 'position t')} {note}"
-        return heatmap(frame, "dimension j", "position t", title, description=said), 24 * len(frame)
+        return cache.chart(heatmap, frame, "dimension j", "position t", title, description=said), 24 * len(
+            frame
+        )
 
     chart = kept_chart(("table heatmap", title, tuple(dims.tolist())), (table,), build)
     st.altair_chart(readable(chart), width="stretch")
@@ -71,7 +74,11 @@ def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str)
     )
     said = f"{lines_description(title, frame, 'pair i', 'wavelength (positions)')} {finding}"
     st.altair_chart(
-        readable(line_chart(frame, "pair i", "wavelength (positions)", title, log_y=True, description=said)),
+        readable(
+            cache.chart(
+                line_chart, frame, "pair i", "wavelength (positions)", title, log_y=True, description=said
+            )
+        ),
         width="stretch",
     )
     st.caption(finding)
@@ -81,5 +88,6 @@ def matrix_view(values: torch.Tensor, positions: torch.Tensor, title: str, **kwa
     """A [P, P] query × key matrix at sampled positions (a screen reader says its range: ``heatmap``)."""
     frame = grid_frame(values, positions, positions, "query i", "key j")
     st.altair_chart(
-        readable(heatmap(frame, "key j", "query i", title, height=300, **kwargs)), width="stretch"
+        readable(cache.chart(heatmap, frame, "key j", "query i", title, height=300, **kwargs)),
+        width="stretch",
     )

@@ -16,8 +16,8 @@ from core.pipeline import sample_indices
 from core.similarity import cosine_matrix, mean_by_distance
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.units import every
+from ui import cache
 from ui.cache import additive_rows, kept_chart, per_process
-from ui.memory import forget_when_short
 from ui.presenter import presenting, readable, slide_height
 from ui.widgets import table
 
@@ -77,14 +77,20 @@ def read_settings(cfg: PipelineConfig, seed: bool, vocab: bool, dim: bool = True
     return replace(settings, **{key: getattr(default, key) for key, reads in unread.items() if not reads})
 
 
+# Families whose position-only curve is the same at every seed and d: no table and no content vector,
+# so their chart 1 panels are kept across both (tests/ui/test_families_page.py checks it on the numbers).
+# Any other family, a new one too, is redrawn for each.
+SAME_AT_ANY_SEED_AND_DIM = frozenset({"nope", "alibi"})
+
+
 def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
-    """What family ``name``'s chart 1 panel depends on: the seed and d unless its logit does not read
-    them (ALiBi, NoPE), V only for a table drawn after the token table (learned)."""
-    f = FAMILIES[name]
-    return read_settings(cfg, seed=f.reads_seed, vocab=f.seeded, dim=f.reads_dim)
+    """What family ``name``'s chart 1 panel depends on: the seed and d unless its curve is the same at
+    every one (``SAME_AT_ANY_SEED_AND_DIM``), V only for a table drawn after the token table (learned)."""
+    reads = name not in SAME_AT_ANY_SEED_AND_DIM
+    return read_settings(cfg, seed=reads, vocab=FAMILIES[name].seeded, dim=reads)
 
 
-@per_process(max_entries=56)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
+@per_process(max_entries=56, dropped_when_short=True)  # 8 settings × 7 families, ~4 MB (core.serving.budget)
 def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.TopLevelMixin, str]:
     """Chart 1's panel of family ``name`` and its finding, for the family settings ``settings``
     (``FamilyConfig.items()``); kept, since it depends only on these settings."""
@@ -102,7 +108,9 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
         fit["y_domain"] = (float(values.min()) - 1.0, float(values.min()) + 1.0)
     title = f"{f.label} — {f.injects}"
     finding = logit_findings(name, distances, y, T, fam)  # beside the panel, and its description
-    panel = method_panel(frame, "distance r", SCORE, title, f.color, T, **fit, description=finding)
+    panel = cache.chart(
+        method_panel, frame, "distance r", SCORE, title, f.color, T, **fit, description=finding
+    )
     return panel, finding
 
 
@@ -165,7 +173,7 @@ def position_vectors(
     return FAMILIES[name].vectors(positions, cfg.output_dim, fam)  # the all-ones query rotated
 
 
-@per_process(max_entries=15)  # < 0.5 MB each: 5 settings × 3 families (budget)
+@per_process(max_entries=15, dropped_when_short=True)  # < 0.5 MB each: 5 settings × 3 families (budget)
 def similarity_view(
     name: str, cfg: PipelineConfig, settings: tuple
 ) -> tuple[alt.TopLevelMixin, pd.DataFrame, str]:
@@ -176,7 +184,8 @@ def similarity_view(
     sim = cosine_matrix(position_vectors(name, cfg, fam, positions))  # [P, P]
     frame = grid_frame(sim, positions, positions, "position i", "position j")
     finding = similarity_findings(name, positions, sim)  # beside the heatmap, and its description
-    chart = heatmap(
+    matrix = cache.chart(
+        heatmap,
         frame,
         "position j",
         "position i",
@@ -188,7 +197,7 @@ def similarity_view(
     )
     distances, mean = mean_by_distance(sim, positions)  # [G], [G]
     curve = pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
-    return chart, curve, finding
+    return matrix, curve, finding
 
 
 def similarity_charts(
@@ -205,10 +214,18 @@ def similarity_charts(
     def build() -> tuple[alt.TopLevelMixin, int]:
         together = pd.concat(frames)
         title = "Mean similarity against distance"
-        chart = line_chart(
-            together, "distance", "cosine", title, "method", colors=colors, height=200, dashes=dashes
+        curve = cache.chart(
+            line_chart,
+            together,
+            "distance",
+            "cosine",
+            title,
+            "method",
+            colors=colors,
+            height=200,
+            dashes=dashes,
         )
-        return chart, 40 * len(together)
+        return curve, 40 * len(together)
 
     curve = kept_chart(("similarity curve", *names), frames, build)  # kept while the views are
     return [chart for chart, _, _ in views], curve, [finding for _, _, finding in views]
@@ -251,7 +268,3 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
         left, findings_cell = st.columns(2)
         left.altair_chart(readable(curve), width="stretch", height=440)
     findings_cell.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
-
-
-# Per-settings charts and tables: dropped when memory is short or the server idle.
-forget_when_short(logit_panel.clear, similarity_view.clear)

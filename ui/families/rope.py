@@ -15,6 +15,7 @@ from core.positional.rope import rope_shift_table
 from core.views.charts import line_chart, scatter_chart
 from core.views.describe import lines_description
 from core.views.units import plural
+from ui import cache
 from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
 from ui.widgets import table as draw_table
@@ -80,7 +81,9 @@ def wavelengths_and_decay(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int)
         )
         said = f"{lines_description(title, frame, 'relative distance', 'upper bound')} {finding}"
         st.altair_chart(
-            readable(line_chart(frame, "relative distance", "upper bound", title, description=said)),
+            readable(
+                cache.chart(line_chart, frame, "relative distance", "upper bound", title, description=said)
+            ),
             width="stretch",
         )
         st.caption(finding)

@@ -10,6 +10,7 @@ from core.pipeline import sample_indices
 from core.positional import t5_relative_bucket
 from core.positional.t5 import last_distinct_distance, t5_bias_table
 from core.views.charts import line_chart
+from ui import cache
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import readable
 
@@ -39,7 +40,11 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     c1, c2 = st.columns(2)
     with c1:
         st.altair_chart(
-            readable(line_chart(pd.concat(frames), "offset j − i", "bucket", "Bucket map", color="mode")),
+            readable(
+                cache.chart(
+                    line_chart, pd.concat(frames), "offset j − i", "bucket", "Bucket map", color="mode"
+                )
+            ),
             width="stretch",
         )
     with c2:

@@ -70,7 +70,7 @@ CJK_RUN = "的一是不了人我在有他这为之大来以个中上们到说国
     ],
 )
 def test_a_long_piece_counts_what_the_cut_encodings_make(text):
-    # A piece past CACHED_PIECE_BYTES merges through the heap, not the cache of words.
+    # A long piece merges through the heap.
     counts = [p.num_tokens for p in vocab_sweep(text)]
     assert counts == [len(encode(text, size)) for size in SWEEP_SIZES]
 

@@ -28,12 +28,11 @@ from core.positional.rope_scaling_charts import (
 )
 from core.text.vocab import SweepPoint
 from core.training.position_loss import position_loss_chart
-from core.views.chart_specs import forget_templates, unvalidated
+from core.views.chart_specs import unvalidated
 from core.views.charts import (
     bar_chart,
     grid_frame,
     heatmap,
-    line_chart,
     loss_chart,
     loss_frame,
     method_panel,
@@ -47,13 +46,6 @@ from core.views.charts import (
 from core.views.describe import figure, grid_description, lines_description, trend
 
 DECORATIVE = {"rule", "text", "rect"}  # rules, their labels, heatmap cells and outlines
-
-
-@pytest.fixture(autouse=True)
-def no_templates():
-    forget_templates()
-    yield
-    forget_templates()
 
 
 def sent(chart) -> dict:
@@ -193,24 +185,6 @@ def test_a_heatmap_says_its_axes_and_its_range_and_hides_cells_axes_and_legend()
     assert grid_description("b", with_gaps, "dimension j", "position t").endswith(
         "every value 1; 3 cells without a value."
     )
-
-
-def test_copies_of_one_template_each_say_their_own_numbers():
-    from core.views import chart_specs
-
-    built, build = [], chart_specs._template
-    chart_specs._template = lambda *a: built.append(a[0].__qualname__) or build(*a)
-    try:
-        first = sent(heatmap(grid([[-1.0, 0.5], [0.0, 2.0]]), "dimension j", "position t", "t"))
-        second = sent(heatmap(grid([[-4.0, 0.5], [0.0, 7.5]]), "dimension j", "position t", "t"))
-        lines = [sent(line_chart(curve(ys), "r", "y", "c")) for ys in ([1, 2, 3], [9, 5, 4])]
-    finally:
-        chart_specs._template = build
-    assert built == ["_heatmap", "_line_chart"]  # one template each, for every description
-    assert "-1" in first["description"] and "2 (position t 4" in first["description"]
-    assert "-4" in second["description"] and "7.50" in second["description"]
-    assert lines[0]["description"] == "c: y against r, 0 to 2. It rises from 1 at r 0 to 3 at r 2."
-    assert lines[1]["description"] == "c: y against r, 0 to 2. It falls from 9 at r 0 to 4 at r 2."
 
 
 def test_a_line_chart_says_each_lines_course_and_where_its_rule_is():

@@ -1,4 +1,5 @@
-"""Charts built once per shape, with only their data swapped (issue 26): the same charts and specs."""
+"""Charts built once per shape, with only their data swapped: the same charts and specs. The app's own
+builders, drawn through ``ui.cache.chart``: tests/ui/test_cache_helpers.py."""
 
 from __future__ import annotations
 
@@ -10,11 +11,24 @@ import pandas as pd
 import pytest
 from streamlit.elements import vega_charts
 
-from core.views.chart_specs import forget_templates, same_data, templated, unvalidated
-from core.views.charts import bar_chart, heatmap, line_chart, method_panel, path_chart
+from core.views.chart_specs import Templates, same_data, unvalidated
 from tests.core.views.support import rows_of
 
 BUILDS: list[str] = []
+TEMPLATES = Templates()
+
+
+def templated(shape=None, live: tuple[str, ...] = ()):
+    """A builder drawn through ``TEMPLATES`` (``__wrapped__``: the builder itself)."""
+
+    def decorate(build):
+        def wrapper(frame, *args, **kwargs):
+            return TEMPLATES.chart(build, frame, args, kwargs, shape=shape, live=live)
+
+        wrapper.__wrapped__ = build
+        return wrapper
+
+    return decorate
 
 
 @templated(lambda frame, **_: (len(frame) <= 3,))
@@ -42,40 +56,10 @@ def drawn(chart) -> tuple[dict, dict]:
 
 @pytest.fixture(autouse=True)
 def no_templates():
-    forget_templates()
+    TEMPLATES.clear()
     BUILDS.clear()
     yield
-    forget_templates()
-
-
-CHARTS = {
-    "line with a rule and colours": lambda f: line_chart(
-        f.assign(c=["a", "b"] * (len(f) // 2)), "r", "y", "t", color="c", rule_at=1, rule_label="here"
-    ),
-    "line on a log axis": lambda f: line_chart(f.assign(r=f["r"] + 1), "r", "y", "t", log_x=True, rule_at=2),
-    "method panel": lambda f: method_panel(f, "r", "y", "Learned", "#4e79a7", 2, x_domain=(0, 4), note="n"),
-    "bar": lambda f: bar_chart(f, "r", "y", "t"),
-    "heatmap": lambda f: heatmap(f.assign(c=f["r"]).rename(columns={"y": "value"}), "r", "c", "t"),
-    "path": lambda f: path_chart(f.assign(x=f["y"] / 2), "x", "y", "r", "t"),
-}
-
-
-@pytest.mark.parametrize("name", CHARTS)
-def test_a_templated_chart_is_the_chart_its_builder_gives_for_that_frame(name):
-    make = CHARTS[name]
-    for values in ([0, 1, 4, 9], [3, -1, 2, 7], [5, 5, 5, 5, 1, 2] * 20):  # the last: > 64 rows
-        built = make(frame(values))
-        with alt.data_transformers.disable_max_rows():
-            assert built.to_dict() == _unTemplated(make, frame(values)).to_dict()  # validated, data inlined
-        assert drawn(built) == drawn(_unTemplated(make, frame(values)))  # as Streamlit sends it
-
-
-def _unTemplated(make, f):
-    """``make(f)`` with every templated builder calling its builder directly."""
-    forget_templates()
-    chart = make(f)
-    forget_templates()
-    return chart
+    TEMPLATES.clear()
 
 
 def test_each_shape_is_built_once_and_its_copies_are_not_converted_again(monkeypatch):
@@ -104,7 +88,7 @@ def test_a_template_keeps_no_frame_and_templates_can_be_forgotten():
     del data, chart
     gc.collect()
     assert gone() is None  # the template holds an empty frame, not the first caller's
-    forget_templates()
+    TEMPLATES.clear()
     counted(frame([0, 1, 4]), "t")
     assert BUILDS == ["t", "t"]
 
@@ -165,45 +149,6 @@ def test_live_arguments_share_one_template_and_each_copy_has_its_own():
     assert drawn(symlog) == drawn(scaled.__wrapped__(frame([0, 1, 4]), "t", (-2.0, 2.0), constant=0.02))
 
 
-def test_method_panels_for_every_context_length_share_one_template(monkeypatch):
-    # Families draws seven panels per context length T (the rule at T, the learned panel's axis 0…T)
-    from core.views import chart_specs
-
-    built, build = [], chart_specs._template
-    monkeypatch.setattr(chart_specs, "_template", lambda *a: built.append(a[0].__qualname__) or build(*a))
-    for T in (4, 5, 16, 1024):
-        f = frame(range(2 * T if T < 64 else 100))
-        for fit in ({}, {"x_domain": (0, T), "note": f"rows 0…{T - 1:,} only (no row at r ≥ {T:,})"}):
-            chart = method_panel(f, "r", "y", "Learned", "#4e79a7", T, **fit)
-            direct = method_panel.__wrapped__(f, "r", "y", "Learned", "#4e79a7", T, **fit)
-            with alt.data_transformers.disable_max_rows():
-                assert chart.to_dict() == direct.to_dict()
-            assert drawn(chart) == drawn(direct)
-            assert sent(chart)["layer"][1]["encoding"]["x"] == {"datum": T}  # the rule at T
-            if fit:  # the learned panel's note, written in as it is
-                assert sent(chart)["layer"][0]["title"]["subtitle"] == fit["note"]
-    assert len(built) == 4  # ≤ 64 points or more, with the learned panel's axis and note or without
-
-
-def test_the_vocab_charts_for_every_v_share_their_two_templates(monkeypatch):
-    from core.text.vocab import SweepPoint
-    from core.views import chart_specs
-    from core.views.charts import vocab_charts, vocab_frame
-
-    built, build = [], chart_specs._template
-    monkeypatch.setattr(chart_specs, "_template", lambda *a: built.append(a[0].__qualname__) or build(*a))
-    sweep = vocab_frame([SweepPoint(257, 900), SweepPoint(5000, 300), SweepPoint(50257, 200)], 16)
-    marked = {V: vocab_charts(sweep, V) for V in (300, 1000, 50257, 70000)}  # 70,000: past the sweep
-    assert len(built) == 2  # one template per chart, whatever V
-    for V, charts in marked.items():
-        for chart, direct in zip(charts, _unTemplated(lambda f, V=V: vocab_charts(f, V), sweep), strict=True):
-            with alt.data_transformers.disable_max_rows():
-                assert chart.to_dict() == direct.to_dict()
-            assert drawn(chart) == drawn(direct)
-            assert sent(chart)["layer"][1]["data"]["values"] == [{"vocab size V (log)": V}]
-            assert sent(chart)["layer"][0]["encoding"]["x"]["scale"]["domain"] == [257, max(V, 50257)]
-
-
 @templated(live=("note",))
 def noted(frame: pd.DataFrame, title: str, note: str | None = None) -> alt.Chart:
     """A chart whose subtitle is written in as given."""
@@ -254,3 +199,26 @@ def test_a_builder_that_draws_another_frame_is_refused():
 
     with pytest.raises(ValueError, match="does not draw its frame as it was given"):
         filtered(frame([0, 1]))
+
+
+def _said(frame: pd.DataFrame, **_) -> str:
+    return f"from {frame['y'].min():g} to {frame['y'].max():g}"
+
+
+def test_a_live_value_the_builder_computes_from_its_data_is_filled_for_each_copy():
+    def described_line(frame: pd.DataFrame, title: str, description: str | None = None) -> alt.Chart:
+        BUILDS.append(title)
+        said = _said(frame) if description is None else description
+        return alt.Chart(frame, title=title, description=said).mark_line().encode(x="r:Q", y="y:Q")
+
+    charts = [
+        TEMPLATES.chart(
+            described_line, frame(values), ("t",), live=("description",), fill={"description": _said}
+        )
+        for values in ([0, 1, 4], [2, -3, 5])
+    ]
+    assert BUILDS == ["t"]  # one template for both
+    for values, chart in zip(([0, 1, 4], [2, -3, 5]), charts, strict=True):
+        BUILDS.clear()
+        assert drawn(chart) == drawn(described_line(frame(values), "t"))
+        assert sent(chart)["description"] == _said(frame(values))
