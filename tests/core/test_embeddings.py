@@ -11,14 +11,7 @@ from core.embeddings import (
     token_embedding_rows,
     token_stream,
 )
-
-
-def book_layers(vocab_size, dim, context_length, seed):
-    """The lesson's code, run as written (global seed, full tables)."""
-    torch.manual_seed(seed)
-    token_embedding_layer = torch.nn.Embedding(vocab_size, dim)
-    pos_embedding_layer = torch.nn.Embedding(context_length, dim)
-    return token_embedding_layer, pos_embedding_layer
+from tests.book import book_layers, book_tables
 
 
 @pytest.mark.parametrize(
@@ -109,14 +102,13 @@ def test_a_kept_stream_draws_new_rows_bit_identical(monkeypatch, vocab_size, dim
     # Checkpoints every 16–48 values: rows straddle them, and a tail shorter than 16 joins the chunk before.
     monkeypatch.setattr(embeddings, "MIN_CHECKPOINT_ELEMENTS", 16)
     monkeypatch.setattr(embeddings, "CHECKPOINTS", 10)
-    tok_layer, pos_layer = book_layers(vocab_size, dim, 3, seed)
-    table = tok_layer.weight.detach()
+    table, pos_table = book_tables(vocab_size, dim, 3, seed)
     first = token_stream(torch.tensor([1, 1, vocab_size - 1]), vocab_size, dim, seed)
     assert len(first.states) > 1
     assert torch.equal(first.drawn.rows, table[[1, vocab_size - 1]])
     g = torch.Generator()
     g.set_state(first.state_after)
-    assert torch.equal(torch.empty(3, dim).normal_(generator=g), pos_layer.weight.detach())
+    assert torch.equal(torch.empty(3, dim).normal_(generator=g), pos_table)
     ids = torch.randperm(vocab_size)[: vocab_size // 2]
     assert len(first.missing(ids)) == len(set(ids.tolist()) - {1, vocab_size - 1})
     more = first.with_rows(ids)
@@ -128,13 +120,12 @@ def test_a_kept_stream_draws_new_rows_bit_identical(monkeypatch, vocab_size, dim
 
 
 def test_a_kept_stream_matches_the_book_table_at_the_book_setting():
-    tok_layer, pos_layer = book_layers(50257, 256, 4, 123)
-    table = tok_layer.weight.detach()
+    table, pos_table = book_tables(50257, 256, 4)
     stream = token_stream(torch.tensor([40, 50256]), 50257, 256, 123)
     ids = torch.tensor([0, 201040 // 256, 201040 // 256 + 1, 25000, 50255])  # around a saved state
     assert torch.equal(stream.with_rows(ids).drawn.lookup(ids), table[ids])
     got = learned_position_rows(torch.arange(4), 4, 256, 123, stream.state_after)
-    assert torch.equal(got, pos_layer.weight.detach())
+    assert torch.equal(got, pos_table)
 
 
 @pytest.mark.parametrize("kept", [[], [0], [2, 3], [7]])
@@ -143,15 +134,14 @@ def test_a_stream_ends_at_its_last_kept_row_and_later_rows_draw_the_states_they_
     monkeypatch.setattr(embeddings, "MIN_CHECKPOINT_ELEMENTS", 16)
     monkeypatch.setattr(embeddings, "CHECKPOINTS", 10)
     vocab_size, dim, seed = 40, 32, 4
-    tok_layer, pos_layer = book_layers(vocab_size, dim, 3, seed)
-    table = tok_layer.weight.detach()
+    table, pos_table = book_tables(vocab_size, dim, 3, seed)
     stream = token_stream(torch.tensor(kept, dtype=torch.long), vocab_size, dim, seed)
     every = stream.every
     reached = (max(kept) + 1) * dim if kept else 1
     assert len(stream.states) == -(-reached // every)  # states only as far as the kept rows
     g = torch.Generator()
     g.set_state(stream.state_after)
-    assert torch.equal(torch.empty(3, dim).normal_(generator=g), pos_layer.weight.detach())
+    assert torch.equal(torch.empty(3, dim).normal_(generator=g), pos_table)
     later = torch.tensor([vocab_size - 1, 20, 1])
     more = stream.with_rows(later)
     assert torch.equal(more.drawn.lookup(later), table[later])

@@ -14,6 +14,7 @@ from core.pipeline import (
 )
 from core.text.data import first_batch
 from core.text.tokenizer import encode
+from tests.book import book_layers
 
 TEXT = "The cat sat on the mat. On the mat the cat sat. " * 8
 
@@ -46,9 +47,9 @@ def test_view_equals_the_lessons_full_computation(method):
     )
     batch = first_batch(encode(TEXT), cfg.batch_size, cfg.context_length, cfg.stride)
     # The lesson's code, whole tables and all.
-    torch.manual_seed(cfg.seed)
-    token_embedding_layer = torch.nn.Embedding(cfg.vocab_size, cfg.output_dim)
-    pos_embedding_layer = torch.nn.Embedding(cfg.context_length, cfg.output_dim)
+    token_embedding_layer, pos_embedding_layer = book_layers(
+        cfg.vocab_size, cfg.output_dim, cfg.context_length, cfg.seed
+    )
     token_embeddings = token_embedding_layer(batch.inputs)
     if method == "learned":
         pos_embeddings = pos_embedding_layer(torch.arange(cfg.context_length))

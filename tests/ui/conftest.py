@@ -2,36 +2,49 @@
 
 A server takes Streamlit's legacy ``pages/`` path only for the first script run of its process
 (``st.navigation`` then turns it off, see ``ui.navigation.PAGES``), but AppTest resets that flag before
-every run. Here only an AppTest's first run takes the legacy path, as a fresh server's first request.
+every run. ``ServerAppTest`` (what ``open_app`` returns) takes the legacy path only on a first request
+to a fresh server, and starts every other run at the entry point, as a server does.
 """
 
-import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-_first_run = threading.local()
 
-
-@pytest.fixture(autouse=True, scope="session")
-def _legacy_path_only_on_the_first_run():
-    run, init = AppTest._run, PagesManager.__init__
-
-    def first_run_tracking(self, *args, **kwargs):
-        _first_run.value = not getattr(self, "_has_run", False)
-        self._has_run = True
-        return run(self, *args, **kwargs)
+@contextmanager
+def _entry_point_runs():
+    """While it is open, a run starts at the entry point: the flag AppTest resets is set as the first
+    run's ``st.navigation`` leaves it in a server (Streamlit offers no public way to set it)."""
+    init = PagesManager.__init__
 
     def server_like_init(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        if not getattr(_first_run, "value", True):
-            PagesManager.uses_pages_directory = False
+        PagesManager.uses_pages_directory = False
 
-    AppTest._run, PagesManager.__init__ = first_run_tracking, server_like_init
-    yield
-    AppTest._run, PagesManager.__init__ = run, init
+    PagesManager.__init__ = server_like_init
+    try:
+        yield
+    finally:
+        PagesManager.__init__ = init
+
+
+class ServerAppTest(AppTest):
+    """An AppTest whose runs start as a server's do; only this class's runs are changed, and only
+    while they run (``_run`` is the one method every run, widget changes included, goes through)."""
+
+    def __init__(self, script_path: str, *, first_request: bool = False, default_timeout: float = 120):
+        super().__init__(script_path, default_timeout=default_timeout)
+        self._legacy_run_due = first_request
+
+    def _run(self, *args, **kwargs):
+        if self._legacy_run_due:  # a fresh server's first request runs the page file itself
+            self._legacy_run_due = False
+            return super()._run(*args, **kwargs)
+        with _entry_point_runs():
+            return super()._run(*args, **kwargs)
 
 
 APP = str(Path(__file__).resolve().parents[2] / "app_script.py")
@@ -45,8 +58,7 @@ def open_app(page: str = PIPELINE, *, first_request: bool = False, **params: str
     With ``first_request`` it is the first request to a fresh server instead: that run executes the page
     file itself (the legacy ``pages/`` path). Every later run starts at the entry point.
     """
-    at = AppTest.from_file(APP, default_timeout=120)
-    at._has_run = not first_request  # read by first_run_tracking above
+    at = ServerAppTest(APP, first_request=first_request)
     for key, value in params.items():
         at.query_params[key] = value
     if page != START:

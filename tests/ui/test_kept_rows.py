@@ -9,15 +9,8 @@ import torch
 from core.config import PipelineConfig
 from core.pipeline import sample_indices
 from core.text.samples import SAMPLES
+from tests.book import book_tables
 from ui import cache
-
-
-def book_tables(cfg: PipelineConfig) -> tuple[torch.Tensor, torch.Tensor]:
-    """The book's two tables, whole: token [V, d] and positional [T, d]."""
-    torch.manual_seed(cfg.seed)
-    token = torch.nn.Embedding(cfg.vocab_size, cfg.output_dim)
-    pos = torch.nn.Embedding(cfg.context_length, cfg.output_dim)
-    return token.weight.detach(), pos.weight.detach()
 
 
 def check_view(cfg: PipelineConfig, text: str) -> torch.Tensor:
@@ -27,7 +20,7 @@ def check_view(cfg: PipelineConfig, text: str) -> torch.Tensor:
     positions = sample_indices(cfg.context_length, 8)
     dims = sample_indices(cfg.output_dim, 16)
     got = cache.view(cfg, batch, rows, positions, dims)
-    token, pos = book_tables(cfg)
+    token, pos = book_tables(cfg.vocab_size, cfg.output_dim, cfg.context_length, cfg.seed)
     ids = batch.inputs[rows][:, positions]  # [S, P]
     expected_tokens = token[ids][:, :, dims]  # [S, P, D]
     assert torch.equal(got.token_embeddings, expected_tokens)
@@ -63,7 +56,7 @@ def test_views_equal_the_books_tables_as_rows_are_added_to_the_kept_stream(fresh
 def test_the_rows_asked_for_are_all_a_sentence_comparison_draws(fresh_caches):
     cfg = PipelineConfig(seed=4321)
     tokens, positions = cache.sentence_embeddings((" dog bites man", " man bites dog"), cfg, 3)
-    token, pos = book_tables(PipelineConfig(seed=4321, context_length=3))
+    token, pos = book_tables(cfg.vocab_size, cfg.output_dim, 3, cfg.seed)
     ids = torch.tensor(cache.token_ids(" dog bites man"))
     assert torch.equal(tokens[0], token[ids]) and torch.equal(positions, pos)
     assert torch.equal(drawn_rows(cfg), torch.unique(ids))  # the sentences' three tokens

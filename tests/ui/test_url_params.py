@@ -3,7 +3,7 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.ui.conftest import APP
+from tests.ui.conftest import APP, ServerAppTest
 from ui.navigation import PAGES as NAVIGATION
 from ui.url_params import (
     MAX_SENTENCE_CHARS,
@@ -92,7 +92,7 @@ def test_parse_writes_a_value_the_one_way_the_widget_reads_it(key, value, canoni
     "key, value", [("vocab", "inf"), ("dim", "1.5"), ("steps", "inf"), ("method", "**x**")]
 )
 def test_a_bad_value_is_explained_and_the_default_used(page, key, value):
-    at = AppTest.from_file(APP, default_timeout=120)
+    at = ServerAppTest(APP, first_request=True)
     at.query_params[key] = value
     at.run()  # the entry point checks the URL on the first run, whatever the page
     assert not at.exception

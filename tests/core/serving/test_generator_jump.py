@@ -16,6 +16,7 @@ from core.serving.generator_jump import (
     jump_polynomial,
     state_after_draws,
 )
+from tests.book import book_tables
 
 
 def drawn(seed: int, draws: int) -> torch.Tensor:
@@ -45,9 +46,7 @@ def test_a_jump_lands_where_drawing_does(seed, draws):
     "vocab_size, dim, seed", [(50257, 256, 123), (50257, 256, 9), (1000, 64, 5), (50257, 16, 2), (3, 16, 1)]
 )
 def test_a_jump_over_a_table_lands_where_nn_embedding_leaves_the_generator(vocab_size, dim, seed):
-    torch.manual_seed(seed)
-    torch.nn.Embedding(vocab_size, dim)  # the book's token table: normal_ draws one value a draw
-    pos = torch.nn.Embedding(4, dim).weight.detach()  # and the positional table after it
+    _, pos = book_tables(vocab_size, dim, 4, seed)  # drawn after the token table's values
     g = torch.Generator()
     g.set_state(state_after_draws(seed, vocab_size * dim))
     assert torch.equal(torch.empty(4, dim).normal_(generator=g), pos)
