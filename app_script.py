@@ -5,7 +5,7 @@ page runs: its settings are the same widgets on every page, bound to the URL, so
 reproduces the view after any page switch. The pages (``pages/``) read them with ``ui.app.settings()``.
 """
 
-from ui.first_imports import imports_without_collection
+from ui.server.first_imports import imports_without_collection
 
 with imports_without_collection():  # also when served without the warm-up (``streamlit run app_script.py``)
     from ui.app import end_run, start_run

@@ -2,7 +2,7 @@
 
 ``app`` is Streamlit's ``App`` for ``app_script.py``, the script every session runs. Its start-up
 imports what every page imports, builds GPT-2's BPE and runs the main page once, as a session that
-nobody sees (``ui.warm_up``), before the server answers. So no student's first run pays for that:
+nobody sees (``ui.server.warm_up``), before the server answers. So no student's first run pays for that:
 thirty students opening the link of a fresh server at once wait for their own pages alone.
 """
 
@@ -13,8 +13,9 @@ import streamlit as st
 
 @asynccontextmanager
 async def warmed_up(_app):
-    """Start-up, before the server answers: ``ui.warm_up``'s imports and first run. Nothing at shut-down."""
-    from ui.warm_up import warmed_up_server
+    """Start-up, before the server answers: ``ui.server.warm_up``'s imports and first run.
+    Nothing at shut-down."""
+    from ui.server.warm_up import warmed_up_server
 
     await warmed_up_server()
     yield

@@ -142,7 +142,7 @@ import torch
 from torch.utils.data import DataLoader, Dataset
 sys.path.insert(0, sys.argv[3])
 from core.text.tokenizer import gpt2_tokenizer  # tiktoken's "gpt2" encoding, built offline
-torch.set_num_threads(1)  # as the server (ui/runtime.py)
+torch.set_num_threads(1)  # as the server (ui/server/runtime.py)
 
 class GPTDatasetV1(Dataset):  # rasbt ch. 2.6, as printed
     def __init__(self, txt, tokenizer, max_length, stride):

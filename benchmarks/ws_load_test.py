@@ -24,7 +24,7 @@ Session 0 opens the fresh server alone (the cold start); the others connect toge
 first run has finished. ``--burst``: every session opens the fresh server at once, as soon as it
 answers, at its own page's link (``--pages``: the main page by default; a cold start for a class that
 opens the link together), and the report gives the first runs' p50/p95, and the same counted from the
-server process's start (its warm-up before it answers included: ``ui/warm_up.py``).
+server process's start (its warm-up before it answers included: ``ui/server/warm_up.py``).
 
 After every finished run (ForwardMsg ``script_finished``) it checks what it was sent:
 
@@ -510,7 +510,8 @@ def report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, h
     if args.burst:
         answered = result["answered"]
         print(
-            f"the server answered {answered:.1f} s after it was started (its warm-up: ui/warm_up.py); then"
+            f"the server answered {answered:.1f} s after it was started"
+            " (its warm-up: ui/server/warm_up.py); then"
             f"\nfirst finished run, all {len(first)} opening the fresh server at once: "
             + spread(list(first.values()))
             + f"\n  counted from the server's start: {spread([answered + t for t in first.values()])}"

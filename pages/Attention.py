@@ -9,9 +9,8 @@ from core.config import FAMILIES
 from core.order import check_sentence_tokens, mid_sentence
 from core.scripts.attention import attention_script
 from core.text import token_strings
-from ui import cache
 from ui.app import settings
-from ui.attention_views import (
+from ui.attention.views import (
     BRIDGE,
     attention_bridge,
     attention_settings,
@@ -32,7 +31,8 @@ from ui.attention_views import (
 from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, presenting
-from ui.sentences import sentence_inputs
+from ui.server import cache
+from ui.why_position.sentences import sentence_inputs
 
 cfg, _ = settings()
 page_title("Attention: where position acts")

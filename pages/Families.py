@@ -7,7 +7,7 @@ from core.families import drawn_span
 from core.scripts.families import families_script
 from core.serving import families_view_bytes
 from ui.app import settings
-from ui.attention_views import attention_bridge_expander
+from ui.attention.views import attention_bridge_expander
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import (
@@ -18,9 +18,9 @@ from ui.families.compare import (
     similarity_section,
 )
 from ui.families.controls import family_settings
-from ui.memory import reserve_for_run
 from ui.navigation import page_title
 from ui.presenter import Slides, presenting
+from ui.server.memory import reserve_for_run
 
 cfg, _ = settings()
 page_title("Positional-encoding families, side by side")

@@ -7,9 +7,9 @@ import streamlit as st
 from core.positional.long_context import KEPT, PRESETS
 from core.scripts.long_context import long_context_script
 from ui.app import settings
-from ui.attention_views import attention_bridge_expander
+from ui.attention.views import attention_bridge_expander
 from ui.code_view import show_script
-from ui.long_context_views import (
+from ui.long_context.views import (
     attention_section,
     config_controls,
     config_json_view,

@@ -19,15 +19,15 @@ from core.scripts.pipeline import pipeline_script
 from core.text import ENDOFTEXT, TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
 from core.text.book import book_text_note
 from core.views import MAX_LOOKUP_ROWS, escape_markdown, human_bytes, lookup_svg, shown_piece
-from ui import cache
 from ui.app import settings
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.pipeline_views import broadcast_step, no_window, position_step, windows_step
+from ui.pipeline.views import broadcast_step, no_window, position_step, windows_step
+from ui.pipeline.vocab_view import vocab_tradeoff
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
-from ui.presets import current_preset
-from ui.vocab_view import vocab_tradeoff
+from ui.server import cache
+from ui.state.presets import current_preset
 from ui.widgets import MAX_CHIPS, heatmap_view, picture, tensor_downloads, token_chips, values_table
 
 CHIP_MARKS = (

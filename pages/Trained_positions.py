@@ -7,7 +7,7 @@ from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, predict_number, presenting
-from ui.pretrained_views import (
+from ui.trained_positions.views import (
     pca_view,
     provenance,
     side_by_side,

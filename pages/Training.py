@@ -10,13 +10,13 @@ from core.scripts.training import training_script
 from core.text import TextTooShort
 from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key, trainable_methods
 from core.views.units import listing, plural
-from ui import cache
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, presenting
-from ui.run_link import forget_run, lost_run_message, remember_run
-from ui.training_views import (
+from ui.server import cache
+from ui.training.run_link import forget_run, lost_run_message, remember_run
+from ui.training.views import (
     compare_view,
     progress_view,
     results_view,

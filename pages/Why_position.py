@@ -20,13 +20,13 @@ from core.order import (
 from core.scripts.why_position import why_position_script
 from core.text import token_strings
 from core.views import escape_markdown
-from ui import cache
 from ui.app import settings
-from ui.attention_views import attention_bridge_expander, pair_headline_or_message, relative_headline
+from ui.attention.views import attention_bridge_expander, pair_headline_or_message, relative_headline
 from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, ask, predict_number, presenting
-from ui.sentences import comparison_table, sentence_inputs, shared_table
+from ui.server import cache
+from ui.why_position.sentences import comparison_table, sentence_inputs, shared_table
 from ui.widgets import token_chips
 
 cfg, _ = settings()

@@ -120,9 +120,9 @@ def job_watch(monkeypatch) -> JobWatch:
 
 @pytest.fixture
 def fresh_caches():
-    """Every cache the app keeps between runs emptied (``ui.cache.clear``) before the test and after it:
-    what the test computes is new to every cache, and nothing it kept reaches the next test."""
-    from ui import cache
+    """Every cache the app keeps between runs emptied (``ui.server.cache.clear``) before the test and
+    after it: what the test computes is new to every cache, and nothing it kept reaches the next test."""
+    from ui.server import cache
 
     cache.clear()
     yield

@@ -5,7 +5,7 @@
 Trains ``core.training.extrapolation.RUN`` on the ship's log (``core.text.samples``), evaluates it past
 its trained length with each scaling (``measure``) and writes ``data/extrapolation_measured.json``
 (``write_measured``), which the page reads (``measured``) instead of training on a fresh server's first
-run. The run is seeded and uses one thread, as the server does (``ui.runtime``; another
+run. The run is seeded and uses one thread, as the server does (``ui.server.runtime``; another
 thread count sums in another order): the tests train it again and compare every loss.
 """
 

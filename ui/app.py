@@ -10,12 +10,12 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from core.config import PipelineConfig
-from ui import cache, sentences, training_views  # noqa: F401  (they register their URL keys)
-from ui.memory import give_back_memory, note_activity, release_run, use_mmap_for_large_blocks
-from ui.moved_session import moved_session_note
 from ui.navigation import SETTINGS, forget_settings, navigation, note_page
 from ui.presenter import presenter_style, presenting
-from ui.runtime import (
+from ui.server import cache  # noqa: F401  (they register their URL keys)
+from ui.server.memory import give_back_memory, note_activity, release_run, use_mmap_for_large_blocks
+from ui.server.moved_session import moved_session_note
+from ui.server.runtime import (
     build_charts_without_validation,
     collect_if_due,
     freeze_if_due,
@@ -35,7 +35,7 @@ build_charts_without_validation()
 
 def start_run(page: StreamlitPage) -> None:
     """Set up the page ``page`` and draw the sidebar; ``settings()`` then reads it."""
-    freeze_if_due()  # after a page's first run in the process (ui.runtime)
+    freeze_if_due()  # after a page's first run in the process (ui.server.runtime)
     page_setup(page.title, sidebar_collapsed=presenting())
     note_page(page.url_path)
     release_run()  # what a run that never reached end_run still held (a fresh server's first run)
@@ -48,11 +48,11 @@ def start_run(page: StreamlitPage) -> None:
 def end_run(page: StreamlitPage) -> None:
     """After the page (also when it stopped early): forget this run's settings, free memory, and note
     the run (after a page's first run in the process, the next run starts by freezing what is alive:
-    ``ui.runtime``)."""
+    ``ui.server.runtime``)."""
     forget_settings()
     release_run()
     note_activity()  # an idle server drops its caches after a minute (core.serving.memory_governor)
-    collect_if_due()  # Streamlit's collection after every run is off (ui.runtime)
+    collect_if_due()  # Streamlit's collection after every run is off (ui.server.runtime)
     give_back_memory()
     note_run_ended(page.url_path)
 

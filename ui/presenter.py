@@ -19,7 +19,7 @@ from core.prediction import example_shape, number_problem, parse_number, parse_s
 from core.views.chart_specs import unvalidated
 from core.views.markup import escape_markdown
 from core.views.units import human_bytes, human_count, shape_str
-from ui.url_keys import register_shown_keys
+from ui.state.url_keys import register_shown_keys
 
 PRESENT = "present"  # the switch's widget key and URL parameter
 SLIDE = "slide"  # URL parameter, presenting: the slide shown, "3" or "3.2" (section 3, its second part)

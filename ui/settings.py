@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from core.config import FAMILIES, PipelineConfig
-from ui.presets import PRESET_KEYS, preset_choice, to_custom
-from ui.url_keys import register_url_keys, url_bound
+from ui.state.presets import PRESET_KEYS, preset_choice, to_custom
+from ui.state.url_keys import register_url_keys, url_bound
 
 DEFAULTS = PipelineConfig()
 register_url_keys("vocab", "dim", "context", "batch", "stride", "seed", "method")

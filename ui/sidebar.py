@@ -1,7 +1,7 @@
 """The shared sidebar, drawn by the entry point before every page: links, text, settings, Copy link.
 
 Its pieces live where they belong: ``ui.navigation`` (the pages and the hand-off of settings),
-``ui.text_source``, ``ui.presets`` and ``ui.settings`` (the URL-bound settings and their keys).
+``ui.text_source``, ``ui.state.presets`` and ``ui.settings`` (the URL-bound settings and their keys).
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import streamlit as st
 
 from ui.navigation import PAGES, SETTINGS, app_pages
 from ui.presenter import PRESENT, presenter_toggle, slide_url
-from ui.presets import apply_new_preset
 from ui.settings import pipeline_settings
-from ui.share_link import apply_link_text, copy_link_button, share_params
+from ui.state.presets import apply_new_preset
+from ui.state.share_link import apply_link_text, copy_link_button, share_params
+from ui.state.url_keys import link_keys, register_url_keys, url_bound, url_settings
+from ui.state.url_params import check_url, dropped_url_note
 from ui.text_source import text_source
-from ui.url_keys import link_keys, register_url_keys, url_bound, url_settings
-from ui.url_params import check_url, dropped_url_note
 
 register_url_keys(PRESENT)
 

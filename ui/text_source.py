@@ -11,7 +11,7 @@ from core.text.book import BOOK_TEXT_NAME, BOOK_TEXT_URL, BOOK_TITLE
 from core.text.samples import SAMPLE_TITLES, SAMPLES
 from core.text.textfile import MAX_UPLOAD_BYTES, decode_text_file, too_large_message
 from core.views.markup import escape_markdown
-from ui.url_keys import register_url_keys, url_bound
+from ui.state.url_keys import register_url_keys, url_bound
 
 # Both caps derive from the server's memory budget (core.serving.budget): what a class's texts keep together.
 PASTE_HELP = (

@@ -19,8 +19,8 @@ from core.views.describe import grid_description
 from core.views.export import to_csv, to_npy
 from core.views.markup import escape_markdown
 from core.views.units import every, plural
-from ui import cache
 from ui.presenter import readable
+from ui.server import cache
 from ui.theme import CODE_CSS
 
 _CSS = """

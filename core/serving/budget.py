@@ -14,11 +14,13 @@ from __future__ import annotations
 SERVER_BYTES = 690 * 10**6  # the whole app: Community Cloud's smallest tier
 IDLE_BYTES = 440 * 10**6  # a warmed-up server with every page loaded once (measured, benchmarks/)
 HEADROOM_BYTES = SERVER_BYTES - IDLE_BYTES  # what requests, caches, sessions and a training run share
-CACHE_BYTES = 30 * 10**6  # the shared cache's entries together (ui.cache.SHARED: token lists, batches, rows)
-# The chart caches, which count entries (ui.cache.per_process): ui.families.compare keeps 15 similarity
-# views (one heatmap of 4,096 cells and its spec each, < 0.5 MB) and 56 logit panels (70 kB each),
-# ui.vocab_view 8 vocab views (0.35 MB each), the trained table's a few; and ui.cache.TEMPLATES 64 chart
-# templates (30–60 kB each).
+CACHE_BYTES = (
+    30 * 10**6
+)  # the shared cache's entries together (ui.server.cache.SHARED: token lists, batches, rows)
+# The chart caches, which count entries (ui.server.cache.per_process): ui.families.compare keeps 15
+# similarity views (one heatmap of 4,096 cells and its spec each, < 0.5 MB) and 56 logit panels (70 kB
+# each), ui.pipeline.vocab_view 8 vocab views (0.35 MB each), the trained table's a few; and
+# ui.server.cache.TEMPLATES 64 chart templates (30–60 kB each).
 CHART_CACHE_BYTES = 20 * 10**6
 REQUEST_BYTES = HEADROOM_BYTES * 2 // 5  # the working set of one page run
 

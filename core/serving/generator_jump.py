@@ -29,14 +29,18 @@ WORDS = 624  # MT19937's state: 624 words, the first of which keeps only its top
 DEGREE = 19937  # bits of state: the characteristic polynomial's degree
 _WORDS_AT = slice(24, 24 + 8 * WORDS)  # the words in torch's CPU generator state (each as a uint64)
 _MATRIX_A, _UPPER, _LOWER = 0x9908B0DF, 0x80000000, 0x7FFFFFFF
-GATHERED_ROWS = 48  # windows XORed at a time: 117 kB, below the server's mmap threshold (ui.memory), where
+GATHERED_ROWS = (
+    48  # windows XORed at a time: 117 kB, below the server's mmap threshold (ui.server.memory), where
+)
 # a bigger buffer would be mapped anew on every call and its pages faulted in again
 CHARPOLY_FILE = Path(__file__).resolve().parents[2] / "data" / "mt19937_charpoly.txt"
 ANCHOR_TWISTS = 840  # twists between two shipped jumps: 524,160 draws, few enough to draw on
 ANCHOR_DRAWS = WORDS * ANCHOR_TWISTS
 ANCHORS = 64  # jumps to k · ANCHOR_DRAWS, k = 1 … 64: an exact table (≤ 2²⁵ draws) ends < one unit past one
 ANCHORS_FILE = CHARPOLY_FILE.with_name("mt19937_jumps.npy")  # [ANCHORS, 2,493] uint8: each xⁿ mod φ's bits
-DRAWN_ON = 65_536  # bytes drawn at a time after an anchor (a buffer below the mmap threshold, ui.memory)
+DRAWN_ON = (
+    65_536  # bytes drawn at a time after an anchor (a buffer below the mmap threshold, ui.server.memory)
+)
 
 
 def charpoly() -> int:

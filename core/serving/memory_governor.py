@@ -45,7 +45,7 @@ from core.serving.budget import (
 ROOM_EVERY_SECONDS = 2.0  # a step waiting on the resident size alone drops caches and trims this often
 IDLE_SECONDS = 60.0  # a server with no page run and nothing reserved this long drops its caches
 # ... and again once the closed sessions are past their reconnect time (server.disconnectedSessionTTL,
-# 120 s): ui.memory.drop_closed_sessions, a memory freer, drops them then.
+# 120 s): ui.server.memory.drop_closed_sessions, a memory freer, drops them then.
 SWEEP_AFTER_SECONDS = (IDLE_SECONDS, 180.0)
 TRIM_AFTER_BYTES = 8 * 10**6  # a reservation at least this big gives memory back when it ends
 POLL_SECONDS = 0.25  # how often a waiting step looks again (and tells its page)

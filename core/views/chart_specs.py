@@ -12,7 +12,7 @@ share of a rerun, while a new seed or text changes only the frame. So:
   Streamlit, the copy's spec is the template's with the frame's dataset name swapped: neither built
   nor converted again. ``live`` arguments (a colour scale's ends) are stand-ins in the template that
   each copy replaces; ``same_data`` makes a template per content, for builders that read much from
-  their values. The app keeps its templates, and says how each builder is templated, in ``ui.cache``.
+  their values. The app keeps its templates, and says how each builder is templated, in ``ui.server.cache``.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def _kept_spec(chart: alt.TopLevelMixin, build: Callable[[], dict]) -> dict:
     """``build()``, the spec of ``chart`` drawn through a data transformer that collects its datasets
     (Streamlit's): built once per chart, then a copy of it with the same datasets handed back again.
 
-    A kept chart (``ui.cache``) is drawn on every rerun, and Streamlit converts it each time:
+    A kept chart (``ui.server.cache``) is drawn on every rerun, and Streamlit converts it each time:
     its spec and its data to Arrow. Charts are not changed once built, so the first conversion serves
     every later one. A copy of a template (``Templates``) takes the template's spec with its own
     frame's dataset. Other transformers (Altair's default, which inlines the data: the tests) build the

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ScriptRuns, app_ready, settled
-from ui.url_keys import url_keys
+from ui.state.url_keys import url_keys
 
 SETTLE_MS = 120_000  # a page's rerun after a change, on a loaded 2-core machine: a wait, not a bound
 
@@ -154,12 +154,12 @@ def _served_once(server, browser):
 
 
 def test_every_url_bound_setting_is_covered_here():
-    import ui.attention_views  # noqa: F401  (each module registers the keys it draws)
+    import ui.attention.views  # noqa: F401  (each module registers the keys it draws)
     import ui.families.controls  # noqa: F401
-    import ui.long_context_views  # noqa: F401
-    import ui.sentences  # noqa: F401
+    import ui.long_context.views  # noqa: F401
     import ui.sidebar  # noqa: F401
-    import ui.training_views  # noqa: F401
+    import ui.training.views  # noqa: F401
+    import ui.why_position.sentences  # noqa: F401
 
     assert {s.key for s in SETTINGS} == set(url_keys())
 

@@ -275,7 +275,7 @@ def test_why_position_still_says_added_where_a_table_is_added(open_page):
 
 
 def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_them(open_page, monkeypatch):
-    from ui import attention_views
+    from ui.attention import views as attention_views
 
     computed = []
     real = attention_views.family_maps
@@ -293,7 +293,7 @@ def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_th
 
 
 def test_a_rerun_that_changes_no_map_draws_the_kept_heatmaps_and_a_new_seed_new_ones(open_page, monkeypatch):
-    from ui import attention_views
+    from ui.attention import views as attention_views
 
     at = open_page(PAGE, method="alibi")
     specs = [c.proto.spec for c in charts(at)]

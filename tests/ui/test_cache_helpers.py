@@ -1,4 +1,4 @@
-"""``ui.cache``'s helpers: ``kept_chart`` (a chart kept while the objects it draws live),
+"""``ui.server.cache``'s helpers: ``kept_chart`` (a chart kept while the objects it draws live),
 ``per_process`` (results kept by their arguments' values), ``chart`` (a builder drawn through a
 template: the chart its builder gives) and ``clear``."""
 
@@ -29,7 +29,7 @@ from core.views.charts import (
     vocab_frame,
 )
 from tests.core.views.support import rows_of
-from ui import cache
+from ui.server import cache
 
 
 def drawn(chart) -> tuple[dict, dict]:

@@ -1,4 +1,4 @@
-"""Closed sessions leave the server: ``ui.memory.drop_closed_sessions`` against Streamlit's own runtime.
+"""Closed sessions leave the server (``ui.server.memory.drop_closed_sessions``), on Streamlit's runtime.
 
 Streamlit keeps a closed session for ``server.disconnectedSessionTTL`` so that a reconnect finds it. Its
 store hides a session whose time is up, but holds it (texts, tables, widgets) until the next session
@@ -19,7 +19,7 @@ from streamlit.runtime.memory_session_storage import MemorySessionStorage
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.session_manager import SessionInfo
 
-from ui.memory import drop_closed_sessions
+from ui.server.memory import drop_closed_sessions
 
 TTL = 1  # s
 

@@ -1,4 +1,4 @@
-"""The server's first imports without the collector (ui.first_imports), and a real fresh server's."""
+"""The server's first imports without the collector (ui.server.first_imports), and a real fresh server's."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from ui import first_imports
+from ui.server import first_imports
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def fresh_process(monkeypatch):
-    """ui.first_imports as a new server process has it: nothing imported yet."""
+    """ui.server.first_imports as a new server process has it: nothing imported yet."""
     monkeypatch.setattr(first_imports, "_done", False)
     assert gc.isenabled()
     yield
@@ -38,7 +38,8 @@ def test_the_first_imports_run_without_the_collector_and_what_they_made_is_froze
 def test_later_runs_freeze_nothing(fresh_process, monkeypatch):
     with first_imports.imports_without_collection():
         pass
-    # Counted by thread, not by gc.get_freeze_count(): another thread's run may freeze meanwhile (ui.runtime)
+    # Counted by thread, not by gc.get_freeze_count(): another thread's run may freeze meanwhile
+    # (ui.server.runtime)
     freezes, me = [], threading.get_ident()
     monkeypatch.setattr(gc, "freeze", lambda: freezes.append(threading.get_ident()))
     with first_imports.imports_without_collection():
@@ -66,7 +67,7 @@ def test_the_entry_point_imports_torch_pandas_and_altair_within_the_block():
     # which it is not if any module imported ahead of it imports torch.
     code = (
         "import sys, gc\n"
-        "from ui.first_imports import imports_without_collection\n"
+        "from ui.server.first_imports import imports_without_collection\n"
         "assert 'torch' not in sys.modules and 'pandas' not in sys.modules and 'altair' not in sys.modules\n"
         "with imports_without_collection():\n"
         "    from ui.app import end_run, start_run\n"

@@ -1,4 +1,4 @@
-"""The Pipeline's token rows from the seed's kept stream (ui.cache): only the rows a view asks for are
+"""The Pipeline's token rows from the seed's kept stream (ui.server.cache): only the rows a view asks for are
 drawn, and every value equals the book's ``manual_seed(seed); nn.Embedding(V, d)``, whatever was
 drawn before (issue 26)."""
 
@@ -10,7 +10,7 @@ from core.config import PipelineConfig
 from core.pipeline import sample_indices
 from core.text.samples import SAMPLES
 from tests.book import book_tables
-from ui import cache
+from ui.server import cache
 
 
 def check_view(cfg: PipelineConfig, text: str) -> torch.Tensor:

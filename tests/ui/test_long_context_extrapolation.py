@@ -10,7 +10,7 @@ def test_the_measured_extrapolation_is_drawn_with_its_numbers(open_page):
     assert not at.exception and not at.error
     heads = [s.value for s in at.subheader]
     assert "4. Measured: a tiny RoPE model past its trained length" in heads
-    from ui.long_context_views import measured_run
+    from ui.long_context.views import measured_run
 
     e = measured_run()  # the page's run, as shipped
     text = " ".join(m.value for m in at.markdown)

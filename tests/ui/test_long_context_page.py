@@ -190,7 +190,7 @@ def test_a_bad_link_value_is_explained_and_the_default_used(open_page):
 def test_a_rerun_that_changes_no_config_draws_kept_charts_and_a_new_config_new_ones(
     open_page, monkeypatch, fresh_caches
 ):
-    from ui import long_context_views
+    from ui.long_context import views as long_context_views
 
     at = open_page(PAGE)
     specs = [c.proto.spec for c in charts(at)]

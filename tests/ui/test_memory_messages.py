@@ -12,8 +12,8 @@ import torch
 from core.serving.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS
 from core.serving.memory_governor import governor
 from core.text.data import first_batch
-from ui.pipeline_views import first_inputs
-from ui.run_link import PROCESS
+from ui.pipeline.views import first_inputs
+from ui.training.run_link import PROCESS
 
 
 def paste(at, text: str):

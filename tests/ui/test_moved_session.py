@@ -1,9 +1,9 @@
-"""Which sessions moved from another server process (ui/moved_session.py); the page note itself is
+"""Which sessions moved from another server process (ui/server/moved_session.py); the page note itself is
 checked in Chromium through the lecture hall (tests/deploy/test_hall_reconnect.py)."""
 
 from __future__ import annotations
 
-from ui.moved_session import previous_session
+from ui.server.moved_session import previous_session
 
 # What Streamlit's frontend sends in the websocket's subprotocol header: the protocol, its XSRF token
 # and, when it reconnects, the session it had (seen in a real browser, tests/deploy).

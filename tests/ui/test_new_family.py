@@ -16,7 +16,7 @@ from core.config import FAMILIES
 from core.positional.family import Family, Param, all_params
 from core.views.color_vision import clashes
 from core.views.colors import NEXT_FAMILY_COLOR, NEXT_FAMILY_DASH
-from ui.url_keys import BOUND_KEYS
+from ui.state.url_keys import BOUND_KEYS
 
 TILT = Param("tilt", "Fake tilt", 3, "How steeply the fake family's bias falls.", low=1, high=9)
 

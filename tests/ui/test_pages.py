@@ -8,7 +8,7 @@ from core.presets import PRESETS
 from core.serving.budget import REQUEST_BYTES
 from core.text.samples import SAMPLES
 from ui import navigation
-from ui.cache import token_ids
+from ui.server.cache import token_ids
 
 PAGES = ["pages/Pipeline.py", "pages/Why_position.py"]
 

@@ -1,4 +1,4 @@
-"""The collector in a server process (ui.runtime): after each page's first run, the next run's start
+"""The collector in a server process (ui.server.runtime): after each page's first run, the next run's start
 collects that run's garbage and freezes what is alive; a run's end collects fully at most every two
 seconds; pyarrow converts in one thread.
 
@@ -57,7 +57,7 @@ SERVER_PROCESS = textwrap.dedent(
     seen["Families' second run freezes"] = frozen_by(at.run)
     seen["exceptions"] = [e.value for e in at.exception]
 
-    from ui.runtime import FULL_COLLECTION_SECONDS, collect_if_due
+    from ui.server.runtime import FULL_COLLECTION_SECONDS, collect_if_due
 
     start = time.monotonic() + 10 * FULL_COLLECTION_SECONDS  # long after the runs' own collections
     first = garbage_cycle()

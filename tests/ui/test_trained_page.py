@@ -31,7 +31,7 @@ def test_trained_figures_do_not_depend_on_the_seed(open_page):
 
 def test_a_new_seed_recomputes_only_the_random_tables_curve():
     # issue 26: a new seed computed all three tables' similarity by distance (512 × 512 cosines each)
-    from ui.pretrained_views import _by_distance, own_seed, tables
+    from ui.trained_positions.views import _by_distance, own_seed, tables
 
     names = list(tables(1))
     first, second = ([_by_distance(name, own_seed(name, seed)) for name in names] for seed in (1, 2))

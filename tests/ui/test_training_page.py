@@ -113,7 +113,7 @@ def test_stop_of_a_queued_run_says_so_at_once(open_page, job_watch):
 def test_the_shown_run_and_its_label():
     from core.training.train_queue import Job
     from core.training.training import TrainConfig
-    from ui.training_views import run_caption, shown_run
+    from ui.training.views import run_caption, shown_run
 
     def job(status: str, **settings) -> Job:
         return Job("k", TrainConfig(**settings), status=status, text="log")

@@ -14,9 +14,9 @@ import pytest
 from core.config import FAMILIES
 from core.views.markup import escape_markdown
 from ui.navigation import PAGES
-from ui.url_params import MAX_SENTENCE_CHARS, NUMBER, SLIDE, WHOLE, accepted
+from ui.state.url_params import MAX_SENTENCE_CHARS, NUMBER, SLIDE, WHOLE, accepted
 
-# Written out, not derived from ui.url_params: what no setting of any kind may take.
+# Written out, not derived from ui.state.url_params: what no setting of any kind may take.
 NEVER = [
     "inf",
     "-inf",

@@ -5,7 +5,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.ui.conftest import APP, ServerAppTest
 from ui.navigation import PAGES as NAVIGATION
-from ui.url_params import (
+from ui.state.url_params import (
     MAX_SENTENCE_CHARS,
     MAX_WHOLE,
     SLIDE,
@@ -113,8 +113,8 @@ def test_every_page_checks_the_sidebar_settings(page, open_page):
 def test_every_url_bound_widget_travels_in_a_copied_link(open_page):
     # Copy link carries url_keys(); a widget can only bind a registered key, and every key is drawn somewhere.
     from core.config import FAMILIES
-    from ui.url_keys import BOUND_KEYS, url_keys
-    from ui.url_params import TEXT_KEYS
+    from ui.state.url_keys import BOUND_KEYS, url_keys
+    from ui.state.url_params import TEXT_KEYS
 
     BOUND_KEYS.clear()  # only what these runs bind (another test may have registered a family of its own)
     for page in PAGES:
@@ -129,11 +129,11 @@ def test_every_url_bound_widget_travels_in_a_copied_link(open_page):
 
 
 def test_a_widget_cannot_bind_a_key_nobody_registered():
-    from ui.url_keys import register_url_keys, url_bound
+    from ui.state.url_keys import register_url_keys, url_bound
 
     with pytest.raises(KeyError, match="register_url_keys"):
         url_bound("not_a_setting")
-    assert url_bound("steps")["key"] == "steps"  # registered by ui.training_views
+    assert url_bound("steps")["key"] == "steps"  # registered by ui.training.views
     assert register_url_keys("b") == ("b",)
 
 
@@ -207,9 +207,9 @@ def test_booleans_are_written_as_the_reader_spells_them():
 
 
 def test_copy_link_writes_every_setting_through_the_one_writer():
-    import ui.sentences  # noqa: F401  (registers a, b, space)
     import ui.sidebar  # noqa: F401  (registers present and the settings)
-    from ui.url_keys import url_settings
+    import ui.why_position.sentences  # noqa: F401  (registers a, b, space)
+    from ui.state.url_keys import url_settings
 
     state = {"space": False, "present": True, "seed": 7, "base": 500000.0, "method": "alibi", "a": "x y"}
     assert url_settings(state) == {
@@ -226,7 +226,7 @@ def test_copy_link_writes_every_setting_through_the_one_writer():
 def _read_settings_without_widgets():
     import streamlit as st
 
-    from ui.url_params import url_value
+    from ui.state.url_params import url_value
 
     st.write(repr([url_value("head", 1), url_value("causal", True), url_value("base", 10000.0)]))
 

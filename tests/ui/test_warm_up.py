@@ -1,4 +1,4 @@
-"""The server's warm-up before it answers (ui.warm_up), and the launcher that runs it (streamlit_app.py)."""
+"""The server's warm-up before it answers (ui.server.warm_up), and its launcher (streamlit_app.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from streamlit.web.server.app_discovery import discover_asgi_app
 
-from ui import warm_up
+from ui.server import warm_up
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ def test_streamlit_run_finds_the_app_that_warms_up_and_serves_the_script():
 def test_the_warm_up_imports_the_script_and_every_page_names():
     names = warm_up.page_imports()
     # one from the script and a few from different pages, each named by that file alone
-    pages = ["ui.attention_views", "ui.long_context_views", "ui.training_views"]
+    pages = ["ui.attention.views", "ui.long_context.views", "ui.training.views"]
     assert {"ui.app", "ui.navigation", *pages} <= set(names)
     assert {"torch", "streamlit"} <= set(names)
     assert len(names) == len(set(names))
@@ -47,7 +47,7 @@ def test_the_warm_up_imports_the_script_and_every_page_names():
 def test_a_fresh_interpreter_warmed_up_has_every_page_import_and_gpt2s_bpe():
     code = (
         "import sys, gc\n"
-        "from ui.warm_up import page_imports, warm_up\n"
+        "from ui.server.warm_up import page_imports, warm_up\n"
         "from core.text import tokenizer\n"
         "assert 'torch' not in sys.modules and 'altair' not in sys.modules\n"
         "assert tokenizer._gpt2_encoding.cache_info().currsize == 0\n"
@@ -69,7 +69,7 @@ def test_a_failed_warm_up_run_is_logged_and_the_server_starts_all_the_same(monke
     from streamlit.runtime import Runtime
 
     monkeypatch.setattr(Runtime, "instance", classmethod(lambda cls: _FailingRuntime()))
-    with caplog.at_level(logging.WARNING, logger="ui.warm_up"):
+    with caplog.at_level(logging.WARNING, logger="ui.server.warm_up"):
         assert run(warm_up.warm_up_run()) is False
     assert "did not succeed: error" in caplog.text
 

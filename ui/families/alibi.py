@@ -10,9 +10,9 @@ from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import sample_indices
 from core.positional import alibi_bias, alibi_slopes
 from core.views.charts import bar_chart
-from ui import cache
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import presenting, readable
+from ui.server import cache
 
 
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:

@@ -17,9 +17,9 @@ from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.describe import grid_description, lines_description
 from core.views.units import capitalized, count_of
-from ui import cache
-from ui.cache import additive_rows, kept_chart
 from ui.presenter import readable
+from ui.server import cache
+from ui.server.cache import additive_rows, kept_chart
 from ui.widgets import sampled_note
 
 GRID = 48  # positions per side of a [T, T] matrix view

@@ -16,9 +16,9 @@ from core.pipeline import sample_indices
 from core.similarity import cosine_matrix, mean_by_distance
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.units import every
-from ui import cache
-from ui.cache import additive_rows, kept_chart, per_process
 from ui.presenter import presenting, readable, slide_height
+from ui.server import cache
+from ui.server.cache import additive_rows, kept_chart, per_process
 from ui.widgets import table
 
 SCORE = "score from position"  # chart 1's y: what position alone adds to the attention score

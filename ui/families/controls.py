@@ -11,7 +11,7 @@ import streamlit as st
 from core.config import FamilyConfig
 from core.positional.family import Param, all_params
 from ui.settings import bound_number
-from ui.url_keys import url_bound
+from ui.state.url_keys import url_bound
 
 COLUMNS = 5
 

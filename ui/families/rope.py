@@ -15,9 +15,9 @@ from core.positional.rope import rope_shift_table
 from core.views.charts import line_chart, scatter_chart
 from core.views.describe import lines_description
 from core.views.units import plural
-from ui import cache
 from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
+from ui.server import cache
 from ui.widgets import table as draw_table
 
 SHIFTS = [0, 1, 10, 100, 1000]

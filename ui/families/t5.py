@@ -10,9 +10,9 @@ from core.pipeline import sample_indices
 from core.positional import t5_relative_bucket
 from core.positional.t5 import last_distinct_distance, t5_bias_table
 from core.views.charts import line_chart
-from ui import cache
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import readable
+from ui.server import cache
 
 
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:

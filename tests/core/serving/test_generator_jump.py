@@ -79,11 +79,11 @@ def test_a_new_table_size_computes_no_polynomial(monkeypatch):
 
 
 def test_a_jump_stays_cheap_under_the_servers_allocator_settings():
-    # The server maps every block of 128 kB or more anew (ui.memory): a jump's buffers stay below that,
+    # The server maps every block of 128 kB or more anew (ui.server.memory): a jump's buffers stay below that,
     # where each block's pages would otherwise fault in on every call (14 ms against 2).
     import numpy as np
 
-    from ui.memory import MMAP_THRESHOLD
+    from ui.server.memory import MMAP_THRESHOLD
 
     assert generator_jump.GATHERED_ROWS * generator_jump.WORDS * np.dtype(np.uint32).itemsize < MMAP_THRESHOLD
     assert generator_jump.DRAWN_ON < MMAP_THRESHOLD

@@ -368,7 +368,7 @@ def test_the_heaviest_page_views_fit_the_budget_beside_a_training_run_at_the_def
 MEASURE = """
 import ctypes, gc, json, re, sys
 sys.path.insert(0, {root!r})
-from ui.memory import use_mmap_for_large_blocks
+from ui.server.memory import use_mmap_for_large_blocks
 use_mmap_for_large_blocks()  # as the server
 
 def status(key):

@@ -25,7 +25,7 @@ from core.positional.pretrained import (
 from core.scripts.trained_positions import FUNCTIONS_HEADING, TABLE_FILE, trained_positions_script
 from core.similarity import fade, fade_sentence
 from core.views.units import signed
-from ui.pretrained_views import tables
+from ui.trained_positions.views import tables
 
 PAGE = "pages/Trained_positions.py"
 TOL = 1e-6

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 
 from core.positional.family import all_params
-from ui.url_params import url_text
+from ui.state.url_params import url_text
 
 # Every setting is a widget bound to its URL parameter. The sidebar's widgets are drawn by the entry
 # point, so they are the same widgets on every page and the address bar keeps them through page
@@ -58,7 +58,7 @@ def url_bound(key: str) -> dict[str, str]:
 def url_settings(state: dict, keys: tuple[str, ...] | None = None) -> dict[str, str]:
     """The settings among ``keys`` (default: every URL key) that ``state`` holds, as query parameters.
 
-    Each value is written by ``ui.url_params.url_text``, the one writer the reader accepts.
+    Each value is written by ``ui.state.url_params.url_text``, the one writer the reader accepts.
     """
     keys = url_keys() if keys is None else keys
     params = {}

@@ -12,7 +12,7 @@
 * **Long-lived objects out of the collector's way.** Streamlit would call ``gc.collect(2)`` after every
   script run (``runner.postScriptGC``); with torch, pandas, Altair and every page's modules loaded, a
   full collection walks hundreds of thousands of objects. What the first imports create is frozen as
-  they end (``ui.first_imports``); after each page's first run in the process, ``gc.freeze()`` moves
+  they end (``ui.server.first_imports``); after each page's first run in the process, ``gc.freeze()`` moves
   the objects alive then — modules, caches, the shared sidebar — into the permanent generation, so later
   collections walk only what reruns create. The freeze waits for the next run's start, and collects
   first: the first run's garbage is freed, not frozen. Objects frozen are still freed by reference

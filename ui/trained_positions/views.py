@@ -24,8 +24,8 @@ from core.similarity import cosine_matrix, fade, fade_sentence
 from core.views.charts import distance_chart, grid_frame, heatmap, line_chart, path_chart, similarity_heatmap
 from core.views.colors import GREY
 from core.views.units import every, signed
-from ui import cache
 from ui.presenter import readable, slide_height
+from ui.server import cache
 
 SIMILARITY_POSITIONS = 64
 SLIDE_CHART = 340  # px: a chart's height on a presenter's slide (1280 × 720)

@@ -23,7 +23,7 @@ from core.views.diagrams import (
 )
 from core.views.units import human_bytes
 from ui.presenter import presenting
-from ui.presets import to_custom
+from ui.state.presets import to_custom
 from ui.text_source import LONG_SAMPLE, use_long_sample
 from ui.widgets import grid_table, heatmap_view, picture, table, tensor_downloads, values_table
 

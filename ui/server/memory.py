@@ -37,7 +37,9 @@ def give_back_memory() -> bool:
     """After a run: return freed heap pages to the OS when the process is large; True when it trimmed."""
     if _LIBC is None or resident_bytes() < TRIM_ABOVE_BYTES:
         return False
-    _give_back(collect=False)  # the run's end collected within the last 2 s (ui.runtime.collect_if_due)
+    _give_back(
+        collect=False
+    )  # the run's end collected within the last 2 s (ui.server.runtime.collect_if_due)
     return True
 
 

@@ -45,12 +45,12 @@ from core.training.model import SIZES
 from core.training.training import TrainResult
 from core.views.markup import escape_markdown
 from core.views.units import listing
-from ui import cache
 from ui.families.controls import setting
 from ui.presenter import predict_number, predict_token, presenting, readable
+from ui.server import cache
 from ui.settings import bound_number
-from ui.url_keys import register_url_keys, url_bound
-from ui.url_params import url_value
+from ui.state.url_keys import register_url_keys, url_bound
+from ui.state.url_params import url_value
 from ui.widgets import table, token_text
 
 register_url_keys("head", "causal")
@@ -161,7 +161,7 @@ def _sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: Settin
 
 def trained_run() -> TrainResult | None:
     """This session's last finished training run (the Training page), if it kept its model's heads."""
-    from ui.training_views import session_id, training_queue  # the Training page's queue, shared
+    from ui.training.views import session_id, training_queue  # the Training page's queue, shared
 
     job = training_queue().own_job(session_id())
     if job is None or job.status != "done" or not job.result.first_block:

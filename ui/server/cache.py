@@ -56,7 +56,7 @@ from core.text.vocab import SWEEP_BYTES, SweepPoint, cut_counts, swept_part, voc
 from core.views import charts
 from core.views.chart_specs import Templates, same_data
 from core.views.describe import bars_description, grid_description
-from ui.memory import MIN_RESERVED_BYTES, reserve_for_run, reserved
+from ui.server.memory import MIN_RESERVED_BYTES, reserve_for_run, reserved
 
 SHARED = ByteLRU(CACHE_BYTES)  # every session's tables, batches and token lists, least recently used out
 TEMPLATES = Templates()  # chart templates, one per shape (core.views.chart_specs)

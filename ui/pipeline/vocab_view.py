@@ -8,8 +8,8 @@ import streamlit as st
 from core.config import PipelineConfig
 from core.text.vocab import SweepPoint, tradeoff_sentence
 from core.views.charts import line_chart, vocab_charts, vocab_frame
-from ui import cache
 from ui.presenter import readable
+from ui.server import cache
 
 
 @cache.per_process(

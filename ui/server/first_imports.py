@@ -5,7 +5,7 @@ functions, classes) and almost no garbage. With the collector on, the growing he
 collections that walk all of them again and again, a large share of the imports' cost. Here
 the collector is off while they import; what they created then goes straight to the permanent
 generation (``gc.freeze()``), so no later collection walks it either, the full collection at a
-run's end included (``ui.runtime`` freezes again after each page's first run). This module
+run's end included (``ui.server.runtime`` freezes again after each page's first run). This module
 imports nothing heavy itself: it must run before torch is imported.
 """
 

@@ -33,13 +33,13 @@ from core.views.charts import (
 )
 from core.views.describe import grid_description
 from core.views.units import listing, plural
-from ui import cache
-from ui.memory import waiting_message
-from ui.position_loss_view import position_loss_view
 from ui.presenter import presenting, readable, slide_height
+from ui.server import cache
+from ui.server.memory import waiting_message
 from ui.settings import bound_number
+from ui.state.url_keys import register_url_keys, url_bound
 from ui.text_source import TextChoice
-from ui.url_keys import register_url_keys, url_bound
+from ui.training.position_loss_view import position_loss_view
 from ui.widgets import table
 
 DEFAULTS = TrainConfig()
@@ -56,7 +56,7 @@ _QUEUE_LOCK = threading.Lock()
 
 def training_queue() -> TrainingQueue:
     """The one queue of the server process, shared by every session (its state, not a cache:
-    ``ui.cache.clear`` leaves it)."""
+    ``ui.server.cache.clear`` leaves it)."""
     with _QUEUE_LOCK:
         if not _QUEUE:
             _QUEUE.append(TrainingQueue(workers=WORKERS, keep=KEEP))

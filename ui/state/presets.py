@@ -7,10 +7,10 @@ import streamlit as st
 from core.config import PipelineConfig
 from core.presets import PRESETS, Preset
 from core.text.samples import SAMPLE_TITLES, SAMPLES
-from ui import cache
+from ui.server import cache
+from ui.state.url_keys import register_url_keys, url_bound
+from ui.state.url_params import defaults
 from ui.text_source import DEFAULT_SAMPLE, LONG_SAMPLE
-from ui.url_keys import register_url_keys, url_bound
-from ui.url_params import defaults
 
 DEFAULT_BATCH = PipelineConfig().batch_size
 CUSTOM = "custom"  # the preset value when settings are the user's own

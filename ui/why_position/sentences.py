@@ -8,8 +8,8 @@ import streamlit as st
 
 from core.order import OrderComparison, SharedToken
 from core.text.tokenizer import token_strings
-from ui.url_keys import register_url_keys, url_bound
-from ui.url_params import MAX_SENTENCE_CHARS
+from ui.state.url_keys import register_url_keys, url_bound
+from ui.state.url_params import MAX_SENTENCE_CHARS
 from ui.widgets import table as draw_table
 from ui.widgets import token_text
 

@@ -22,9 +22,9 @@ import logging
 import time
 from pathlib import Path
 
-from ui.first_imports import imports_without_collection
+from ui.server.first_imports import imports_without_collection
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def page_imports() -> list[str]:
@@ -40,12 +40,12 @@ def page_imports() -> list[str]:
 
 
 def warm_up() -> None:
-    """Import what the pages import (without the cyclic collector, then frozen: ``ui.first_imports``)
+    """Import what the pages import (without the cyclic collector, then frozen: ``ui.server.first_imports``)
     and build GPT-2's encoding."""
     with imports_without_collection():
         for name in page_imports():
             importlib.import_module(name)
-    from ui.cache import warm_tokenizer
+    from ui.server.cache import warm_tokenizer
 
     warm_tokenizer()
 

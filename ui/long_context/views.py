@@ -52,10 +52,10 @@ from core.positional.rope_scaling_charts import (
 from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
 from core.views.charts import LINE_KEY
 from core.views.describe import described
-from ui import cache
 from ui.navigation import question_line
 from ui.presenter import presenting, readable
-from ui.url_keys import register_url_keys, url_bound
+from ui.server import cache
+from ui.state.url_keys import register_url_keys, url_bound
 
 PRESET = "lc_preset"  # the preset selectbox's key and URL key
 METHOD = "lc_rope_type"  # the method selectbox's key and URL key

@@ -1,0 +1,1 @@
+"""The Attention page's views: its settings and the heatmaps of scores and weights."""

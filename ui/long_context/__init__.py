@@ -1,0 +1,1 @@
+"""The Long context page's views: its config controls and the scaled RoPE charts."""

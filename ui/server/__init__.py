@@ -1,0 +1,1 @@
+"""The server: caches, memory, process settings, warm-up and reconnected sessions."""

@@ -1,0 +1,1 @@
+"""The app's state: URL parameters and their keys, the share link, presets."""

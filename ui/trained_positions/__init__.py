@@ -1,0 +1,1 @@
+"""The Trained positions page's views: a trained position table beside random and sinusoidal ones."""

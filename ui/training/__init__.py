@@ -1,0 +1,1 @@
+"""The Training page's views: the shared queue, its controls, progress and results."""

@@ -1,0 +1,1 @@
+"""Why position?'s own pieces: the two sentences and how to read them."""
