@@ -132,8 +132,8 @@ def server() -> Iterator[str]:
         yield server.url
 
 
-@pytest.fixture(scope="session")
-def browser():
+@pytest.fixture(scope="module")  # stopped with its module: a later module on the same pytest-xdist
+def browser():  # worker may run its own event loop (asyncio.run, sync_playwright in tests/deploy)
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
