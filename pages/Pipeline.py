@@ -124,7 +124,7 @@ if batch is None:  # said above: no window, so nothing past step 1
 
 # 2. Batches
 if step(2, steps[1], slides):
-    windows_step(cfg, batch, ids, asked.batch_size, slides.part)
+    windows_step(cfg, batch, ids, asked.batch_size, slides.part, token)
 
 # Real values at a small corner (tables) and on a downsampled grid (heatmaps).
 corner = cache.view(
@@ -142,6 +142,7 @@ grid = cache.view(
     sample_indices(d, HEATMAP_DIMS),
 )
 pieces = token_strings(batch.inputs[0, : len(corner.positions)].tolist(), V)
+at_t = {t for _, t in places if t < len(corner.positions)}  # the followed token's rows in the corner tables
 
 # 3. Token embeddings
 if step(3, steps[2], slides):
@@ -172,16 +173,17 @@ if step(3, steps[2], slides):
             corner.positions,
             corner.dims,
             [f"t={t}: {p!r}" for t, p in enumerate(pieces)],
+            marked={t for b, t in places if b == 0} & at_t,
         )
         heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, "token_embeddings[0]", (T, d))
 
 # 4. Positional embeddings
 if step(4, steps[3], slides):
-    position_step(cfg, corner, grid, slides.part)
+    position_step(cfg, corner, grid, slides.part, at_t)
 
 # 5. Broadcasting
 if step(5, steps[4], slides):
-    broadcast_step(B, T, d, corner, slides.part)
+    broadcast_step(B, T, d, corner, slides.part, {b for b, t in places if t == 0})
 
 # 6. Input embeddings
 if step(6, steps[5], slides):

@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 from core.pipeline import token_windows
 from core.text.samples import SAMPLES
 from tests.book import book_tables
-from tests.ui.test_pages import paste
+from tests.ui.test_pages import paste, picture_labels
 from ui.server.cache import token_ids
 
 DEFAULT_TEXT = SAMPLES["lesson"]
@@ -46,7 +46,7 @@ def test_the_panel_rows_are_the_books_rows_and_their_sum(stride, place, open_pag
     assert rows[2] == pytest.approx((token_table[token_id, :8] + pos_table[t, :8]).tolist(), abs=5e-5)
     labels = list(panel_rows(at))
     assert labels[0].startswith(f"token_embeddings[{b}, {t}]")
-    assert labels[2] == f"= input_embeddings[{b}, {t}]"
+    assert labels[2] == f"input_embeddings[{b}, {t}]: their sum"
     said = " ".join(m.value for m in at.markdown)
     if stride == 1:  # the token is in four windows of the first batch: each is listed
         assert "It is in 4 windows of the first batch: b = 2 at t = 3, b = 3 at t = 2, b = 4 at t = 1" in said
@@ -99,3 +99,15 @@ def test_chips_made_of_markup_stay_text(open_page):
     labels = [o.content for o in at.button_group(key="token_pick").proto.options]
     assert labels[0].startswith("\\<") and any("\\$" in label for label in labels)
     assert not any("<b>" in label for label in labels)
+
+
+def test_the_followed_tokens_rows_are_marked_in_the_tables_of_values(open_page):
+    at = open_page(token="1", stride="1")  # in windows b = 0 (t = 1) and b = 1 (t = 0)
+    assert not at.exception
+    labels = [str(label) for table in at.table for label in table.value.index]
+    assert "▶ t=1: ' language'" in labels and "t=0: 'Large'" in labels  # token_embeddings[0]'s rows
+    assert "▶ t=0" in labels and "▶ t=1" in labels  # both position rows it takes
+    assert "▶ token_embeddings[1, 0]" in labels and "token_embeddings[0, 0]" in labels  # the broadcast rows
+    windows = picture_labels(at)[0]
+    assert windows.startswith("Sliding windows")
+    assert windows.endswith("; token 1 is marked, in lanes b = 0, 1")

@@ -122,14 +122,18 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
     rows = torch.stack([view.token_embeddings[0, 0], view.pos_embeddings[0], view.input_embeddings[0, 0]])
     labels = [
         f"token_embeddings[{b}, {t}]: row {token_id:,} of the token table",
-        f"+ pos_embeddings[{t}]: row {t:,} of the position table",
-        f"= input_embeddings[{b}, {t}]",
+        f"pos_embeddings[{t}]: row {t:,} of the position table",
+        f"input_embeddings[{b}, {t}]: their sum",
     ]
     values_table(rows, view.positions, dims, labels)
+    marks = (
+        "Below, the token is outlined in the windows' drawing, with a dot in each window that holds it, and "
+        "its rows in the tables of values (where they show its place t) start with ▶ and are bold on yellow."
+    )
     d = cfg.output_dim
     shown = f"The first {len(dims)} of the {d:,} numbers in each row" if len(dims) < d else "Every number"
     zeros = "" if FAMILIES[cfg.method].additive else f" {FAMILIES[cfg.method].label} adds zeros at the input."
     st.caption(
         f"{shown}: the token's row depends only on its ID, the position row only on t, and their sum is "
-        f"what the model reads.{zeros}"
+        f"what the model reads.{zeros} {marks}"
     )
