@@ -37,9 +37,9 @@ _CSS = """
    not only coloured. */
 .st-key-token-picker { max-height: 15rem; overflow-y: auto; }
 .st-key-token-picker button p { font-family: ui-monospace, monospace; font-size: 0.86rem; white-space: pre; }
-.st-key-token-picker [data-testid="stBaseButton-pillsActive"] {
+.st-key-token-picker button[aria-checked="true"] {
   outline: 3px solid #1e3a8a; outline-offset: 1px; }
-.st-key-token-picker [data-testid="stBaseButton-pillsActive"] p { font-weight: 700; }
+.st-key-token-picker button[aria-checked="true"] p { font-weight: 700; }
 /* The diagrams (core.views.diagrams, drawn with st.image) fill a phone's width; wider screens keep
    their size. */
 @media (max-width: 640px) { [data-testid="stImage"] img { width: 100% !important; height: auto !important; } }
