@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 from core.pipeline import token_windows
 from core.text.samples import SAMPLES
 from tests.book import book_tables
-from tests.ui.test_pages import paste, picture_labels
+from tests.ui.test_pages import copied_link, paste, picture_labels
 from ui.server.cache import token_ids
 
 DEFAULT_TEXT = SAMPLES["lesson"]
@@ -111,3 +111,29 @@ def test_the_followed_tokens_rows_are_marked_in_the_tables_of_values(open_page):
     windows = picture_labels(at)[0]
     assert windows.startswith("Sliding windows")
     assert windows.endswith("; token 1 is marked, in lanes b = 0, 1")
+
+
+def test_copy_link_carries_the_followed_token_after_a_click(open_page):
+    from urllib.parse import parse_qs, urlsplit
+
+    at = open_page(stride="2")
+    at.button_group(key="token_pick").set_value(3).run()
+    query = parse_qs(urlsplit(copied_link(at)).query)
+    assert query["token"] == ["3"] and query["stride"] == ["2"]
+
+
+@pytest.mark.parametrize(
+    "params, why",
+    [
+        (
+            {"token": "5", "stride": "8"},
+            "the stride (8) is longer than a window (4 tokens), so the windows skip it",
+        ),
+        ({"token": "277"}, "the last window ends before it"),
+    ],
+)
+def test_a_token_no_window_holds_says_why(params, why, open_page):
+    at = open_page(**params)
+    assert not at.exception and not at.error
+    info = " ".join(i.value for i in at.info)
+    assert f"No window holds it: {why}" in info and "So it is in no batch and has no input embedding." in info
