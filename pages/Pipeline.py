@@ -105,7 +105,9 @@ if step(1, steps[0], slides) and slides.at(1):
     st.caption(f"{source}: {chars} → {tokens} of {tokenizer_name(V)}.")
     token_chips(token_strings(ids[:MAX_CHIPS], V), ids[:MAX_CHIPS], special_id=eot, total=len(ids))
     st.caption(CHIP_MARKS)
-    if batch is not None:  # a token is followed through the first batch's windows
+    # A token is followed through the first batch's windows; presenting, a slide has no room for the
+    # picker and panel, and the marks on the later slides keep the link's token.
+    if batch is not None and not presenting():
         picked = min(len(ids), MAX_CHIPS, tokens_needed(B, T, cfg.stride) - 1)
         token_picker(token_strings(ids[:picked], V), ids[:picked], token)
         if token is not None:
