@@ -168,3 +168,14 @@ def embedding_view(
     pos_values = pos.lookup(positions)[:, dims]  # [P, D]
     tok = tokens.lookup(batch.inputs[batch_rows][:, positions])[..., dims]  # [S, P, D]
     return EmbeddingView(batch_rows, positions, dims, tok, pos_values, tok + pos_values)  # [S,P,D]+[P,D]
+
+
+def token_windows(token: int, num_windows: int, context_length: int, stride: int) -> list[tuple[int, int]]:
+    """Every window that holds token ``token`` of the text, with its place in it: [(w, t)], w ascending.
+
+    Window w holds tokens ``w · stride … w · stride + context_length − 1`` (``GPTDatasetV1``), so the token
+    is at ``t = token − w · stride`` there. Empty when no window reaches it (the text's last tokens).
+    """
+    first = max(0, -(-(token - context_length + 1) // stride))  # ceil: the first window reaching it
+    last = min(num_windows - 1, token // stride)  # the last window starting at or before it
+    return [(w, token - w * stride) for w in range(first, last + 1)]

@@ -18,10 +18,12 @@ from core.pipeline import (
 from core.scripts.pipeline import pipeline_script
 from core.text import ENDOFTEXT, TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
 from core.text.book import book_text_note
+from core.text.data import tokens_needed
 from core.views import MAX_LOOKUP_ROWS, escape_markdown, human_bytes, lookup_svg, shown_piece
 from ui.app import settings
 from ui.code_view import show_script
 from ui.navigation import page_title
+from ui.pipeline.follow import first_places, followed, this_token, token_picker
 from ui.pipeline.views import broadcast_step, no_window, position_step, windows_step
 from ui.pipeline.vocab_view import vocab_tradeoff
 from ui.presenter import Slides, presenting, step
@@ -83,6 +85,8 @@ PARTS = [  # presenting, each step's shape is asked first, then its pictures and
     ["", "the picture", "the values"],
     ["", "the values"],
 ]
+token = followed(len(ids))  # the token the URL follows, if any, and its places (b, t) in the first batch
+places = [] if token is None or batch is None else first_places(token, batch, T, cfg.stride)
 shown = steps[: 1 if batch is None else None]  # no window: step 1 only
 slides = Slides("pipeline", [(s.title, p) for s, p in zip(shown, PARTS, strict=False)])
 if not is_exact(cfg.vocab_size, d) and slides.shows(3) and slides.at(0):
@@ -101,6 +105,13 @@ if step(1, steps[0], slides) and slides.at(1):
     st.caption(f"{source}: {chars} → {tokens} of {tokenizer_name(V)}.")
     token_chips(token_strings(ids[:MAX_CHIPS], V), ids[:MAX_CHIPS], special_id=eot, total=len(ids))
     st.caption(CHIP_MARKS)
+    # A token is followed through the first batch's windows; presenting, a slide has no room for the
+    # picker and panel, and the marks on the later slides keep the link's token.
+    if batch is not None and not presenting():
+        picked = min(len(ids), MAX_CHIPS, tokens_needed(B, T, cfg.stride) - 1)
+        token_picker(token_strings(ids[:picked], V), ids[:picked], token)
+        if token is not None:
+            this_token(token, ids, cfg, batch, asked.batch_size)
     if eot in ids:
         st.info(
             f"The text contains `{ENDOFTEXT}`. As in the lesson's loader "
@@ -115,7 +126,7 @@ if batch is None:  # said above: no window, so nothing past step 1
 
 # 2. Batches
 if step(2, steps[1], slides):
-    windows_step(cfg, batch, ids, asked.batch_size, slides.part)
+    windows_step(cfg, batch, ids, asked.batch_size, slides.part, token)
 
 # Real values at a small corner (tables) and on a downsampled grid (heatmaps).
 corner = cache.view(
@@ -133,6 +144,7 @@ grid = cache.view(
     sample_indices(d, HEATMAP_DIMS),
 )
 pieces = token_strings(batch.inputs[0, : len(corner.positions)].tolist(), V)
+at_t = {t for _, t in places if t < len(corner.positions)}  # the followed token's rows in the corner tables
 
 # 3. Token embeddings
 if step(3, steps[2], slides):
@@ -163,16 +175,17 @@ if step(3, steps[2], slides):
             corner.positions,
             corner.dims,
             [f"t={t}: {p!r}" for t, p in enumerate(pieces)],
+            marked={t for b, t in places if b == 0} & at_t,
         )
         heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, "token_embeddings[0]", (T, d))
 
 # 4. Positional embeddings
 if step(4, steps[3], slides):
-    position_step(cfg, corner, grid, slides.part)
+    position_step(cfg, corner, grid, slides.part, at_t)
 
 # 5. Broadcasting
 if step(5, steps[4], slides):
-    broadcast_step(B, T, d, corner, slides.part)
+    broadcast_step(B, T, d, corner, slides.part, {b for b, t in places if t == 0})
 
 # 6. Input embeddings
 if step(6, steps[5], slides):

@@ -33,6 +33,13 @@ _CSS = """
 .chip.c0 { background: #dbeafe; } .chip.c1 { background: #fef3c7; }
 .chip.c2 { background: #dcfce7; } .chip.c3 { background: #fce7f3; }
 .chip.special { background: #1f2937; color: #f9fafb; }
+/* The Pipeline's chips to follow a token: the chips' type; the followed one is outlined and bold too,
+   not only coloured. */
+.st-key-token-picker { max-height: 15rem; overflow-y: auto; }
+.st-key-token-picker button p { font-family: ui-monospace, monospace; font-size: 0.86rem; white-space: pre; }
+.st-key-token-picker button[aria-checked="true"] {
+  outline: 3px solid #1e3a8a; outline-offset: 1px; }
+.st-key-token-picker button[aria-checked="true"] p { font-weight: 700; }
 /* The diagrams (core.views.diagrams, drawn with st.image) fill a phone's width; wider screens keep
    their size. */
 @media (max-width: 640px) { [data-testid="stImage"] img { width: 100% !important; height: auto !important; } }
@@ -181,16 +188,22 @@ def token_text(piece: str) -> str:
     return escape_markdown(repr(piece))
 
 
+MARK = "▶ "  # a marked row's label starts with it: the followed token's rows are not marked by colour alone
+MARKED_ROW = {"background-color": "#fef08a", "font-weight": "700"}
+
+
 def table(
     frame: pd.DataFrame,
     formats: str | dict[str, str] | None = None,
     hide_index: bool = False,
     one_line: str | None = None,
+    marked: set[int] | None = None,
 ) -> None:
     """A small table as HTML, numbers shown with ``formats`` (one format, or a format per column).
 
     ``one_line``: a key of its own for a table whose cells are short phrases, kept on one line each (its
-    headers still wrap), so that it stays short on a projector.
+    headers still wrap), so that it stays short on a projector. ``marked``: rows (by place) drawn bold on
+    yellow.
 
     HTML rather than a data grid: a screen reader reads it as the table it is, it wraps to a projector's
     type, and the browser draws it with the page (a grid draws on a canvas, then updates its copy for
@@ -199,6 +212,10 @@ def table(
     # Streamlit draws each cell as Markdown: row labels (a token's piece among them) are escaped, read.
     escaped = lambda label: escape_markdown(label) if isinstance(label, str) else label  # noqa: E731
     data = frame.style.format(formats, na_rep="").format_index(escaped, axis=0)
+    if marked:
+        data = data.set_properties(
+            subset=pd.IndexSlice[[frame.index[k] for k in sorted(marked)], :], **MARKED_ROW
+        )
     if one_line is None:
         st.table(data, hide_index=hide_index)
         return
@@ -207,20 +224,26 @@ def table(
 
 
 def values_table(
-    values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, labels: list[str] | None = None
+    values: torch.Tensor,
+    positions: torch.Tensor,
+    dims: torch.Tensor,
+    labels: list[str] | None = None,
+    marked: set[int] | None = None,
 ) -> None:
     """A [P, D] block of real values, rows labelled by position (or ``labels``).
 
     Shown to 4 decimals, as torch prints them; the cell's tooltip and a copy hold the full float.
+    ``marked``: rows (by place) of the followed token, labelled with ``MARK`` and drawn bold on yellow.
     """
     columns = [f"d{int(j)}" for j in dims]
     index = labels or [f"t={int(t)}" for t in positions]
+    index = [MARK + label if k in (marked or ()) else label for k, label in enumerate(index)]
     # Labels as plain objects: pandas' Arrow-backed str labels are converted back to objects for every
     # lookup while the frame is converted for sending.
     frame = pd.DataFrame(
         values.double().numpy(), index=pd.Index(index, dtype=object), columns=pd.Index(columns, dtype=object)
     )
-    table(frame, "{:.4f}")
+    table(frame, "{:.4f}", marked=marked)
 
 
 def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor, dims: torch.Tensor) -> str:

@@ -64,8 +64,15 @@ def shown_piece(piece: str) -> str:
 # --- 1. Sliding windows -------------------------------------------------------------------------
 
 
+MARKED = "#fde68a"  # the followed token's fill; its thick outline and the lanes' dots say it without colour
+
+
 def windows_svg(
-    pieces: list[str], starts: list[int], context_length: int, per_row: int = TOKENS_PER_ROW
+    pieces: list[str],
+    starts: list[int],
+    context_length: int,
+    per_row: int = TOKENS_PER_ROW,
+    mark: int | None = None,
 ) -> str:
     """The first batch's windows over the text's first tokens.
 
@@ -74,6 +81,8 @@ def windows_svg(
         starts: the first token of each window of the batch (``b * stride``), one lane each.
         context_length: T, the tokens per window; each target window is its input shifted by one.
         per_row: tokens per row of the drawing (70 px each): more make it wider and shorter.
+        mark: the followed token's place in the text: its cell is outlined and each lane holding it
+            has a dot under it.
     """
     T, total = context_length, len(starts)
     starts = starts[:MAX_SLABS]  # the first windows, one lane each
@@ -93,7 +102,11 @@ def windows_svg(
         last = min(n, first + per_row)  # this row holds tokens [first, last)
         for t in range(first, last):
             x, used = left + (t - first) * cell_w, t in covered
-            body.append(_rect(x + 2, y0, cell_w - 4, cell_h, fill if used else "#f3f4f6", "#9ca3af", rx=5))
+            color = MARKED if t == mark else fill if used else "#f3f4f6"
+            outline = {"stroke_width": 3} if t == mark else {}
+            body.append(
+                _rect(x + 2, y0, cell_w - 4, cell_h, color, INK if t == mark else "#9ca3af", rx=5, **outline)
+            )
             body.append(
                 _text(x + cell_w / 2, y0 + 20, shown_piece(pieces[t]), 18, fill=INK if used else MUTED)
             )
@@ -113,6 +126,12 @@ def windows_svg(
                             x, y + (9 if dashed else 1), w, 7, "none" if dashed else ink, ink, rx=3, **style
                         )
                     )
+            if mark is not None and first <= mark < last and start <= mark < start + T:
+                cx = left + (mark - first) * cell_w + cell_w / 2
+                body.append(
+                    f'<circle cx="{cx:.1f}" cy="{y + 4.5:.1f}" r="6" fill="{MARKED}" stroke="{INK}" '
+                    'stroke-width="2"/>'
+                )
             y += lane_h
         y0 = y + 12
     more = [f"{total - len(starts):,} more windows"] if total > len(starts) else []
@@ -124,6 +143,12 @@ def windows_svg(
     label = f"Sliding windows: {total} window{'s' * (total != 1)} of {T:,} tokens"
     if len(starts) > 1:
         label += f", one starting every {starts[1] - starts[0]:,} tokens"
+    lanes = [b for b, s in enumerate(starts) if mark is not None and s <= mark < s + T]
+    if mark is not None and mark < n:
+        where = (
+            f"in lane{'s' * (len(lanes) != 1)} b = {', '.join(map(str, lanes))}" if lanes else "in no lane"
+        )
+        label += f"; token {mark:,} is marked, {where}"
     return _svg(width, y0, label, body)
 
 

@@ -53,12 +53,18 @@ WIDE_ROW = 14  # tokens per row of the windows' drawing on a presenter's slide (
 
 
 def windows_step(
-    cfg: PipelineConfig, batch: Batch, ids: list[int], batch_size: int, part: int | None = None
+    cfg: PipelineConfig,
+    batch: Batch,
+    ids: list[int],
+    batch_size: int,
+    part: int | None = None,
+    token: int | None = None,
 ) -> None:
     """The first batch: what the windows make, the windows over the tokens, inputs and targets.
 
     ``cfg.batch_size`` is the batch's own B; ``batch_size`` the B asked for (more when the text is short).
-    ``part`` (presenting): 1 the windows, 2 inputs and targets; None both.
+    ``part`` (presenting): 1 the windows, 2 inputs and targets; None both. ``token``: the followed token's
+    place in the text, marked in the windows' drawing.
     """
     B, T, V = batch.batch_size, cfg.context_length, cfg.vocab_size
     if part in (None, 1):
@@ -71,7 +77,7 @@ def windows_step(
             st.markdown("**The windows over the text** (first batch: each lane is one row b of `inputs`)")
         starts = [b * cfg.stride for b in range(B)]
         per_row = {"per_row": WIDE_ROW} if presenting() else {}  # wider and shorter: one screen
-        picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS], V), starts, T, **per_row))
+        picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS], V), starts, T, mark=token, **per_row))
         if B > 1:
             st.caption(windows_sentence(T, cfg.stride))
     if part not in (None, 2):
@@ -98,11 +104,16 @@ def first_inputs(span: torch.Tensor, batch_size: int, max_length: int, stride: i
 
 
 def position_step(
-    cfg: PipelineConfig, corner: EmbeddingView, grid: EmbeddingView, part: int | None = None
+    cfg: PipelineConfig,
+    corner: EmbeddingView,
+    grid: EmbeddingView,
+    part: int | None = None,
+    marked: set[int] | None = None,
 ) -> None:
     """The [T, d] table the method adds (its lookup, a corner of values and a heatmap), or why none.
 
-    ``part`` (presenting, a method with a table): 1 the lookup, 2 the values; None both.
+    ``part`` (presenting, a method with a table): 1 the lookup, 2 the values; None both. ``marked``: the
+    followed token's positions among the corner's rows.
     """
     family, T, d = FAMILIES[cfg.method], cfg.context_length, cfg.output_dim
     if not family.additive:
@@ -125,19 +136,22 @@ def position_step(
         picture(lookup_svg(labels, list(range(T)), T, d, table, "pos_embeddings", "pos_embeddings"))
     if part not in (None, 2):
         return
-    values_table(corner.pos_embeddings, corner.positions, corner.dims)
+    values_table(corner.pos_embeddings, corner.positions, corner.dims, marked=marked)
     heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d))
 
 
-def broadcast_step(B: int, T: int, d: int, corner: EmbeddingView, part: int | None = None) -> None:
+def broadcast_step(
+    B: int, T: int, d: int, corner: EmbeddingView, part: int | None = None, marked: set[int] | None = None
+) -> None:
     """``[B, T, d] + [T, d]``: the diagram, in words, and position 0 of (up to) two sequences, real values.
 
-    ``part`` (presenting): 1 the diagram and its words, 2 the values; None both.
+    ``part`` (presenting): 1 the diagram and its words, 2 the values; None both. ``marked``: the sequences b
+    whose position 0 is the followed token.
     """
     if part in (None, 1):
         broadcast_picture(B, T, d)
     if part in (None, 2):
-        broadcast_values(corner)
+        broadcast_values(corner, marked or set())
 
 
 def broadcast_picture(B: int, T: int, d: int) -> None:
@@ -166,10 +180,12 @@ def broadcast_picture(B: int, T: int, d: int) -> None:
     )
 
 
-def broadcast_values(corner: EmbeddingView) -> None:
-    """Position 0 of (up to) two sequences: token + position = input, real values."""
+def broadcast_values(corner: EmbeddingView, marked: set[int]) -> None:
+    """Position 0 of (up to) two sequences: token + position = input, real values (``marked``: the
+    sequences whose rows are the followed token's)."""
     rows, labels = [], []
     for b in range(len(corner.batch_rows)):  # the corner's rows: 0 and 1, or only 0 when B = 1
         rows += [corner.token_embeddings[b, 0], corner.pos_embeddings[0], corner.input_embeddings[b, 0]]
         labels += [f"token_embeddings[{b}, 0]", "+ pos_embeddings[0]", f"= input_embeddings[{b}, 0]"]
-    values_table(torch.stack(rows), corner.positions, corner.dims, labels)
+    shown = {3 * b + k for b in marked if b < len(corner.batch_rows) for k in range(3)}
+    values_table(torch.stack(rows), corner.positions, corner.dims, labels, shown)

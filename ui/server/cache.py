@@ -251,14 +251,29 @@ def view(
     positions: torch.Tensor,
     dims: torch.Tensor,
 ) -> EmbeddingView:
-    """Real embedding values at the chosen batch rows and dimensions, positions in ``shown_positions``."""
+    """Real embedding values at the chosen batch rows, positions and dimensions.
+
+    Positions in ``shown_positions`` share the page's one pass over the positional table; any other
+    (a followed token's place) gets its own rows.
+    """
     needed = batch.inputs[batch_rows][:, positions]  # [rows, positions]
     V, d = cfg.vocab_size, cfg.output_dim
     drawn = 0 if _kept(needed, V, d) else table_rows_bytes(needed.numel(), d, is_exact(V, d))
     with reserved(drawn, "drawing the token rows"):  # 13 MB at d 16,384 when the table is row-seeded
         tokens = token_rows(cfg, needed)
-        pos = _shown_position_rows(dataclasses.replace(cfg, batch_size=1, stride=1))
+        pos_cfg = dataclasses.replace(cfg, batch_size=1, stride=1)
+        if bool(torch.isin(positions, shown_positions(cfg.context_length)).all()):
+            pos = _shown_position_rows(pos_cfg)
+        else:
+            pos = _position_rows_at(pos_cfg, torch.unique(positions))
         return embedding_view(batch, tokens, pos, batch_rows, positions, dims)
+
+
+def _position_rows_at(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
+    """Rows ``positions`` [P] (sorted, unique) of the positional table, outside the page's shown ones."""
+    streamed = FAMILIES[cfg.method].seeded and is_exact(cfg.context_length, cfg.output_dim)
+    with reserved(table_rows_bytes(len(positions), cfg.output_dim, streamed), "drawing the position rows"):
+        return _position_table_rows(cfg, positions)
 
 
 def sentence_embeddings(

@@ -63,9 +63,8 @@ def accepted() -> dict[str, str | tuple[str, ...]]:
         "lc_rope_type": ROPE_TYPES,
         "lc_truncate": ("true", "false"),
     }
-    numbers = dict.fromkeys(
-        ("vocab", "dim", "context", "batch", "stride", "seed", "train_context", "steps", "head"), WHOLE
-    )
+    whole = ("vocab", "dim", "context", "batch", "stride", "seed", "train_context", "steps", "head", "token")
+    numbers = dict.fromkeys(whole, WHOLE)
     families = {  # each family's settings, as its module declares them
         key: tuple(map(str, p.options)) if p.options else WHOLE if isinstance(p.default, int) else NUMBER
         for key, p in all_params().items()
@@ -101,6 +100,7 @@ def defaults() -> dict[str, object]:
         "space": "true",
         "causal": "true",
         "head": 1,
+        "token": "no token",  # the Pipeline's followed token: its place in the text, none by default
         "train_context": t.context_length,
         "steps": t.steps,
         **_long_context_defaults(),

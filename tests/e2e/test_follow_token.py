@@ -1,0 +1,85 @@
+"""Follow one token in Chromium: a chip picks it without reloading the page, the address bar keeps it,
+its marks are drawn with a size, and the link reopens it."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import app_ready, settled
+
+HOSTILE = "<b>tag</b> $x$ **bold** and some more words to fill the windows"
+
+
+def chips(page):
+    return page.locator(".st-key-token-picker button")
+
+
+def has_size(locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["width"] > 0 and box["height"] > 0
+
+
+def test_a_click_on_the_sixth_chip_follows_it_and_the_link_reopens_it(server, page, browser):
+    page.goto(server + "/Pipeline")
+    app_ready(page)
+    settled(page)
+    page.evaluate("() => { window.__sameDocument = true; }")  # gone if the click reloaded the page
+    chips(page).nth(5).click()
+    page.wait_for_url(re.compile(r"[?&]token=5(&|$)"), timeout=30_000)
+    panel = page.get_by_text("This token", exact=True)
+    expect(panel).to_be_visible(timeout=30_000)
+    settled(page)
+    assert page.evaluate("() => window.__sameDocument === true")
+    active = page.locator('.st-key-token-picker button[aria-checked="true"]')
+    expect(active).to_have_count(1)
+    assert has_size(active) and "as" in active.inner_text()
+    assert active.evaluate("b => getComputedStyle(b).outlineStyle") == "solid"  # not colour alone
+    assert has_size(panel)
+    marked = page.get_by_text("▶ t=1", exact=True).first  # its position row, at t = 1 of window b = 1
+    expect(marked).to_be_visible()
+    assert has_size(marked)
+    windows = page.get_by_role("img", name=re.compile(r"token 5 is marked, in lane b = 1$"))
+    expect(windows).to_have_count(1)
+    assert has_size(windows)
+
+    again = browser.new_page(viewport={"width": 1400, "height": 1600})
+    try:
+        again.goto(page.url)
+        app_ready(again)
+        expect(again.get_by_text("This token", exact=True)).to_be_visible(timeout=30_000)
+        reopened = again.locator('.st-key-token-picker button[aria-checked="true"]')
+        expect(reopened).to_have_count(1)
+        assert "as" in reopened.inner_text()
+    finally:
+        again.close()
+
+    chips(page).nth(5).click()  # a second click stops following it
+    page.wait_for_url(lambda url: "token=" not in url, timeout=30_000)
+    expect(page.get_by_text("This token", exact=True)).to_have_count(0, timeout=30_000)
+
+
+def test_enter_on_a_focused_chip_follows_it(server, page):
+    page.goto(server + "/Pipeline")
+    app_ready(page)
+    settled(page)
+    chips(page).nth(6).focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"[?&]token=6(&|$)"), timeout=30_000)
+    expect(page.get_by_text("This token", exact=True)).to_be_visible(timeout=30_000)
+
+
+def test_chips_made_of_markup_stay_text(server, page):
+    page.goto(server + "/Pipeline?context=4&batch=4&stride=4")
+    app_ready(page)
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_text("Paste", exact=True).click()
+    area = sidebar.get_by_role("textbox", name="Paste text")
+    area.fill(HOSTILE)
+    area.press("Control+Enter")
+    expect(page.get_by_text("pasted text:", exact=False)).to_be_visible(timeout=30_000)
+    picker = page.locator(".st-key-token-picker")
+    expect(picker).to_be_visible()
+    shown = picker.inner_text()
+    for piece in ("$", "**", "<", ">"):
+        assert piece in shown, (piece, shown)
+    assert picker.locator("b, strong, a, .katex").count() == 0

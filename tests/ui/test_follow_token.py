@@ -1,0 +1,147 @@
+"""Follow one token on the Pipeline: the URL's ``token``, its chip, and the panel "This token"."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.pipeline import token_windows
+from core.text.samples import SAMPLES
+from tests.book import book_tables
+from tests.ui.test_pages import copied_link, paste, picture_labels
+from ui.server.cache import token_ids
+
+DEFAULT_TEXT = SAMPLES["lesson"]
+
+
+def panel_rows(at: AppTest) -> dict[str, list[float]]:
+    """The panel's table: row label -> its values."""
+    for table in at.table:
+        frame = table.value
+        labels = [str(label) for label in frame.index]
+        if any(label.startswith("token_embeddings[") and "token table" in label for label in labels):
+            return {label: frame.loc[label].astype(float).tolist() for label in frame.index}
+    raise AssertionError("no panel table")
+
+
+def warnings(at: AppTest) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def test_the_windows_that_hold_a_token_and_its_place_in_each():
+    assert token_windows(5, 8, 4, 4) == [(1, 1)]
+    assert token_windows(5, 8, 4, 1) == [(2, 3), (3, 2), (4, 1), (5, 0)]
+    assert token_windows(6, 8, 2, 4) == []  # between two windows when the stride is longer than them
+    assert token_windows(40, 8, 4, 4) == []  # past the last window
+
+
+@pytest.mark.parametrize("stride, place", [(4, (1, 1)), (1, (2, 3))])
+def test_the_panel_rows_are_the_books_rows_and_their_sum(stride, place, open_page):
+    at = open_page(token="5", stride=str(stride))
+    assert not at.exception and not at.error
+    token_id = token_ids(DEFAULT_TEXT)[5]
+    token_table, pos_table = book_tables(50257, 256, 4)
+    b, t = place
+    rows = list(panel_rows(at).values())
+    assert rows[0] == pytest.approx(token_table[token_id, :8].tolist(), abs=5e-5)
+    assert rows[1] == pytest.approx(pos_table[t, :8].tolist(), abs=5e-5)
+    assert rows[2] == pytest.approx((token_table[token_id, :8] + pos_table[t, :8]).tolist(), abs=5e-5)
+    labels = list(panel_rows(at))
+    assert labels[0].startswith(f"token_embeddings[{b}, {t}]")
+    assert labels[2] == f"input_embeddings[{b}, {t}]: their sum"
+    said = " ".join(m.value for m in at.markdown)
+    if stride == 1:  # the token is in four windows of the first batch: each is listed
+        assert "It is in 4 windows of the first batch: b = 2 at t = 3, b = 3 at t = 2, b = 4 at t = 1" in said
+    else:
+        assert "It is in 1 window of the first batch: b = 1 at t = 1." in said
+
+
+def test_a_click_on_a_chip_follows_it_and_a_second_click_stops(open_page):
+    at = open_page()
+    assert "token" not in at.query_params and "This token" not in " ".join(m.value for m in at.markdown)
+    pills = at.button_group(key="token_pick")
+    pills.set_value(5).run()
+    assert at.query_params["token"] in ("5", ["5"])
+    assert "**This token**" in [m.value for m in at.markdown]
+    at.button_group(key="token_pick").set_value(None).run()
+    assert "token" not in at.query_params
+    assert "**This token**" not in [m.value for m in at.markdown]
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5", "$x$"])
+def test_a_token_that_is_no_whole_number_gets_the_urls_message(value, open_page):
+    at = open_page(token=value)
+    assert not at.exception
+    assert "URL parameter **token**" in warnings(at) and "using the default, no token." in warnings(at)
+    assert "token" not in at.query_params
+
+
+@pytest.mark.parametrize("value", ["-1", "9007199254740991"])
+def test_a_token_outside_the_text_is_explained_and_dropped(value, open_page):
+    at = open_page(token=value)
+    assert not at.exception and not at.error
+    n = len(token_ids(DEFAULT_TEXT))
+    said = f"but this text has {n:,} tokens, numbered 0 to {n - 1:,}: no token is followed."
+    assert said in warnings(at)
+    assert "token" not in at.query_params
+
+
+def test_a_token_past_the_first_batch_says_where_it_is(open_page):
+    at = open_page(token="100")  # 4 tokens a window, stride 4, 8 windows a batch: window 25, batch 4
+    assert not at.exception and not at.error
+    info = " ".join(i.value for i in at.info)
+    where = "It first comes in window 25, which is row b = 1 of batch 4 (the first batch is batch 1)"
+    assert where in info
+    assert "This page draws the first batch only" in info
+
+
+def test_chips_made_of_markup_stay_text(open_page):
+    at = paste(open_page(), "<b>bold</b> $x$ **y** " * 4)
+    assert not at.exception
+    labels = [o.content for o in at.button_group(key="token_pick").proto.options]
+    assert labels[0].startswith("\\<") and any("\\$" in label for label in labels)
+    assert not any("<b>" in label for label in labels)
+
+
+def test_the_followed_tokens_rows_are_marked_in_the_tables_of_values(open_page):
+    at = open_page(token="1", stride="1")  # in windows b = 0 (t = 1) and b = 1 (t = 0)
+    assert not at.exception
+    labels = [str(label) for table in at.table for label in table.value.index]
+    assert "▶ t=1: ' language'" in labels and "t=0: 'Large'" in labels  # token_embeddings[0]'s rows
+    assert "▶ t=0" in labels and "▶ t=1" in labels  # both position rows it takes
+    assert "▶ token_embeddings[1, 0]" in labels and "token_embeddings[0, 0]" in labels  # the broadcast rows
+    windows = picture_labels(at)[0]
+    assert windows.startswith("Sliding windows")
+    assert windows.endswith("; token 1 is marked, in lanes b = 0, 1")
+
+
+def test_copy_link_carries_the_followed_token_after_a_click(open_page):
+    from urllib.parse import parse_qs, urlsplit
+
+    at = open_page(stride="2")
+    at.button_group(key="token_pick").set_value(3).run()
+    query = parse_qs(urlsplit(copied_link(at)).query)
+    assert query["token"] == ["3"] and query["stride"] == ["2"]
+
+
+@pytest.mark.parametrize(
+    "params, why",
+    [
+        (
+            {"token": "5", "stride": "8"},
+            "the stride (8) is longer than a window (4 tokens), so the windows skip it",
+        ),
+        ({"token": "277"}, "the last window ends before it"),
+    ],
+)
+def test_a_token_no_window_holds_says_why(params, why, open_page):
+    at = open_page(**params)
+    assert not at.exception and not at.error
+    info = " ".join(i.value for i in at.info)
+    assert f"No window holds it: {why}" in info and "So it is in no batch and has no input embedding." in info
+
+
+def test_presenting_keeps_the_token_and_marks_it_on_the_windows_slide(open_page):
+    at = open_page(present="true", slide="2.2", token="5")  # section 2 of step 2: the windows
+    next(b for b in at.button if b.label == "Reveal").click().run()
+    assert not at.exception
+    assert at.query_params["token"] in ("5", ["5"])
+    assert picture_labels(at)[0].endswith("; token 5 is marked, in lane b = 1")

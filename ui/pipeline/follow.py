@@ -1,0 +1,139 @@
+"""Follow one token on the Pipeline: pick its chip, then see its windows, its two rows and their sum.
+
+The followed token is the URL's ``token`` (its place in the text, 0 for the first), so Copy link and
+presenter mode keep it; its chip is a pill, so a click is one rerun, not a page load.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+import torch
+
+from core.config import FAMILIES, PipelineConfig
+from core.pipeline import TABLE_DIMS, token_windows
+from core.text.data import Batch
+from core.text.tokenizer import token_strings
+from core.views.markup import escape_markdown
+from core.views.units import plural
+from ui.server import cache
+from ui.state.url_keys import register_shown_keys
+from ui.widgets import MAX_CHIP_CHARS, token_text, values_table
+
+(TOKEN,) = register_shown_keys("token")
+PICK = "token_pick"  # the pills' own key: the URL holds the token's place, the pills its chip
+
+
+def followed(num_tokens: int) -> int | None:
+    """The token the URL follows (already a whole number: ``check_url``), or None; one outside the text
+    is explained and dropped."""
+    text = st.query_params.get(TOKEN)
+    if text is None:
+        return None
+    token = int(text)
+    if 0 <= token < num_tokens:
+        return token
+    del st.query_params[TOKEN]
+    st.session_state.pop(PICK, None)
+    places = f"numbered 0 to {num_tokens - 1:,}" if num_tokens > 1 else "numbered 0" if num_tokens else ""
+    has = f"{plural(num_tokens, 'token')}{', ' + places if places else ''}"
+    st.warning(f"The link follows token {token:,}, but this text has {has}: no token is followed.")
+    return None
+
+
+def _picked() -> None:
+    """The pills' callback: the picked chip's place goes into the URL; none (a second click) leaves it."""
+    token = st.session_state.get(PICK)
+    if token is None:
+        if TOKEN in st.query_params:
+            del st.query_params[TOKEN]
+    else:
+        st.query_params[TOKEN] = str(token)
+
+
+def chip_label(piece: str, token_id: int) -> str:
+    """A pill's label: the piece as a chip shows it, then its ID; escaped, as pills read Markdown."""
+    cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
+    return f"{escape_markdown(cut.replace(chr(10), '↵').replace(' ', '·'))} :small[{token_id}]"
+
+
+def token_picker(pieces: list[str], ids: list[int], token: int | None) -> None:
+    """The first batch's tokens as chips to pick one from (a second click on it drops it)."""
+    if st.session_state.get(PICK) != token:  # a link opened, or the URL's token dropped
+        st.session_state[PICK] = token if token is not None and token < len(ids) else None
+    with st.container(key="token-picker"):
+        st.pills(
+            "Follow one token: pick its chip to see it go through every step below "
+            "(click it again to stop following it)",
+            range(len(ids)),
+            selection_mode="single",
+            format_func=lambda k: chip_label(pieces[k], ids[k]),
+            key=PICK,
+            on_change=_picked,
+        )
+
+
+def first_places(token: int, batch: Batch, context_length: int, stride: int) -> list[tuple[int, int]]:
+    """Every (b, t) of the first batch that holds token ``token`` of the text (empty: none does)."""
+    windows = token_windows(token, batch.num_windows, context_length, stride)
+    return [(b, t) for b, t in windows if b < batch.batch_size]
+
+
+def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, batch_size: int) -> None:
+    """The panel "This token": its piece, ID, every (b, t) of the first batch that holds it, and its token
+    row, position row and their sum at the first, taken from the page's own tensors.
+
+    ``cfg.batch_size`` is the batch's own B, ``batch_size`` the B asked for.
+    """
+    T, V = cfg.context_length, cfg.vocab_size
+    piece, token_id = token_strings([ids[token]], V)[0], ids[token]
+    places = token_windows(token, batch.num_windows, T, cfg.stride)
+    first = first_places(token, batch, T, cfg.stride)
+    st.markdown("**This token**")
+    intro = f"Token {token:,} of the text is {token_text(piece)}, ID {token_id:,}."
+    if not places:
+        if token < batch.num_windows * cfg.stride:  # a window starts after it: it falls between two
+            why = (
+                f"the stride ({cfg.stride:,}) is longer than a window ({T:,} tokens), so the windows skip it"
+            )
+        else:
+            why = "the last window ends before it (each window also needs the token after it as its target)"
+        st.info(f"{intro} No window holds it: {why}. So it is in no batch and has no input embedding.")
+        return
+    if not first:
+        w, t = places[0]
+        number, b = w // batch_size + 1, w % batch_size
+        dropped = (
+            " The book's loader (drop_last=True) leaves that last, partial batch out."
+            if w >= batch.num_batches * batch_size
+            else ""
+        )
+        st.info(
+            f"{intro} It first comes in window {w:,}, which is row b = {b:,} of batch {number:,} (the first "
+            f"batch is batch 1), at t = {t:,}.{dropped} This page draws the first batch only, so it shows no "
+            "values for this token: pick a chip above, or use a larger batch size or stride."
+        )
+        return
+    listed = ", ".join(f"b = {b} at t = {t:,}" for b, t in first)
+    where = f"in {plural(len(first), 'window')} of the first batch: {listed}"
+    st.markdown(f"{intro} It is {where}.")
+    b, t = first[0]
+    dims = torch.arange(min(cfg.output_dim, TABLE_DIMS))
+    view = cache.view(cfg, batch, torch.tensor([b]), torch.tensor([t]), dims)
+    rows = torch.stack([view.token_embeddings[0, 0], view.pos_embeddings[0], view.input_embeddings[0, 0]])
+    labels = [
+        f"token_embeddings[{b}, {t}]: row {token_id:,} of the token table",
+        f"pos_embeddings[{t}]: row {t:,} of the position table",
+        f"input_embeddings[{b}, {t}]: their sum",
+    ]
+    values_table(rows, view.positions, dims, labels)
+    marks = (
+        "Below, the token is outlined in the windows' drawing, with a dot in each window that holds it, and "
+        "its rows in the tables of values (where they show its place t) start with ▶ and are bold on yellow."
+    )
+    d = cfg.output_dim
+    shown = f"The first {len(dims)} of the {d:,} numbers in each row" if len(dims) < d else "Every number"
+    zeros = "" if FAMILIES[cfg.method].additive else f" {FAMILIES[cfg.method].label} adds zeros at the input."
+    st.caption(
+        f"{shown}: the token's row depends only on its ID, the position row only on t, and their sum is "
+        f"what the model reads.{zeros} {marks}"
+    )
