@@ -6,7 +6,6 @@ import streamlit as st
 import torch
 
 from core.config import FAMILIES
-from core.embeddings import is_exact
 from core.pipeline import (
     HEATMAP_DIMS,
     HEATMAP_POSITIONS,
@@ -16,15 +15,21 @@ from core.pipeline import (
     sample_indices,
 )
 from core.scripts.pipeline import pipeline_script
-from core.text import ENDOFTEXT, TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
+from core.text import TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
 from core.text.book import book_text_note
-from core.text.data import tokens_needed
 from core.views import MAX_LOOKUP_ROWS, escape_markdown, human_bytes, lookup_svg, shown_piece
 from ui.app import settings
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.pipeline.follow import first_places, followed, this_token, token_picker
-from ui.pipeline.views import broadcast_step, no_window, position_step, windows_step
+from ui.pipeline.follow import first_places, follow_panel, followed
+from ui.pipeline.views import (
+    broadcast_step,
+    endoftext_note,
+    no_window,
+    position_step,
+    streamed_table_note,
+    windows_step,
+)
 from ui.pipeline.vocab_view import vocab_tradeoff
 from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
@@ -89,13 +94,8 @@ token = followed(len(ids))  # the token the URL follows, if any, and its places 
 places = [] if token is None or batch is None else first_places(token, batch, T, cfg.stride)
 shown = steps[: 1 if batch is None else None]  # no window: step 1 only
 slides = Slides("pipeline", [(s.title, p) for s, p in zip(shown, PARTS, strict=False)])
-if not is_exact(cfg.vocab_size, d) and slides.shows(3) and slides.at(0):
-    st.info(
-        f"At vocab {cfg.vocab_size:,} × d {d:,} the token table would take "
-        f"{human_bytes(cfg.vocab_size * d * 4)}. The app never allocates it: each row is drawn "
-        "from its own seeded N(0, 1) generator, so values differ from a bulk "
-        "`nn.Embedding` init (same distribution). Shapes, counts and bytes are exact."
-    )
+if slides.shows(3) and slides.at(0):
+    streamed_table_note(cfg)
 
 # 1. Text → token IDs
 if step(1, steps[0], slides) and slides.at(1):
@@ -105,19 +105,9 @@ if step(1, steps[0], slides) and slides.at(1):
     st.caption(f"{source}: {chars} → {tokens} of {tokenizer_name(V)}.")
     token_chips(token_strings(ids[:MAX_CHIPS], V), ids[:MAX_CHIPS], special_id=eot, total=len(ids))
     st.caption(CHIP_MARKS)
-    # A token is followed through the first batch's windows; presenting, a slide has no room for the
-    # picker and panel, and the marks on the later slides keep the link's token.
-    if batch is not None and not presenting():
-        picked = min(len(ids), MAX_CHIPS, tokens_needed(B, T, cfg.stride) - 1)
-        token_picker(token_strings(ids[:picked], V), ids[:picked], token)
-        if token is not None:
-            this_token(token, ids, cfg, batch, asked.batch_size)
+    follow_panel(token, ids, cfg, batch, asked.batch_size)
     if eot in ids:
-        st.info(
-            f"The text contains `{ENDOFTEXT}`. As in the lesson's loader "
-            f"(`allowed_special={{'<|endoftext|>'}}`) it becomes the single special token {eot}, "
-            "which marks where one document ends and the next begins."
-        )
+        endoftext_note(eot)
     if not slides.on:
         vocab_tradeoff(choice.text, cfg)
 

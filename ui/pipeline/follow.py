@@ -11,13 +11,14 @@ import torch
 
 from core.config import FAMILIES, PipelineConfig
 from core.pipeline import TABLE_DIMS, token_windows
-from core.text.data import Batch
+from core.text.data import Batch, tokens_needed
 from core.text.tokenizer import token_strings
 from core.views.markup import escape_markdown
 from core.views.units import plural
+from ui.presenter import presenting
 from ui.server import cache
 from ui.state.url_keys import register_shown_keys
-from ui.widgets import MAX_CHIP_CHARS, token_text, values_table
+from ui.widgets import MAX_CHIP_CHARS, MAX_CHIPS, token_text, values_table
 
 (TOKEN,) = register_shown_keys("token")
 PICK = "token_pick"  # the pills' own key: the URL holds the token's place, the pills its chip
@@ -137,3 +138,16 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
         f"{shown}: the token's row depends only on its ID, the position row only on t, and their sum is "
         f"what the model reads.{zeros} {marks}"
     )
+
+
+def follow_panel(
+    token: int | None, ids: list[int], cfg: PipelineConfig, batch: Batch | None, batch_size: int
+) -> None:
+    """Step 1's picker and, for a followed token, its panel. Presenting, a slide has no room for them:
+    the marks on the later slides keep the link's token."""
+    if batch is None or presenting():
+        return
+    picked = min(len(ids), MAX_CHIPS, tokens_needed(cfg.batch_size, cfg.context_length, cfg.stride) - 1)
+    token_picker(token_strings(ids[:picked], cfg.vocab_size), ids[:picked], token)
+    if token is not None:
+        this_token(token, ids, cfg, batch, batch_size)

@@ -9,7 +9,9 @@ import streamlit as st
 import torch
 
 from core.config import FAMILIES, PipelineConfig
+from core.embeddings import is_exact
 from core.pipeline import FLOAT32_BYTES, EmbeddingView
+from core.text import ENDOFTEXT
 from core.text.data import Batch, batch_sentence, first_batch, tokens_needed
 from core.text.samples import SAMPLES
 from core.text.tokenizer import token_strings
@@ -189,3 +191,24 @@ def broadcast_values(corner: EmbeddingView, marked: set[int]) -> None:
         labels += [f"token_embeddings[{b}, 0]", "+ pos_embeddings[0]", f"= input_embeddings[{b}, 0]"]
     shown = {3 * b + k for b in marked if b < len(corner.batch_rows) for k in range(3)}
     values_table(torch.stack(rows), corner.positions, corner.dims, labels, shown)
+
+
+def streamed_table_note(cfg: PipelineConfig) -> None:
+    """Above the steps, when the token table is too big to build: how its rows come all the same."""
+    if is_exact(cfg.vocab_size, cfg.output_dim):
+        return
+    st.info(
+        f"At vocab {cfg.vocab_size:,} × d {cfg.output_dim:,} the token table would take "
+        f"{human_bytes(cfg.vocab_size * cfg.output_dim * 4)}. The app never allocates it: each row is drawn "
+        "from its own seeded N(0, 1) generator, so values differ from a bulk "
+        "`nn.Embedding` init (same distribution). Shapes, counts and bytes are exact."
+    )
+
+
+def endoftext_note(eot: int) -> None:
+    """Step 1, when the text holds the end-of-text marker: the special token it becomes."""
+    st.info(
+        f"The text contains `{ENDOFTEXT}`. As in the lesson's loader "
+        f"(`allowed_special={{'<|endoftext|>'}}`) it becomes the single special token {eot}, "
+        "which marks where one document ends and the next begins."
+    )
