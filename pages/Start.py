@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui.app import settings
 from ui.navigation import ROUTE, page_of, visited
+from ui.presenter import presenting
 
 settings()  # the shared sidebar: its settings are the ones every step uses
 st.title("Positional Embeddings Explorer")
@@ -15,6 +16,10 @@ st.markdown(
 )
 st.subheader("The route")
 st.caption("Seven steps, in the lecture's order. Each page ends with a link to the next one.")
+if presenting():  # one screen on a projector: the steps' names, each a link to its slides
+    for n, stop in enumerate(ROUTE, 1):
+        st.page_link(page_of(stop), label=f"**{n}. {stop.title}**", icon=stop.icon)
+    st.stop()
 for n, stop in enumerate(ROUTE, 1):
     seen = visited(stop)
     with st.container(border=True):

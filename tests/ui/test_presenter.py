@@ -295,3 +295,11 @@ def test_the_broadcasting_step_asks_for_input_embeddings_and_says_what_0_b_means
     note = " ".join(c.value for c in at.main.caption)
     assert "Extra memory 0 B: the positional rows are not copied" in note
     assert "input_embeddings (step 6), does hold 8×4×256 values" in note
+
+
+def test_the_start_page_presents_the_route_on_one_screen(open_page):
+    at = open_page("pages/Start.py", present="true")
+    assert not at.exception
+    titles = [link.proto.label for link in at.main.get("page_link")]
+    assert len(titles) == 7 and titles[0] == "**1. Why position?**"
+    assert "How to use it" not in subheaders(at)  # a projector's screen holds the route alone
