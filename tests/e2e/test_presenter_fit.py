@@ -157,6 +157,12 @@ def misfits(page, where: str, specs: ChartSpecs | None = None) -> list[str]:
     return found
 
 
+_RUN_DONE_JS = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return app && app.dataset.testScriptState === 'notRunning' && !document.querySelector('[data-stale=true]');
+}"""
+
+
 def next_section(page) -> bool:
     """Go to the next section; False at the last one."""
     button = page.get_by_role("button", name="Next ▶")
@@ -165,6 +171,8 @@ def next_section(page) -> bool:
     before = section_title(page)
     button.click()
     expect(page.get_by_test_id("stProgress")).not_to_have_text(before, timeout=60_000)
+    # The title changes mid-run; a box typed into before the run ends can be the last section's.
+    page.wait_for_function(_RUN_DONE_JS, timeout=60_000)
     return True
 
 
@@ -259,7 +267,7 @@ def test_a_shape_it_cannot_read_gets_what_and_an_example(server, projector, shot
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of", timeout=90_000)
     while "Token embedding lookup" not in section_title(page):
         next_section(page)
-    box = page.get_by_role("textbox", name=re.compile("Predict the shape"))
+    box = page.get_by_role("textbox", name=re.compile("Predict the shape of `token_embeddings`"))
     box.fill("8 by 4 by 256")
     box.press("Enter")
     message = page.get_by_test_id("stAlertContentWarning")
