@@ -126,56 +126,60 @@ corner = cache.view(
     torch.arange(min(T, TABLE_POSITIONS)),
     torch.arange(min(d, TABLE_DIMS)),
 )
+seq = places[0][0] if places else 0  # the sequence b drawn in steps 3 and 6: the followed token's, or 0
 grid = cache.view(
     cfg,
     batch,
-    torch.arange(1),
+    torch.tensor([seq]),
     sample_indices(T, HEATMAP_POSITIONS),
     sample_indices(d, HEATMAP_DIMS),
 )
-pieces = token_strings(batch.inputs[0, : len(corner.positions)].tolist(), V)
-at_t = {t for _, t in places if t < len(corner.positions)}  # the followed token's rows in the corner tables
+row = cache.view(cfg, batch, torch.tensor([seq]), corner.positions, corner.dims)
+pieces = token_strings(batch.inputs[seq, : len(corner.positions)].tolist(), V)
+in_seq = {t for b, t in places if b == seq}  # the followed token's places t in that sequence
 
 # 3. Token embeddings
 if step(3, steps[2], slides):
     if slides.at(1):
         st.caption(
             "Each token ID picks one row of the table. The same ID always gets the same row, wherever it "
-            "stands."
+            "stands." + (f" Sequence b = {seq} is drawn: it holds the followed token." if seq else "")
         )
-        first_ids = batch.inputs[0].tolist()  # [T]
-        shown_ids = first_ids[:MAX_LOOKUP_ROWS]
+        seq_ids = batch.inputs[seq].tolist()  # [T]
+        shown_ids = seq_ids[:MAX_LOOKUP_ROWS]
         picture(
             lookup_svg(
                 [
                     f"{shown_piece(p)} {i:,}"
                     for p, i in zip(token_strings(shown_ids, V), shown_ids, strict=True)
                 ],
-                first_ids,
+                seq_ids,
                 cfg.vocab_size,
                 d,
                 "token_embedding_layer",
-                "token_embeddings[0]",
+                f"token_embeddings[{seq}]",
                 "token_embeddings",
+                in_seq,
             )
         )
     if slides.at(2):
         values_table(
-            corner.token_embeddings[0],
-            corner.positions,
-            corner.dims,
+            row.token_embeddings[0],
+            row.positions,
+            row.dims,
             [f"t={t}: {p!r}" for t, p in enumerate(pieces)],
-            marked={t for b, t in places if b == 0} & at_t,
+            marked=in_seq,
         )
-        heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, "token_embeddings[0]", (T, d))
+        title = f"token_embeddings[{seq}]"
+        heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, title, (T, d), in_seq)
 
 # 4. Positional embeddings
 if step(4, steps[3], slides):
-    position_step(cfg, corner, grid, slides.part, at_t)
+    position_step(cfg, corner, grid, slides.part, {t for _, t in places})
 
 # 5. Broadcasting
 if step(5, steps[4], slides):
-    broadcast_step(B, T, d, corner, slides.part, {b for b, t in places if t == 0})
+    broadcast_step(B, T, d, corner, slides.part, places)
 
 # 6. Input embeddings
 if step(6, steps[5], slides):
@@ -184,11 +188,12 @@ if step(6, steps[5], slides):
         f"What the LLM trains on: {sequences} × {positions} × {d:,} numbers, "
         f"{human_bytes(steps[5].nbytes)} in float32."
     )
-    heatmap_view(grid.input_embeddings[0], grid.positions, grid.dims, "input_embeddings[0]", (T, d))
+    title = f"input_embeddings[{seq}]"
+    heatmap_view(grid.input_embeddings[0], grid.positions, grid.dims, title, (T, d), in_seq)
     tensor_downloads(
         "input_embeddings_grid",
         grid.input_embeddings[0],
         ("t", "j"),
-        "input_embeddings[0] at the heatmap's positions (rows) and dimensions (columns): real values.",
+        f"{title} at the heatmap's positions (rows) and dimensions (columns): real values.",
         labels=(grid.positions.tolist(), grid.dims.tolist()),
     )

@@ -198,20 +198,35 @@ def table(
     hide_index: bool = False,
     one_line: str | None = None,
     marked: set[int] | None = None,
+    marked_cells: set[tuple[int, int]] | None = None,
 ) -> None:
     """A small table as HTML, numbers shown with ``formats`` (one format, or a format per column).
 
     ``one_line``: a key of its own for a table whose cells are short phrases, kept on one line each (its
     headers still wrap), so that it stays short on a projector. ``marked``: rows (by place) drawn bold on
-    yellow.
+    yellow; ``marked_cells``: cells (row, column by place) drawn so, with ``MARK`` before their value.
 
     HTML rather than a data grid: a screen reader reads it as the table it is, it wraps to a projector's
     type, and the browser draws it with the page (a grid draws on a canvas, then updates its copy for
     screen readers a fifth of a second later, on every change).
     """
-    # Streamlit draws each cell as Markdown: row labels (a token's piece among them) are escaped, read.
+    # Streamlit draws each cell and row label as Markdown, the labels from the frame itself (a Styler's
+    # index format is not sent): row labels (a token's piece among them) are escaped in the frame, read.
     escaped = lambda label: escape_markdown(label) if isinstance(label, str) else label  # noqa: E731
-    data = frame.style.format(formats, na_rep="").format_index(escaped, axis=0)
+    frame = frame.set_axis(pd.Index([escaped(label) for label in frame.index], dtype=object), axis=0)
+    if marked_cells:  # a column with a marked cell becomes text (Arrow takes no column of mixed types)
+        frame = frame.copy()
+        for c in {c for _, c in marked_cells}:
+            frame.isetitem(c, frame.iloc[:, c].astype(str))
+        for r, c in marked_cells:
+            frame.iat[r, c] = MARK + frame.iat[r, c]
+    data = frame.style.format(formats, na_rep="")
+    if marked_cells:
+        css = "; ".join(f"{k}: {v}" for k, v in MARKED_ROW.items())
+        styles = pd.DataFrame("", index=frame.index, columns=frame.columns)
+        for r, c in marked_cells:
+            styles.iat[r, c] = css
+        data = data.apply(lambda _: styles, axis=None)
     if marked:
         data = data.set_properties(
             subset=pd.IndexSlice[[frame.index[k] for k in sorted(marked)], :], **MARKED_ROW
@@ -259,18 +274,35 @@ def sampled_note(total_positions: int, total_dims: int, positions: torch.Tensor,
 
 
 def heatmap_view(
-    values: torch.Tensor, positions: torch.Tensor, dims: torch.Tensor, title: str, total: tuple[int, int]
+    values: torch.Tensor,
+    positions: torch.Tensor,
+    dims: torch.Tensor,
+    title: str,
+    total: tuple[int, int],
+    marked: set[int] | frozenset[int] = frozenset(),
 ) -> None:
     """A position × dimension heatmap of real values [P, D] with a downsampling note.
 
     A title that names one of the lesson's tensors has a bar of its colour (``TENSOR_COLORS``) above the plot.
+    ``marked``: the followed token's positions t, outlined where the heatmap draws them.
     """
     frame = grid_frame(values, positions, dims, "position t", "dimension j")
     color = TENSOR_COLORS.get(title.split("[")[0], (None, None))[1]
     note = sampled_note(total[0], total[1], positions, dims)
+    rows = tuple(t for t in positions.tolist() if t in marked)
     said = f"{grid_description(title, frame, 'dimension j', 'position t')} {note}"  # a screen reader's
-    chart = cache.chart(heatmap, frame, "dimension j", "position t", title, accent=color, description=said)
+    if rows:
+        said += f" The followed token's row{'s' * (len(rows) > 1)} t = {', '.join(map(str, rows))}: outlined."
+    chart = cache.chart(
+        heatmap, frame, "dimension j", "position t", title, accent=color, description=said, marked=rows
+    )
     st.altair_chart(readable(chart), width="stretch")
+    missed = sorted(set(marked) - set(rows))
+    if missed:
+        at = ", ".join(f"{t:,}" for t in missed)
+        note += f" The followed token's t = {at} falls between the rows drawn."
+    elif rows:
+        note += f" The followed token's {'row is' if len(rows) == 1 else 'rows are'} outlined in black."
     st.caption(note)
 
 

@@ -75,10 +75,12 @@ def heatmap(
     domain: tuple[float, float] | None = None,
     accent: str | None = None,
     description: str | None = None,
+    marked: tuple[int, ...] = (),
 ) -> alt.Chart | alt.LayerChart:
     """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0.
 
     ``accent``: a family's or tensor's colour (``core.views.colors``), as a bar above the plot.
+    ``marked``: values of y whose rows are outlined in black (the followed token's).
     ``description``: what a screen reader says for it (default: its axes and its values' range); the
     cells are left out of the accessibility tree, so it reads that one sentence, not a node per cell.
     """
@@ -104,6 +106,11 @@ def heatmap(
             tooltip=[alt.Tooltip(f"{y}:O"), alt.Tooltip(f"{x}:O"), alt.Tooltip("value:Q", format=".4f")],
         )
     )
+    if marked:
+        outline = alt.Chart(pd.DataFrame({y: list(marked)})).mark_rect(
+            fill=None, stroke="#111827", strokeWidth=3, aria=False
+        )
+        cells = alt.layer(cells, outline.encode(y=alt.Y(f"{y}:O")), height=height)
     if accent is None:
         return described(cells.properties(title=title), description)
     layered = alt.layer(cells, accent_bar(accent), title=accent_title(title), height=height)

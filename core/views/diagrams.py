@@ -65,6 +65,7 @@ def shown_piece(piece: str) -> str:
 
 
 MARKED = "#fde68a"  # the followed token's fill; its thick outline and the lanes' dots say it without colour
+_BOLD = {False: "normal", True: "bold"}
 
 
 def windows_svg(
@@ -173,7 +174,14 @@ def windows_sentence(context_length: int, stride: int) -> str:
 
 
 def lookup_svg(
-    labels: list[str], rows: list[int], num_rows: int, dim: int, table: str, out: str, color: str
+    labels: list[str],
+    rows: list[int],
+    num_rows: int,
+    dim: int,
+    table: str,
+    out: str,
+    color: str,
+    marked: frozenset[int] | set[int] = frozenset(),
 ) -> str:
     """Row ``rows[t]`` of a tall ``num_rows`` × ``dim`` table becomes row t of the output slice.
 
@@ -183,6 +191,7 @@ def lookup_svg(
         num_rows, dim: the table's shape (V × d, or context_length × d).
         table, out: names of the table and of the slice it fills.
         color: the key of the output tensor in ``TENSOR_COLORS``.
+        marked: output rows t of the followed token: ▶ before the label, a thick line, an outlined row.
     """
     fill, ink = TENSOR_COLORS[color]
     n = min(len(rows), MAX_LOOKUP_ROWS)
@@ -200,22 +209,37 @@ def lookup_svg(
         _text(table_x - 6, table_bottom, f"{num_rows - 1:,}", 12, "end", MUTED),
     ]
     span = table_bottom - table_top
-    for t in range(n):
+    for t in sorted(range(n), key=lambda t: t in marked):  # a marked row's lines are drawn on top
         y = top + t * row_h + row_h / 2
         ry = table_top + span * (rows[t] + 0.5) / num_rows  # the row's place in the tall table
+        on = t in marked
+        stroke, weight = (INK, 3.5) if on else (ink, 1.5)
         body += [
-            _text(table_x - 42, y + 6, labels[t], 17, "end"),
-            _line(table_x - 38, y, table_x, ry, ink),
-            _rect(table_x, ry - 1.5, table_w, 3, ink, ink),
-            _line(table_x + table_w, ry, slice_x, y, ink),
-            _rect(slice_x, y - row_h / 2 + 2, slice_w, row_h - 4, fill, ink, rx=3),
-            _text(slice_x + slice_w / 2, y + 6, f"row {rows[t]:,}", 16),
+            _text(table_x - 42, y + 6, ("▶ " if on else "") + labels[t], 17, "end", font_weight=_BOLD[on]),
+            _line(table_x - 38, y, table_x, ry, stroke, weight),
+            _rect(table_x - 3 * on, ry - 1.5 - on, table_w + 6 * on, 3 + 2 * on, stroke, stroke),
+            _line(table_x + table_w, ry, slice_x, y, stroke, weight),
+            _rect(
+                slice_x,
+                y - row_h / 2 + 2,
+                slice_w,
+                row_h - 4,
+                MARKED if on else fill,
+                stroke,
+                rx=3,
+                stroke_width=weight,
+            ),
+            _text(slice_x + slice_w / 2, y + 6, f"row {rows[t]:,}", 16, font_weight=_BOLD[on]),
         ]
     if len(rows) > n:
         body.append(
             _text(slice_x + slice_w / 2, height - 14, f"… {len(rows) - n:,} more rows", 14, fill=MUTED)
         )
-    return _svg(width, height, f"Lookup: {out} takes {len(rows):,} rows of {table}", body)
+    label = f"Lookup: {out} takes {len(rows):,} rows of {table}"
+    if shown := [t for t in sorted(marked) if t < n]:
+        picks = ", ".join(f"row {rows[t]:,} at t = {t}" for t in shown)
+        label += f"; the followed token's {picks} {'is' if len(shown) == 1 else 'are'} marked"
+    return _svg(width, height, label, body)
 
 
 # --- 3. Broadcasting ------------------------------------------------------------------------------
@@ -224,27 +248,38 @@ _SLAB_W, _SLAB_H, _STEP = 108, 72, 7  # one [T, d] slab and the offset between s
 _LABEL_W = 170  # width of a tensor's name in bold 18 px ("input_embeddings"), centred under its stack
 
 
-def _stack(x: float, y: float, count: int, color: str, ghosts: bool = False) -> list[str]:
+def _stack(
+    x: float, y: float, count: int, color: str, ghosts: bool = False, mark: tuple[int, int] | None = None
+) -> list[str]:
     """``count`` slabs (at most ``MAX_SLABS``) drawn back to front, the front one at (x, y).
 
     ``ghosts``: only the front slab is real; the ones behind it are dashed outlines (a stride-0 view).
+    ``mark``: (slab k, the band's top and height): that slab gets a thick outline and a band across it.
     """
     fill, ink = TENSOR_COLORS[color]
     parts = []
     for k in reversed(range(min(count, MAX_SLABS))):
         style = {"stroke_dasharray": "6 4", "fill_opacity": "0.15"} if ghosts and k else {}
-        parts.append(
-            _rect(x + k * _STEP, y - k * _STEP, _SLAB_W, _SLAB_H, fill, ink, rx=4, stroke_width=1.5, **style)
-        )
+        sx, sy = x + k * _STEP, y - k * _STEP
+        if mark is not None and k == mark[0]:
+            parts.append(_rect(sx, sy, _SLAB_W, _SLAB_H, fill, INK, rx=4, stroke_width=3.5))
+            parts.append(_rect(sx, sy + mark[1][0], _SLAB_W, mark[1][1], MARKED, INK, stroke_width=2.5))
+        else:
+            parts.append(_rect(sx, sy, _SLAB_W, _SLAB_H, fill, ink, rx=4, stroke_width=1.5, **style))
     return parts
 
 
-def broadcast_svg(batch_size: int, context_length: int, dim: int) -> str:
+def broadcast_svg(batch_size: int, context_length: int, dim: int, mark: tuple[int, int] | None = None) -> str:
     """``token_embeddings [B, T, d] + pos_embeddings [T, d] → input_embeddings [B, T, d]``, drawn.
 
-    The position table is one slab; its ghost copies behind it are the stride-0 view over B.
+    The position table is one slab; its ghost copies behind it are the stride-0 view over B. ``mark``:
+    the followed token's (b, t): slab b of both batches and the table are outlined, with a band at row t.
     """
     B, T, d = int(batch_size), int(context_length), int(dim)
+    band = None
+    if mark is not None:  # row t's band, at least 6 units tall (a row of 1,024 is thinner than a line)
+        height = max(6.0, _SLAB_H / T)
+        band = (min(_SLAB_H - height, _SLAB_H * mark[1] / T), height)
     drawn = min(B, MAX_SLABS)
     depth = (drawn - 1) * _STEP
     col_w = _SLAB_W + depth
@@ -255,9 +290,13 @@ def broadcast_svg(batch_size: int, context_length: int, dim: int) -> str:
     width, label_y = round(cols[2] + col_w + margin + 16), top + _SLAB_H + 34
     body = []
     for x, name in zip(cols, ("token_embeddings", "pos_embeddings", "input_embeddings"), strict=True):
-        body += _stack(
-            x, top, 1 if name == "pos_embeddings" and B == 1 else B, name, name == "pos_embeddings"
+        ghosts = name == "pos_embeddings"
+        slab = (
+            None
+            if band is None or (not ghosts and mark[0] >= MAX_SLABS)
+            else (0 if ghosts else mark[0], band)
         )
+        body += _stack(x, top, 1 if ghosts and B == 1 else B, name, ghosts, slab)
         ink = TENSOR_COLORS[name][1]
         cy = top + _SLAB_H / 2
         body.append(_text(x - 8, cy, f"T = {T:,}", 14, fill=MUTED, transform=f"rotate(-90 {x - 8} {cy})"))
@@ -269,9 +308,9 @@ def broadcast_svg(batch_size: int, context_length: int, dim: int) -> str:
             more = f" … ×{B:,}" if B > MAX_SLABS else ""
             note = f"read ×{B:,}, not copied" if name == "pos_embeddings" else f"B = {B:,}{more}"
             body.append(_text(x + _SLAB_W + depth, 12, note, 14, "end", MUTED))
-    body.append(_text(cols[0] + _SLAB_W / 2, top + _SLAB_H / 2 + 6, "b = 0", 17))
-    body.append(_text(cols[1] + _SLAB_W / 2, top + _SLAB_H / 2 + 6, "one table", 17))
-    body.append(_text(cols[2] + _SLAB_W / 2, top + _SLAB_H / 2 + 6, "b = 0", 17))
+    halo = {"stroke": "#ffffff", "stroke_width": 4, "paint_order": "stroke"}  # readable over a band
+    for x, name in zip(cols, ("b = 0", "one table", "b = 0"), strict=True):
+        body.append(_text(x + _SLAB_W / 2, top + _SLAB_H / 2 + 6, name, 17, **(halo if band else {})))
     for x, sign in ((cols[1] - gap / 2, "+"), (cols[2] - gap / 2, "=")):
         body.append(_text(x, top + _SLAB_H / 2 + 12, sign, 36))
     body.append(
@@ -287,4 +326,11 @@ def broadcast_svg(batch_size: int, context_length: int, dim: int) -> str:
         f"Broadcasting: token_embeddings {shape_str((B, T, d))} + pos_embeddings {shape_str((T, d))} "
         f"(repeated over B = {B:,} without copying) = input_embeddings {shape_str((B, T, d))}"
     )
+    if mark is not None:
+        label += f"; the followed token is marked: row t = {mark[1]:,} of sequence b = {mark[0]:,}"
+        label += (
+            " and row t of the table"
+            if mark[0] < MAX_SLABS
+            else " (behind the slabs drawn), row t of the table"
+        )
     return _svg(width, label_y + 78, label, body)

@@ -7,6 +7,7 @@ The text is never in the repository: the tests that need it skip when ../shared/
 from streamlit.testing.v1 import AppTest
 
 from core.text.book import BOOK_TEXT_URL
+from tests.tables import row_labels
 
 BOOK_ROW_0 = [40, 367, 2885, 1464]  # the book's first batch, row b=0 (ch. 2.8)
 BOOK_LABEL = "The book's setting"
@@ -20,7 +21,7 @@ def paste(at: AppTest, text: str) -> AppTest:
 
 def inputs(at: AppTest) -> list[list[int]]:
     """The Pipeline's ``inputs`` table (the first table of token IDs: rows b=…, columns t=…)."""
-    frame = next(d.value for d in at.table if list(d.value.index[:1]) == ["b=0"])
+    frame = next(d.value for d in at.table if row_labels(d.value)[:1] == ["b=0"])
     return frame.values.tolist()
 
 

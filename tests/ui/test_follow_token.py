@@ -1,11 +1,14 @@
 """Follow one token on the Pipeline: the URL's ``token``, its chip, and the panel "This token"."""
 
+import json
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.pipeline import token_windows
 from core.text.samples import SAMPLES
 from tests.book import book_tables
+from tests.tables import row_labels
 from tests.ui.test_pages import copied_link, paste, picture_labels
 from ui.server.cache import token_ids
 
@@ -16,9 +19,12 @@ def panel_rows(at: AppTest) -> dict[str, list[float]]:
     """The panel's table: row label -> its values."""
     for table in at.table:
         frame = table.value
-        labels = [str(label) for label in frame.index]
+        labels = row_labels(frame)
         if any(label.startswith("token_embeddings[") and "token table" in label for label in labels):
-            return {label: frame.loc[label].astype(float).tolist() for label in frame.index}
+            return {
+                label: row.astype(float).tolist()
+                for label, (_, row) in zip(labels, frame.iterrows(), strict=True)
+            }
     raise AssertionError("no panel table")
 
 
@@ -104,7 +110,7 @@ def test_chips_made_of_markup_stay_text(open_page):
 def test_the_followed_tokens_rows_are_marked_in_the_tables_of_values(open_page):
     at = open_page(token="1", stride="1")  # in windows b = 0 (t = 1) and b = 1 (t = 0)
     assert not at.exception
-    labels = [str(label) for table in at.table for label in table.value.index]
+    labels = [label for table in at.table for label in row_labels(table.value)]
     assert "▶ t=1: ' language'" in labels and "t=0: 'Large'" in labels  # token_embeddings[0]'s rows
     assert "▶ t=0" in labels and "▶ t=1" in labels  # both position rows it takes
     assert "▶ token_embeddings[1, 0]" in labels and "token_embeddings[0, 0]" in labels  # the broadcast rows
@@ -145,3 +151,47 @@ def test_presenting_keeps_the_token_and_marks_it_on_the_windows_slide(open_page)
     assert not at.exception
     assert at.query_params["token"] in ("5", ["5"])
     assert picture_labels(at)[0].endswith("; token 5 is marked, in lane b = 1")
+
+
+def test_every_picture_and_heatmap_marks_the_followed_tokens_place(open_page):
+    at = open_page(token="5")  # ' as', ID 355: window b = 1, t = 1 (stride 4)
+    assert not at.exception
+    windows, token_lookup, position_lookup, broadcast = picture_labels(at)
+    assert windows.endswith("; token 5 is marked, in lane b = 1")
+    # Steps 3 and 6 draw the sequence that holds it
+    assert token_lookup == (
+        "Lookup: token_embeddings[1] takes 4 rows of token_embedding_layer; "
+        "the followed token's row 355 at t = 1 is marked"
+    )
+    assert position_lookup.endswith("; the followed token's row 1 at t = 1 is marked")
+    assert broadcast.endswith(
+        "the followed token is marked: row t = 1 of sequence b = 1 and row t of the table"
+    )
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    outlined = [s for s in specs if s["description"].endswith("The followed token's row t = 1: outlined.")]
+    assert [s["title"]["text"] for s in outlined] == [
+        "token_embeddings[1]",
+        "pos_embeddings",
+        "input_embeddings[1]",
+    ]
+    for spec in outlined:  # a black rectangle across the rows of position t, its own layer
+        (row,) = [m for m in spec["layer"][0]["layer"] if m["mark"].get("stroke") == "#111827"]
+        assert row["mark"]["type"] == "rect" and row["encoding"] == {
+            "y": {"field": "position t", "type": "ordinal"}
+        }
+
+
+def test_the_inputs_and_targets_mark_where_the_token_stands_and_where_it_is_guessed(open_page):
+    at = open_page(token="4")  # window b = 1 at t = 0 (stride 4): the last target of window b = 0
+    inputs, targets = (t.value for t in at.table if row_labels(t.value)[:1] == ["b=0"])
+    assert inputs.iat[1, 0] == "▶ 2420" and sum(str(v).startswith("▶") for v in inputs.values.ravel()) == 1
+    assert targets.iat[0, 3] == "▶ 2420" and sum(str(v).startswith("▶") for v in targets.values.ravel()) == 1
+
+
+def test_row_labels_made_of_markup_stay_text(open_page):
+    at = open_page()
+    paste(at, "<b>$x$</b> and more words to make a window or two of text here and there")
+    labels = [str(label) for table in at.table for label in table.value.index]
+    assert any(label.startswith("\\+ pos") for label in labels)  # "+ pos_embeddings[0]", not a list item
+    pieces = [label for label in labels if label.startswith("t\\=")]  # token_embeddings[0]'s rows, by piece
+    assert pieces[0] == "t\\=0\\: '\\<'" and any("\\$" in p for p in pieces)

@@ -17,6 +17,7 @@ from core.text.samples import SAMPLES
 from core.text.tokenizer import token_strings
 from core.views.diagrams import (
     MAX_LOOKUP_ROWS,
+    MAX_SLABS,
     MAX_WINDOW_TOKENS,
     broadcast_svg,
     lookup_svg,
@@ -24,6 +25,7 @@ from core.views.diagrams import (
     windows_svg,
 )
 from core.views.units import human_bytes
+from ui.pipeline.follow import first_places
 from ui.presenter import presenting
 from ui.state.presets import to_custom
 from ui.text_source import LONG_SAMPLE, use_long_sample
@@ -85,13 +87,23 @@ def windows_step(
     if part not in (None, 2):
         return
     show_b, show_t = min(B, 8), min(T, 16)
+    shown = lambda b, t: b < show_b and 0 <= t < show_t  # noqa: E731
+    places = [] if token is None else first_places(token, batch, T, cfg.stride)
     left, right = st.columns(2)
     with left:
         st.markdown("**inputs**")
-        table(grid_table(batch.inputs[:show_b, :show_t]))
+        table(grid_table(batch.inputs[:show_b, :show_t]), marked_cells={p for p in places if shown(*p)})
     with right:
         st.markdown("**targets** (inputs shifted by one token)")
-        table(grid_table(batch.targets[:show_b, :show_t]))
+        # targets[b, t] is token b·stride + t + 1 of the text: where the followed token is the one to guess
+        guessed = [] if token is None else [(b, token - b * cfg.stride - 1) for b in range(B)]
+        answers = {(b, t) for b, t in guessed if shown(b, t)}
+        table(grid_table(batch.targets[:show_b, :show_t]), marked_cells=answers)
+    if places or answers:
+        st.caption(
+            "▶ and bold on yellow: the followed token. In `targets` it is marked wherever it is the next "
+            "token the model must predict: at the place of the token just before it."
+        )
     if (show_b, show_t) != (B, T):
         st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
     # The button keeps the tokens the batch is cut from (int32), not the batch: 8 MB at B 128, T 8192.
@@ -115,8 +127,9 @@ def position_step(
     """The [T, d] table the method adds (its lookup, a corner of values and a heatmap), or why none.
 
     ``part`` (presenting, a method with a table): 1 the lookup, 2 the values; None both. ``marked``: the
-    followed token's positions among the corner's rows.
+    followed token's positions t (the rows of the table it gets).
     """
+    marked = marked or set()
     family, T, d = FAMILIES[cfg.method], cfg.context_length, cfg.output_dim
     if not family.additive:
         st.info(
@@ -135,31 +148,46 @@ def position_step(
         )
         labels = [f"t = {t}" for t in range(min(T, MAX_LOOKUP_ROWS))]
         table = family.table_name
-        picture(lookup_svg(labels, list(range(T)), T, d, table, "pos_embeddings", "pos_embeddings"))
+        picture(lookup_svg(labels, list(range(T)), T, d, table, "pos_embeddings", "pos_embeddings", marked))
     if part not in (None, 2):
         return
     values_table(corner.pos_embeddings, corner.positions, corner.dims, marked=marked)
-    heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d))
+    heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d), marked)
 
 
 def broadcast_step(
-    B: int, T: int, d: int, corner: EmbeddingView, part: int | None = None, marked: set[int] | None = None
+    B: int,
+    T: int,
+    d: int,
+    corner: EmbeddingView,
+    part: int | None = None,
+    places: list[tuple[int, int]] | None = None,
 ) -> None:
     """``[B, T, d] + [T, d]``: the diagram, in words, and position 0 of (up to) two sequences, real values.
 
-    ``part`` (presenting): 1 the diagram and its words, 2 the values; None both. ``marked``: the sequences b
-    whose position 0 is the followed token.
+    ``part`` (presenting): 1 the diagram and its words, 2 the values; None both. ``places``: the followed
+    token's (b, t) in the batch: the first is marked in the diagram, those at t = 0 in the values.
     """
+    places = places or []
     if part in (None, 1):
-        broadcast_picture(B, T, d)
+        broadcast_picture(B, T, d, places[0] if places else None)
     if part in (None, 2):
-        broadcast_values(corner, marked or set())
+        broadcast_values(corner, {b for b, t in places if t == 0})
 
 
-def broadcast_picture(B: int, T: int, d: int) -> None:
+def broadcast_picture(B: int, T: int, d: int, mark: tuple[int, int] | None = None) -> None:
     """The broadcasting diagram and what PyTorch does, in words: the lesson's "duplicates the values B
-    times" (what the sum holds) joined to the step's 0 B (the view that makes the add needs no copy)."""
-    picture(broadcast_svg(B, T, d))
+    times" (what the sum holds) joined to the step's 0 B (the view that makes the add needs no copy).
+    ``mark``: the followed token's (b, t), drawn as a band across its slab and the table."""
+    picture(broadcast_svg(B, T, d, mark))
+    if mark is not None:
+        b, t = mark
+        slab = "the front slab" if b == 0 else f"slab b = {b:,}" if b < MAX_SLABS else f"sequence b = {b:,}"
+        behind = " (behind the slabs drawn)" if b >= MAX_SLABS else ""
+        st.caption(
+            f"The followed token is row t = {t:,} of {slab}{behind}, banded in yellow with a black outline. "
+            f"It gets row t = {t:,} of the one table, banded the same way in the middle."
+        )
     total = human_bytes(B * T * d * FLOAT32_BYTES)
     if B == 1:
         repeat = (

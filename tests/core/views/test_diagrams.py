@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from core.views.colors import TENSOR_COLORS
-from core.views.diagrams import broadcast_svg, lookup_svg, windows_sentence, windows_svg
+from core.views.diagrams import MARKED, broadcast_svg, lookup_svg, windows_sentence, windows_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 GREY = "#f3f4f6"
@@ -137,3 +137,25 @@ def test_lookup_draws_at_most_eight_rows_and_counts_the_rest():
     assert sum(t.startswith("row ") for t in texts(root)) == 8
     assert "… 92 more rows" in texts(root)
     assert re.search(r"takes 100 rows of p", root.get("aria-label"))
+
+
+def test_lookup_marks_the_followed_tokens_row_without_colour_alone():
+    root = parse(lookup_svg(["a 7", "b 9", "c 7"], [7, 9, 7], 10, 4, "table", "out", "token_embeddings", {1}))
+    assert "▶ b 9" in texts(root) and "a 7" in texts(root)  # a glyph before its label, none before others
+    (slot,) = rects(root, fill=MARKED)
+    assert slot.get("stroke") == "#111827" and float(slot.get("stroke-width")) > 3
+    assert root.get("aria-label").endswith("; the followed token's row 9 at t = 1 is marked")
+    plain = parse(lookup_svg(["a 7", "b 9", "c 7"], [7, 9, 7], 10, 4, "table", "out", "token_embeddings"))
+    assert rects(plain, fill=MARKED) == [] and not any(t.startswith("▶") for t in texts(plain))
+
+
+@pytest.mark.parametrize("b, t", [(0, 0), (2, 3), (9, 1)])
+def test_broadcast_marks_the_followed_tokens_slab_and_row(b, t):
+    T = 4
+    root = parse(broadcast_svg(10, T, 256, (b, t)))
+    bands = [r for r in rects(root, fill=MARKED, stroke="#111827") if float(r.get("height")) < 72]
+    assert [float(r.get("height")) for r in bands] == [72 / T] * (1 if b >= 8 else 3)  # 8 slabs drawn a stack
+    table = bands[1] if b < 8 else bands[0]
+    assert float(table.get("y")) - 16 - 7 * 7 == pytest.approx(72 * t / T)  # row t of the table's front slab
+    label = root.get("aria-label")
+    assert f"row t = {t} of sequence b = {b}" in label and ("behind" in label) == (b >= 8)
