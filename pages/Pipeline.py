@@ -21,7 +21,7 @@ from core.views import MAX_LOOKUP_ROWS, escape_markdown, human_bytes, lookup_svg
 from ui.app import settings
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.pipeline.follow import first_places, follow_panel, followed
+from ui.pipeline.follow import FOLLOW_TITLE, first_places, follow_panel, follow_slide, followed
 from ui.pipeline.views import (
     broadcast_step,
     endoftext_note,
@@ -93,7 +93,9 @@ PARTS = [  # presenting, each step's shape is asked first, then its pictures and
 token = followed(len(ids))  # the token the URL follows, if any, and its places (b, t) in the first batch
 places = [] if token is None or batch is None else first_places(token, batch, T, cfg.stride)
 shown = steps[: 1 if batch is None else None]  # no window: step 1 only
-slides = Slides("pipeline", [(s.title, p) for s, p in zip(shown, PARTS, strict=False)])
+sections = [(s.title, p) for s, p in zip(shown, PARTS, strict=False)]
+follow = presenting() and batch is not None  # presenting, a last slide follows one token
+slides = Slides("pipeline", sections + [FOLLOW_TITLE] * follow)
 if slides.shows(3) and slides.at(0):
     streamed_table_note(cfg)
 
@@ -197,3 +199,7 @@ if step(6, steps[5], slides):
         f"{title} at the heatmap's positions (rows) and dimensions (columns): real values.",
         labels=(grid.positions.tolist(), grid.dims.tolist()),
     )
+
+if follow and slides.shows(len(sections) + 1):
+    st.subheader(f"{len(sections) + 1}. {FOLLOW_TITLE}")
+    follow_slide(token, ids, cfg, batch, asked.batch_size)

@@ -195,3 +195,31 @@ def test_row_labels_made_of_markup_stay_text(open_page):
     assert any(label.startswith("\\+ pos") for label in labels)  # "+ pos_embeddings[0]", not a list item
     pieces = [label for label in labels if label.startswith("t\\=")]  # token_embeddings[0]'s rows, by piece
     assert pieces[0] == "t\\=0\\: '\\<'" and any("\\$" in p for p in pieces)
+
+
+@pytest.mark.parametrize(
+    "params, token, b, t",
+    [({}, 5, 1, 1), ({"token": "2", "stride": "1"}, 2, 0, 2), ({"token": "900"}, 5, 1, 1)],
+)
+def test_the_last_slide_asks_for_the_tokens_position_row_then_shows_its_rows(params, token, b, t, open_page):
+    at = open_page(present="true", slide="7", **params)
+    assert not at.exception and at.subheader[0].value == "7. Follow one token"
+    said = " ".join(m.value for m in at.markdown)
+    assert f"Token {token} of the text" in said and f"is in window b = {b} of the first batch" in said
+    (box,) = at.text_input
+    assert box.label == "Which row of the position table does it get there?"
+    assert not at.table  # nothing is revealed before the prediction
+    box.input(str(t)).run()
+    at.button(key="reveal_follow").click().run()
+    assert at.success[0].value == f"You predicted {t}; the answer is {t} — right!"
+    token_table, pos_table = book_tables(50257, 256, 4)
+    token_id = token_ids(DEFAULT_TEXT)[token]
+    rows = list(panel_rows(at).values())
+    assert rows[0] == pytest.approx(token_table[token_id, :4].tolist(), abs=5e-5)  # four numbers: one screen
+    assert rows[1] == pytest.approx(pos_table[t, :4].tolist(), abs=5e-5)
+    assert rows[2] == pytest.approx((token_table[token_id, :4] + pos_table[t, :4]).tolist(), abs=5e-5)
+
+
+def test_without_a_position_table_the_slide_asks_for_the_place(open_page):
+    at = open_page(present="true", slide="7", method="rope")
+    assert at.text_input[0].label == "At which position t does it stand there?"

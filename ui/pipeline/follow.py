@@ -15,12 +15,13 @@ from core.text.data import Batch, tokens_needed
 from core.text.tokenizer import token_strings
 from core.views.markup import escape_markdown
 from core.views.units import plural
-from ui.presenter import presenting
+from ui.presenter import predict_number, presenting
 from ui.server import cache
 from ui.state.url_keys import register_shown_keys
 from ui.widgets import MAX_CHIP_CHARS, MAX_CHIPS, token_text, values_table
 
 (TOKEN,) = register_shown_keys("token")
+SLIDE_DIMS = 4  # values per row on the slide "Follow one token": its labels stay on one line
 PICK = "token_pick"  # the pills' own key: the URL holds the token's place, the pills its chip
 
 
@@ -89,7 +90,8 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
     piece, token_id = token_strings([ids[token]], V)[0], ids[token]
     places = token_windows(token, batch.num_windows, T, cfg.stride)
     first = first_places(token, batch, T, cfg.stride)
-    st.markdown("**This token**")
+    if not presenting():  # the slide "Follow one token" has said which token it is
+        st.markdown("**This token**")
     intro = f"Token {token:,} of the text is {token_text(piece)}, ID {token_id:,}."
     if not places:
         if token < batch.num_windows * cfg.stride:  # a window starts after it: it falls between two
@@ -116,9 +118,10 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
         return
     listed = ", ".join(f"b = {b} at t = {t:,}" for b, t in first)
     where = f"in {plural(len(first), 'window')} of the first batch: {listed}"
-    st.markdown(f"{intro} It is {where}.")
+    if not presenting():
+        st.markdown(f"{intro} It is {where}.")
     b, t = first[0]
-    dims = torch.arange(min(cfg.output_dim, TABLE_DIMS))
+    dims = torch.arange(min(cfg.output_dim, SLIDE_DIMS if presenting() else TABLE_DIMS))
     view = cache.view(cfg, batch, torch.tensor([b]), torch.tensor([t]), dims)
     rows = torch.stack([view.token_embeddings[0, 0], view.pos_embeddings[0], view.input_embeddings[0, 0]])
     labels = [
@@ -128,15 +131,17 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
     ]
     values_table(rows, view.positions, dims, labels)
     marks = (
-        "Below, the token is outlined in the windows' drawing, with a dot in each window that holds it, and "
-        "its rows in the tables of values (where they show its place t) start with ▶ and are bold on yellow."
+        ""
+        if presenting()
+        else "Below, every step marks it: its cell and windows in the windows' drawing, its rows in the "
+        "lookups and heatmaps (outlined in black) and in the tables of values (▶, bold on yellow)."
     )
     d = cfg.output_dim
     shown = f"The first {len(dims)} of the {d:,} numbers in each row" if len(dims) < d else "Every number"
     zeros = "" if FAMILIES[cfg.method].additive else f" {FAMILIES[cfg.method].label} adds zeros at the input."
     st.caption(
         f"{shown}: the token's row depends only on its ID, the position row only on t, and their sum is "
-        f"what the model reads.{zeros} {marks}"
+        f"what the model reads.{zeros} {marks}".rstrip()
     )
 
 
@@ -150,4 +155,36 @@ def follow_panel(
     picked = min(len(ids), MAX_CHIPS, tokens_needed(cfg.batch_size, cfg.context_length, cfg.stride) - 1)
     token_picker(token_strings(ids[:picked], cfg.vocab_size), ids[:picked], token)
     if token is not None:
+        this_token(token, ids, cfg, batch, batch_size)
+
+
+FOLLOW_TITLE = "Follow one token"
+
+
+def follow_slide(
+    token: int | None, ids: list[int], cfg: PipelineConfig, batch: Batch, batch_size: int
+) -> None:
+    """Presenting, the last slide: one token's place t is asked, then its two rows and their sum shown.
+
+    The token is the link's, when the first batch holds it; otherwise the one at t = 1 of window b = 1
+    (or the nearest the batch has), so that b and t are not both 0.
+    """
+    T, stride = cfg.context_length, cfg.stride
+    if token is None or not first_places(token, batch, T, stride):
+        token = min(1, batch.batch_size - 1) * stride + min(1, T - 1)
+    b, t = first_places(token, batch, T, stride)[0]
+    piece = token_strings([ids[token]], cfg.vocab_size)[0]
+    start = b * stride
+    st.markdown(
+        f"Token {token:,} of the text, {token_text(piece)} (ID {ids[token]:,}), is in window b = {b:,} "
+        f"of the first batch. Windows hold {plural(T, 'token')} and one starts every "
+        f"{plural(stride, 'token')}, so window {b:,} starts at token {start:,}."
+    )
+    question = (
+        "Which row of the position table does it get there?"
+        if FAMILIES[cfg.method].additive
+        else "At which position t does it stand there?"
+    )
+    if predict_number("follow", question, t, 0):
+        st.markdown(f"t = {token:,} − {start:,} = {t:,}: its place in the window, whatever the token.")
         this_token(token, ids, cfg, batch, batch_size)
