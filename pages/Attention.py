@@ -32,7 +32,8 @@ from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, presenting
 from ui.server import cache
-from ui.why_position.sentences import sentence_inputs
+from ui.why_position.sentences import followed_places, followed_token, sentence_inputs, token_pickers
+from ui.widgets import token_text
 
 cfg, _ = settings()
 page_title("Attention: where position acts")
@@ -84,6 +85,8 @@ if not presenting():
         "line with them.",
     )
 headline = pairs_of(view, cfg.vocab_size, causal)
+followed = followed_token(view.ids_a, view.ids_b, cfg.vocab_size)
+in_a = None if followed is None else followed.a  # its query row in A's maps
 slides = Slides(
     "attention",
     [
@@ -97,6 +100,8 @@ if slides.shows(1):
     st.subheader("1. Attention in one minute" if slides.on else f"1. {BRIDGE}")
     attention_bridge(view, pieces[0], causal, words=slides.at(0), picture=slides.at(1))
 
+if not slides.on:
+    token_pickers(view.ids_a, view.ids_b, cfg.vocab_size, "outline its query row in every map below")
 if slides.shows(2):
     st.subheader(f"2. Where {family.label} acts, on sentence A ({view.head_label})")
     distances = [p.a.distance for p in (headline.kept, headline.changed) if p] + [
@@ -120,7 +125,9 @@ if slides.shows(2):
             "(grey), so a token sees just the tokens up to itself. Without the mask it could not tell orders "
             "apart."
         )
-    split_view(family, view.maps_a[view.method], pieces[0], "A")
+    split_view(family, view.maps_a[view.method], pieces[0], "A", in_a)
+    if followed is not None and not slides.on:  # presenting, the slide has no room: the outline shows it
+        st.caption(f"Outlined: the query row of the token you follow, {followed_places(followed)}.")
 
 moved = view.moved
 if slides.shows(3):
@@ -128,7 +135,7 @@ if slides.shows(3):
     if moved is None:
         st.info("No token the sentences share moved, so there is no row to compare. Move a word.")
     elif not slides.on or pair_question(headline, family, view):
-        side_by_side(view, pieces)
+        side_by_side(view, pieces, None if followed is None else (followed.a, followed.b))
         piece = quoted(pieces[0][moved.position_a])
         st.markdown(
             f"{piece} moved from position {moved.position_a} to {moved.position_b}. "
@@ -140,7 +147,17 @@ if slides.shows(3):
         )
         if not slides.on:
             st.caption(weights_note(headline, piece))
-        if not slides.on:
+        if followed is not None and followed.token_id != moved.token_id:  # two tokens: say which is which
+            st.caption(
+                f"The maps outline the token you follow, {followed_places(followed)}; the sentences above "
+                f"are about {piece}, the first token that moved."
+            )
+        if not slides.on and followed is not None and None not in (followed.a, followed.b):
+            st.markdown(
+                f"The attention row of the token you follow, {token_text(followed.piece)}, in A and in B:"
+            )
+            row_table(view, cfg.vocab_size, (followed.a, followed.b))
+        elif not slides.on:
             row_table(view, cfg.vocab_size)
 
 if slides.shows(4):
@@ -150,4 +167,4 @@ if slides.shows(4):
             "What each family changes in the scores (the position part): the same sentence and the same "
             "seeded random head for all, so each family's signature shows."
         )
-    small_multiples(every, token_strings(every.ids_a, cfg.vocab_size))
+    small_multiples(every, token_strings(every.ids_a, cfg.vocab_size), in_a if every is view else None)

@@ -26,7 +26,14 @@ from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, ask, predict_number, presenting
 from ui.server import cache
-from ui.why_position.sentences import comparison_table, sentence_inputs, shared_table
+from ui.why_position.sentences import (
+    comparison_table,
+    followed_places,
+    followed_token,
+    sentence_inputs,
+    shared_table,
+    token_pickers,
+)
 from ui.widgets import token_chips
 
 cfg, _ = settings()
@@ -78,6 +85,7 @@ if cfg.method == "learned" and num_positions > cfg.context_length:
     cfg = dataclasses.replace(cfg, context_length=num_positions)
 (tok_a, tok_b), pos = cache.sentence_embeddings((text_a, text_b), cfg, num_positions)
 tok_p = tok_a[order]
+followed = followed_token(ids_a, ids_b, cfg.vocab_size)
 
 # Presenting, the sentences are a section of their own and the long ones are split in two.
 slides = Slides(
@@ -96,6 +104,8 @@ if slides.shows(1):
     for label, ids in (("A", ids_a), ("B", ids_b)):
         st.markdown(f"**{label}** — {len(ids)} tokens")
         token_chips(token_strings(ids, cfg.vocab_size), ids, name=f"Token chips of {label}")
+    if not slides.on:
+        token_pickers(ids_a, ids_b, cfg.vocab_size, "mark its row in the table of shared tokens (section 1)")
     if mid:
         st.caption(
             "Each sentence is tokenized with a space before it (· on its first chip), as its words stand "
@@ -155,7 +165,13 @@ if slides.shows(2):
             label = f"{family.label} on these two sentences, score by score: Attention"
             st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
     if shared and slides.at(1) and (not slides.on or moved is None or ask("why_1", question)):
-        shared_table(shared, cfg.vocab_size)
+        shared_table(shared, cfg.vocab_size, followed)
+        if followed is not None:
+            st.caption(
+                f"▶ and bold on yellow: the token you follow, {followed_places(followed)}."
+                if None not in (followed.a, followed.b)
+                else f"The token you follow, {followed_places(followed)}, has no row: it is not shared."
+            )
         kept = [s for s in shared if s.position_a == s.position_b]
         st.caption(
             f"{len(shared) - len(kept)} of the {len(shared)} shared tokens changed position. "

@@ -167,6 +167,13 @@ def token_chips(
         st.caption(note)
 
 
+def chip_label(piece: str, token_id: int) -> str:
+    """A token as a pill (a chip to pick) labels it: the piece as a chip shows it, then its ID; escaped, as
+    pills read Markdown."""
+    cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
+    return f"{escape_markdown(cut.replace(chr(10), '↵').replace(' ', '·'))} :small[{token_id}]"
+
+
 def picture(svg: str) -> None:
     """A diagram from ``core.views.diagrams``, drawn as an image; its accessible label becomes the alt
     text."""

@@ -203,14 +203,14 @@ def test_download_the_batch(server, page, tmp_path, wait_for_app):
 def test_presenter_mode_reveals_the_shape(server, page, wait_for_app, shots):
     page.goto(server + "/Pipeline?present=true")
     wait_for_app(page)
-    expect(page.get_by_text("Section 1 of 16: Text → token IDs")).to_be_visible()
+    expect(page.get_by_text("Section 1 of 17: Text → token IDs")).to_be_visible()
     page.get_by_role("textbox").first.fill("torch.Size([278])")
     page.get_by_role("button", name="Reveal").click()
     expect(page.get_by_text("Right: 278.")).to_be_visible(timeout=30_000)
     expect(page.get_by_test_id("stMetricValue").filter(has_text="278")).to_be_visible()
     expect(page.get_by_role("heading", name="1. Text → token IDs")).to_have_count(1)
     page.get_by_role("button", name="Next ▶").click()  # the tokens: a slide of their own
-    expect(page.get_by_text("Section 2 of 16: Text → token IDs — the tokens")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Section 2 of 17: Text → token IDs — the tokens")).to_be_visible(timeout=30_000)
     page.get_by_role("button", name="Next ▶").click()
     expect(page.get_by_role("heading", name="2. Sliding-window batch")).to_be_visible(timeout=30_000)
     page.screenshot(path=str(shots / "presenter.png"), full_page=True)

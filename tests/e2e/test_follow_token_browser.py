@@ -83,3 +83,30 @@ def test_chips_made_of_markup_stay_text(server, page):
     for piece in ("$", "**", "<", ">"):
         assert piece in shown, (piece, shown)
     assert picker.locator("b, strong, a, .katex").count() == 0
+
+
+def test_a_chip_of_a_sentence_outlines_its_row_on_attention_and_the_link_reopens_it(server, page, browser):
+    page.goto(server + "/Attention")
+    app_ready(page)
+    settled(page)
+    page.locator(".st-key-pick_token_a button").nth(1).click()  # ' cat' in A
+    page.wait_for_url(re.compile(r"[?&]token_a=1(&|$)"), timeout=30_000)
+    note = page.get_by_text(
+        "Outlined: the query row of the token you follow, ' cat' at position 1 in A and 4 in B."
+    )
+    expect(note).to_be_visible(timeout=30_000)
+    settled(page)
+    maps = page.get_by_test_id("stVegaLiteChart")
+    assert maps.count() >= 13 and all(has_size(maps.nth(k)) for k in range(maps.count()))
+    expect(page.get_by_text("A: weights (' cat' outlined)")).to_be_visible()
+    expect(page.get_by_text("B: weights (' cat' outlined)")).to_be_visible()
+    again = browser.new_page(viewport={"width": 1400, "height": 1600})
+    try:
+        again.goto(page.url.replace("/Attention", "/Why_position"))  # the same token, the other page
+        app_ready(again)
+        marked = again.get_by_role("cell", name="▶ ' cat'")
+        expect(marked).to_be_visible(timeout=30_000)
+        assert has_size(marked)
+        expect(again.locator('.st-key-pick_token_a button[aria-checked="true"]')).to_have_text("·cat 3797")
+    finally:
+        again.close()

@@ -278,3 +278,23 @@ def test_a_shape_it_cannot_read_gets_what_and_an_example(server, projector, shot
     page.get_by_role("button", name="Reveal").click()
     expect(page.get_by_test_id("stMetricValue").first).to_have_text("8 × 4 × 256", timeout=30_000)
     expect(message).to_contain_text("The tensor is 8 × 4 × 256.")
+
+
+@pytest.mark.parametrize("slide", ["2.2", "2.3", "3.2", "3.3", "4.2", "4.3", "5.2", "5.3", "6.2", "7"])
+def test_a_followed_tokens_marks_still_fit_a_projector(server, projector, slide):
+    page = projector
+    page.goto(f"{server}/{PIPELINE}?present=true&slide={slide}&token=5")
+    expect(page.get_by_test_id("stProgress")).to_contain_text("Section", timeout=90_000)
+    page.get_by_role("button", name="Reveal").click()
+    expect(page.get_by_role("button", name="Reveal")).to_have_count(0, timeout=60_000)
+    assert misfits(page, f"slide {slide} with token 5") == []
+
+
+@pytest.mark.parametrize("path", ["Why_position", "Attention"])
+def test_a_followed_sentence_token_still_fits_a_projector(server, projector, path, shots):
+    page = projector
+    page.goto(f"{server}/{path}?present=true&token_a=1")
+    expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of", timeout=90_000)
+    titles, found = every_section(page, shots, f"{path}_token_a", ChartSpecs(page))
+    assert found == [], "\n".join(found)
+    assert len(titles) > 1

@@ -19,7 +19,7 @@ def test_one_step_at_a_time_with_predict_then_reveal(open_page):
     at = open_page(present="true")
     assert not at.exception and not at.error
     assert subheaders(at) == ["1. Text → token IDs"]
-    assert progress(at) == "Section 1 of 16: Text → token IDs"
+    assert progress(at) == "Section 1 of 17: Text → token IDs"
     assert not at.metric  # the shape stays hidden until revealed
     at.text_input(key="predict_1").input("278").run()
     at.button(key="reveal_1").click().run()
@@ -28,7 +28,7 @@ def test_one_step_at_a_time_with_predict_then_reveal(open_page):
     assert subheaders(at) == ["1. Text → token IDs"]  # the heading and the code are drawn once
     assert len(at.main.code) == 1
     at.button(key="next_pipeline").click().run()
-    assert progress(at) == "Section 2 of 16: Text → token IDs — the tokens"
+    assert progress(at) == "Section 2 of 17: Text → token IDs — the tokens"
     assert subheaders(at) == ["1. Text → token IDs"] and not at.metric  # the tokens, on a slide of their own
     at.button(key="next_pipeline").click().run()
     assert subheaders(at) == ["2. Sliding-window batch"]
@@ -41,7 +41,7 @@ def test_a_later_slide_of_a_step_waits_for_its_reveal(open_page):
     at = open_page(present="true")
     at.session_state["slide_pipeline"], at.session_state["part_pipeline"] = 3, 2  # step 3's values
     at.run()
-    assert progress(at) == "Section 8 of 16: Token embedding lookup — the values"
+    assert progress(at) == "Section 8 of 17: Token embedding lookup — the values"
     assert not at.get("vega_lite_chart") and not at.table  # the table would give the shape away
     at.button(key="reveal_3").click().run()
     assert at.get("vega_lite_chart") and at.table
@@ -107,7 +107,7 @@ def test_previous_is_enabled_after_next(open_page):
     at.button(key="next_pipeline").click().run()
     assert not at.button(key="prev_pipeline").disabled
     at.button(key="prev_pipeline").click().run()
-    assert progress(at) == "Section 1 of 16: Text → token IDs"
+    assert progress(at) == "Section 1 of 17: Text → token IDs"
 
 
 def test_presenter_mode_survives_a_page_switch(open_page):
@@ -223,21 +223,21 @@ def test_the_slide_shown_is_in_the_url_and_a_link_opens_on_it(open_page):
     assert slide_in_url(at) == "1.1"  # section 1 has two parts
     for _ in range(7):
         at.button(key="next_pipeline").click().run()
-    assert progress(at) == "Section 8 of 16: Token embedding lookup — the values"
+    assert progress(at) == "Section 8 of 17: Token embedding lookup — the values"
     assert slide_in_url(at) == "3.3"
     at.button(key="prev_pipeline").click().run()
     assert slide_in_url(at) == "3.2"
     link = open_page(present="true", slide="3.2")  # another browser opening the copied link
-    assert progress(link) == "Section 7 of 16: Token embedding lookup — the lookup"
+    assert progress(link) == "Section 7 of 17: Token embedding lookup — the lookup"
     assert not link.exception and not link.warning
 
 
 @pytest.mark.parametrize(
     "slide, shown",
     [
-        ("99", "Section 15 of 16: Input embeddings"),  # past the last section: the last
-        ("2.99", "Section 5 of 16: Sliding-window batch — inputs and targets"),  # past its last part
-        ("4", "Section 9 of 16: Positional embedding"),  # a section of parts: its first
+        ("99", "Section 17 of 17: Follow one token"),  # past the last section: the last
+        ("2.99", "Section 5 of 17: Sliding-window batch — inputs and targets"),  # past its last part
+        ("4", "Section 9 of 17: Positional embedding"),  # a section of parts: its first
     ],
 )
 def test_a_slide_past_the_end_is_clamped(slide, shown, open_page):
@@ -247,7 +247,7 @@ def test_a_slide_past_the_end_is_clamped(slide, shown, open_page):
 
 def test_a_slide_that_is_no_section_number_falls_back_to_the_first(open_page):
     at = open_page(present="true", slide="three")
-    assert progress(at) == "Section 1 of 16: Text → token IDs" and not at.exception
+    assert progress(at) == "Section 1 of 17: Text → token IDs" and not at.exception
     assert "URL parameter **slide** = “three” is not a section number" in at.warning[0].value
 
 
@@ -268,7 +268,7 @@ def test_each_page_keeps_its_own_slide_in_the_url(open_page):
     at.button(key="next_why").click().run()
     assert slide_in_url(at) == "2.1"
     at.switch_page("pages/Pipeline.py").run()
-    assert progress(at).startswith("Section 3 of 16") and slide_in_url(at) == "2.1"
+    assert progress(at).startswith("Section 3 of 17") and slide_in_url(at) == "2.1"
     at.switch_page("pages/Why_position.py").run()
     assert slide_in_url(at) == "2.1" and progress(at).startswith("Section 2 of 5")
 

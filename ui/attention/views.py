@@ -292,9 +292,13 @@ def grid(count: int, per_row: int = 2) -> list:
     return [cell for _ in range(-(-count // per_row)) for cell in st.columns(per_row)][:count]
 
 
-def split_view(family: Family, m: AttentionMap, pieces: list[str], label: str) -> None:
+def split_view(
+    family: Family, m: AttentionMap, pieces: list[str], label: str, highlight: int | None = None
+) -> None:
     """Section 1: content, position part, scores with the mask and weights of one sentence (presenting:
-    content, position part and weights in one row, the scores being their sum)."""
+    content, position part and weights in one row, the scores being their sum). ``highlight``: the
+    followed token's query row, outlined in each."""
+    outline = {} if highlight is None else {"highlight": highlight}
     # One scale for the three scores: their sizes compare.
     domain = symmetric_domain([t[m.mask] for t in (m.content, m.position, m.scores)])
     panels = [
@@ -308,24 +312,34 @@ def split_view(family: Family, m: AttentionMap, pieces: list[str], label: str) -
         panels[1] = (m.position, f"{label}: position part", "score", domain)
     cells = grid(len(panels), len(panels) if presenting() else 2)
     for cell, (values, title, legend, scale) in zip(cells, panels, strict=True):
-        heatmap(values, m, pieces, title, legend, scale, cell, height=330)
+        heatmap(values, m, pieces, title, legend, scale, cell, height=330, **outline)
     note = shown_note(len(pieces))
     if note:
         st.caption(note)
 
 
-def side_by_side(view: SentenceMaps, pieces: tuple[list[str], list[str]]) -> None:
-    """Section 2: the family's weights on A and on B, the moved token's row outlined in each."""
-    queries = (view.moved.position_a, view.moved.position_b)
+def side_by_side(
+    view: SentenceMaps,
+    pieces: tuple[list[str], list[str]],
+    queries: tuple[int | None, int | None] | None = None,
+) -> None:
+    """Section 2: the family's weights on A and on B, a token's row outlined in each: ``queries``' (the
+    followed token's places; None where it is not in that sentence), else the moved token's."""
+    if queries is None:
+        queries = (view.moved.position_a, view.moved.position_b)
     for column, label, m, ps, query in zip(
         st.columns(2), "AB", (view.maps_a[view.method], view.map_b), pieces, queries, strict=True
     ):
+        if query is None:
+            heatmap(m.weights, m, ps, f"{label}: weights", "weight", WEIGHT_DOMAIN, column, height=270)
+            continue
         title = f"{label}: weights ({quoted_plain(ps[query])} outlined)"
         heatmap(m.weights, m, ps, title, "weight", WEIGHT_DOMAIN, column, highlight=query, height=270)
 
 
-def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
-    """Section 3: every family's position part on A, on one colour scale, each with its signature.
+def small_multiples(view: SentenceMaps, pieces: list[str], highlight: int | None = None) -> None:
+    """Section 3: every family's position part on A, on one colour scale, each with its signature
+    (``highlight``: the followed token's query row, outlined in each).
 
     Presenting: four in a row, without legends, axis titles or signatures, so that the seven fit the
     projector (the caption names the scale; a hover gives each number).
@@ -337,7 +351,11 @@ def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
         family = FAMILIES[name]
         title = family.label if on else f"{family.label}: {family.injects}"
         common = {"symlog": constant, "accent": family.color, "compact": on, "height": 215}
-        heatmap(m.position, m, pieces, title, "position part", domain, cell, view.signatures[name], **common)
+        said = view.signatures[name]
+        if highlight is not None:
+            common["highlight"] = highlight
+            said += f" The row of query {quoted_plain(pieces[highlight])} is outlined."
+        heatmap(m.position, m, pieces, title, "position part", domain, cell, said, **common)
         if not on:
             cell.caption(view.signatures[name])
     scale = f"One colour scale for all {len(view.maps_a)}: {domain[0]:+.3f} (blue) to {domain[1]:+.3f} (red)"
@@ -357,9 +375,10 @@ def small_multiples(view: SentenceMaps, pieces: list[str]) -> None:
     )
 
 
-def row_table(view: SentenceMaps, vocab_size: int) -> None:
-    """The moved token's attention row, key token by key token, in A and in B."""
-    row = move_row(view)
+def row_table(view: SentenceMaps, vocab_size: int, queries: tuple[int, int] | None = None) -> None:
+    """A token's attention row, key token by key token, in A and in B: at ``queries`` (the followed
+    token's places), else the moved token's."""
+    row = move_row(view, queries)
 
     def seen(weight: float | None, masked: bool) -> float | None:  # a hidden key gets no weight
         return None if weight is None or masked else weight
@@ -381,7 +400,7 @@ def row_table(view: SentenceMaps, vocab_size: int) -> None:
 
 def row_note(view: SentenceMaps, vocab_size: int) -> str:
     """What an empty cell of the row table means, and which tokens' weights are sums (they occur twice)."""
-    note = "None: the token is not in that sentence, or the causal mask hides it from the moved token."
+    note = "None: the key token is not in that sentence, or the causal mask hides it from this query."
     repeated = []
     for label, ids in (("A", view.ids_a), ("B", view.ids_b)):
         many = [t for t in dict.fromkeys(ids) if ids.count(t) > 1]
@@ -392,10 +411,11 @@ def row_note(view: SentenceMaps, vocab_size: int) -> str:
     return note
 
 
-def move_row(view: SentenceMaps) -> list[KeyWeight]:
-    """The moved token's row in A and in B (``view.moved`` must not be None)."""
-    m = view.moved
-    return moved_row(view.maps_a[view.method], view.map_b, view.ids_a, view.ids_b, m.position_a, m.position_b)
+def move_row(view: SentenceMaps, queries: tuple[int, int] | None = None) -> list[KeyWeight]:
+    """A token's row in A and in B: at ``queries``, else the moved token's (then ``view.moved`` must not be
+    None)."""
+    a, b = queries or (view.moved.position_a, view.moved.position_b)
+    return moved_row(view.maps_a[view.method], view.map_b, view.ids_a, view.ids_b, a, b)
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,11 @@ from core.config import FAMILIES, PipelineConfig
 from core.pipeline import TABLE_DIMS, token_windows
 from core.text.data import Batch, tokens_needed
 from core.text.tokenizer import token_strings
-from core.views.markup import escape_markdown
 from core.views.units import plural
 from ui.presenter import predict_number, presenting
 from ui.server import cache
 from ui.state.url_keys import register_shown_keys
-from ui.widgets import MAX_CHIP_CHARS, MAX_CHIPS, token_text, values_table
+from ui.widgets import MAX_CHIPS, chip_label, token_text, values_table
 
 (TOKEN,) = register_shown_keys("token")
 SLIDE_DIMS = 4  # values per row on the slide "Follow one token": its labels stay on one line
@@ -50,12 +49,6 @@ def _picked() -> None:
             del st.query_params[TOKEN]
     else:
         st.query_params[TOKEN] = str(token)
-
-
-def chip_label(piece: str, token_id: int) -> str:
-    """A pill's label: the piece as a chip shows it, then its ID; escaped, as pills read Markdown."""
-    cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
-    return f"{escape_markdown(cut.replace(chr(10), '↵').replace(' ', '·'))} :small[{token_id}]"
 
 
 def token_picker(pieces: list[str], ids: list[int], token: int | None) -> None:

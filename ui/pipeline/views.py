@@ -101,8 +101,10 @@ def windows_step(
         table(grid_table(batch.targets[:show_b, :show_t]), marked_cells=answers)
     if places or answers:
         st.caption(
-            "▶ and bold on yellow: the followed token. In `targets` it is marked wherever it is the next "
-            "token the model must predict: at the place of the token just before it."
+            "▶: the followed token; in `targets`, where it is the next token to predict."
+            if presenting()  # one line: the slide has no room for two
+            else "▶ and bold on yellow: the followed token. In `targets` it is marked wherever it is the "
+            "next token the model must predict: at the place of the token just before it."
         )
     if (show_b, show_t) != (B, T):
         st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
@@ -185,8 +187,10 @@ def broadcast_picture(B: int, T: int, d: int, mark: tuple[int, int] | None = Non
         slab = "the front slab" if b == 0 else f"slab b = {b:,}" if b < MAX_SLABS else f"sequence b = {b:,}"
         behind = " (behind the slabs drawn)" if b >= MAX_SLABS else ""
         st.caption(
-            f"The followed token is row t = {t:,} of {slab}{behind}, banded in yellow with a black outline. "
-            f"It gets row t = {t:,} of the one table, banded the same way in the middle."
+            f"Banded, outlined in black: the followed token (row t = {t:,} of b = {b:,}) and table row {t:,}."
+            if presenting()  # one line: the slide has no room for two
+            else f"The followed token is row t = {t:,} of {slab}{behind}, banded in yellow with a black "
+            f"outline. It gets row t = {t:,} of the one table, banded the same way in the middle."
         )
     total = human_bytes(B * T * d * FLOAT32_BYTES)
     if B == 1:

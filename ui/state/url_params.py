@@ -63,7 +63,20 @@ def accepted() -> dict[str, str | tuple[str, ...]]:
         "lc_rope_type": ROPE_TYPES,
         "lc_truncate": ("true", "false"),
     }
-    whole = ("vocab", "dim", "context", "batch", "stride", "seed", "train_context", "steps", "head", "token")
+    whole = (
+        "vocab",
+        "dim",
+        "context",
+        "batch",
+        "stride",
+        "seed",
+        "train_context",
+        "steps",
+        "head",
+        "token",
+        "token_a",
+        "token_b",
+    )
     numbers = dict.fromkeys(whole, WHOLE)
     families = {  # each family's settings, as its module declares them
         key: tuple(map(str, p.options)) if p.options else WHOLE if isinstance(p.default, int) else NUMBER
@@ -101,6 +114,8 @@ def defaults() -> dict[str, object]:
         "causal": "true",
         "head": 1,
         "token": "no token",  # the Pipeline's followed token: its place in the text, none by default
+        "token_a": "no token",  # Why position? and Attention's: its place in sentence A, or in B
+        "token_b": "no token",
         "train_context": t.context_length,
         "steps": t.steps,
         **_long_context_defaults(),

@@ -1,19 +1,23 @@
-"""Why position?'s own pieces: the two sentences and how to read them (URL keys a, b, space), and the
-shared-token table."""
+"""Why position?'s own pieces, shared with Attention: the two sentences and how to read them (URL keys a,
+b, space), the token followed in them (token_a or token_b), and the shared-token table."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
 from core.order import OrderComparison, SharedToken
 from core.text.tokenizer import token_strings
-from ui.state.url_keys import register_url_keys, url_bound
+from core.views.units import plural
+from ui.state.url_keys import register_shown_keys, register_url_keys, url_bound
 from ui.state.url_params import MAX_SENTENCE_CHARS
+from ui.widgets import MARK, chip_label, token_text
 from ui.widgets import table as draw_table
-from ui.widgets import token_text
 
 register_url_keys("a", "b", "space")
+TOKEN_A, TOKEN_B = register_shown_keys("token_a", "token_b")  # the followed token's place in A, or in B
 
 
 SENTENCE_A, SENTENCE_B = "The cat sat on the mat", "On the mat the cat sat"  # the lecture's pair
@@ -35,11 +39,97 @@ def sentence_inputs() -> tuple[str, str, bool]:
     return typed_a, typed_b, mid
 
 
-def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
-    """One row per token the sentences share: its positions, cosines and norms without and with positions."""
+@dataclass(frozen=True)
+class Followed:
+    """The token followed on Why position? and Attention: its ID, its piece, and its place in A and in B
+    (the one picked, else its first there; None: not in that sentence)."""
+
+    token_id: int
+    piece: str
+    a: int | None
+    b: int | None
+
+
+def _pick_key(key: str) -> str:
+    return f"pick_{key}"
+
+
+def _first(ids: list[int], token_id: int) -> int | None:
+    return ids.index(token_id) if token_id in ids else None
+
+
+def followed_token(ids_a: list[int], ids_b: list[int], vocab_size: int) -> Followed | None:
+    """The token the URL follows (``token_a``: its place in A, else ``token_b``: in B), or None; a place
+    past its sentence is explained and dropped."""
+    for key, letter, ids in ((TOKEN_A, "A", ids_a), (TOKEN_B, "B", ids_b)):
+        text = st.query_params.get(key)
+        if text is None:
+            continue
+        place = int(text)  # already a whole number: check_url
+        if not 0 <= place < len(ids):
+            del st.query_params[key]
+            st.session_state.pop(_pick_key(key), None)
+            has = plural(len(ids), "token")
+            st.warning(
+                f"The link follows token {place:,} of sentence {letter}, which has {has}: none is followed."
+            )
+            return None
+        token_id = ids[place]
+        a, b = (place, _first(ids_b, token_id)) if key == TOKEN_A else (_first(ids_a, token_id), place)
+        return Followed(token_id, token_strings([token_id], vocab_size)[0], a, b)
+    return None
+
+
+def _picked(key: str, other: str) -> None:
+    """A picker's callback: its chip's place goes into the URL (the other sentence's pick is dropped); none
+    (a second click) drops it."""
+    place = st.session_state.get(_pick_key(key))
+    for k in (key, other) if place is None else (other,):
+        if k in st.query_params:
+            del st.query_params[k]
+    st.session_state[_pick_key(other)] = None
+    if place is not None:
+        st.query_params[key] = str(place)
+
+
+def token_pickers(ids_a: list[int], ids_b: list[int], vocab_size: int, what: str) -> None:
+    """A and B's tokens as chips to pick one from: ``what`` says what a pick shows (a second click on the
+    chip stops following it)."""
+    st.markdown(f"**Follow one token:** pick its chip in A or in B to {what} (click it again to stop).")
+    for letter, key, other, ids in (("A", TOKEN_A, TOKEN_B, ids_a), ("B", TOKEN_B, TOKEN_A, ids_b)):
+        pieces = token_strings(ids, vocab_size)
+        text = st.query_params.get(key)
+        want = int(text) if text is not None and 0 <= int(text) < len(ids) else None
+        if st.session_state.get(_pick_key(key)) != want:  # a link opened, or the URL's token dropped
+            st.session_state[_pick_key(key)] = want
+        st.pills(
+            f"Sentence {letter}",
+            range(len(ids)),
+            selection_mode="single",
+            format_func=lambda k, pieces=pieces, ids=ids: chip_label(pieces[k], ids[k]),
+            key=_pick_key(key),
+            on_change=_picked,
+            args=(key, other),
+        )
+
+
+def followed_places(followed: Followed) -> str:
+    """Where the followed token stands, for a caption: its place in A and in B, or the one it is not in."""
+    piece = token_text(followed.piece)
+    places = [f"{p:,} in {s}" for p, s in ((followed.a, "A"), (followed.b, "B")) if p is not None]
+    missing = [s for p, s in ((followed.a, "A"), (followed.b, "B")) if p is None]
+    where = f"at position {' and '.join(places)}"
+    return f"{piece} {where}" + (f" (it is not in {missing[0]})" if missing else "")
+
+
+def shared_table(shared: list[SharedToken], vocab_size: int, followed: Followed | None = None) -> None:
+    """One row per token the sentences share: its positions, cosines and norms without and with positions
+    (the followed token's row starts with ▶ and is bold on yellow)."""
+    marked = {k for k, s in enumerate(shared) if followed is not None and s.token_id == followed.token_id}
+    pieces = token_strings([s.token_id for s in shared], vocab_size)
     table = pd.DataFrame(
         {
-            "token": token_strings([s.token_id for s in shared], vocab_size),
+            "token": [MARK * (k in marked) + token_text(p) for k, p in enumerate(pieces)],
             "ID": [s.token_id for s in shared],
             "position in A": [s.position_a for s in shared],
             "position in B": [s.position_b for s in shared],
@@ -51,7 +141,7 @@ def shared_table(shared: list[SharedToken], vocab_size: int) -> None:
         }
     )
     numbers = [c for c in table.columns if c.startswith(("cosine", "norm"))]
-    draw_table(table, {"token": token_text} | dict.fromkeys(numbers, "{:.6f}"), hide_index=True)
+    draw_table(table, dict.fromkeys(numbers, "{:.6f}"), hide_index=True, marked=marked)
 
 
 def comparison_table(comparisons: dict[str, OrderComparison]) -> None:

@@ -1,0 +1,92 @@
+"""Follow one token of sentence A or B on Why position? and Attention: the URL's token_a / token_b, the
+chips that set it, and the rows they outline and mark."""
+
+import json
+
+import pytest
+import torch
+
+from core.attention import RandomHead, attention_map
+from core.config import FAMILIES, FamilyConfig
+from core.embeddings import token_embedding_rows
+from core.text.tokenizer import encode
+
+ATTENTION, WHY = "pages/Attention.py", "pages/Why_position.py"
+CAT = (" The cat sat on the mat", " On the mat the cat sat")
+
+
+def outlined(at) -> int:
+    """How many of the page's charts say a query row is outlined."""
+    said = [json.loads(c.proto.spec).get("description", "") for c in at.get("vega_lite_chart")]
+    return sum("is outlined" in s for s in said)
+
+
+def test_a_token_of_b_outlines_its_row_in_every_map_and_shows_its_row_in_a_and_b(open_page):
+    at = open_page(ATTENTION, method="alibi", token_b="3")  # ' the', at 3 in B and first at 4 in A
+    assert not at.exception and not at.error and not at.warning
+    assert outlined(open_page(ATTENTION, method="alibi")) == 2  # the moved token's, in A and B side by side
+    assert outlined(at) == 4 + 2 + 7  # A's four maps, A and B side by side, every family's map of A
+    captions = " ".join(c.value for c in at.caption)
+    assert (
+        "Outlined: the query row of the token you follow, ' the' at position 4 in A and 3 in B." in captions
+    )
+    ids = [encode(t, 50257) for t in CAT]
+    rows = token_embedding_rows(torch.tensor(ids[0] + ids[1]), 50257, 256, 123)
+    head = RandomHead(256, 8, 0, 123)
+    maps = [
+        attention_map(
+            FAMILIES["alibi"],
+            *head.project(rows.lookup(torch.tensor(s))),
+            head=0,
+            fam=FamilyConfig(),
+            dim=256,
+            seed=123,
+        )
+        for s in ids
+    ]
+    table = at.table[0].value.set_index("key token")
+    assert table.loc[" The", "weight in A"] == pytest.approx(float(maps[0].weights[4, 0]), abs=1e-9)
+    assert table.loc[" the", "weight in B"] == pytest.approx(
+        float(maps[1].weights[3, [1, 3]].sum()), abs=1e-9
+    )
+    assert table[["weight in B"]].loc[" cat"].isna().all()  # after ' the' in B: hidden by the mask
+
+
+def test_a_chip_of_a_follows_it_and_a_chip_of_b_replaces_it(open_page):
+    at = open_page(ATTENTION)
+    at.button_group(key="pick_token_a").set_value(1).run()
+    assert at.query_params["token_a"] in ("1", ["1"]) and "token_b" not in at.query_params
+    assert outlined(at) == 13
+    at.button_group(key="pick_token_b").set_value(0).run()  # ' On': not in A
+    assert at.query_params["token_b"] in ("0", ["0"]) and "token_a" not in at.query_params
+    assert at.button_group(key="pick_token_a").value is None
+    assert outlined(at) == 1  # B's map side by side only: A has no ' On'
+    at.button_group(key="pick_token_b").set_value(None).run()  # a second click
+    assert "token_b" not in at.query_params and outlined(at) == 2
+
+
+def test_a_place_past_the_sentence_is_explained_and_dropped(open_page):
+    at = open_page(ATTENTION, token_a="40")
+    assert not at.exception
+    assert (
+        at.warning[0].value
+        == "The link follows token 40 of sentence A, which has 6 tokens: none is followed."
+    )
+    assert "token_a" not in at.query_params and outlined(at) == 2
+
+
+def test_why_position_marks_the_followed_tokens_row_of_shared_tokens(open_page):
+    at = open_page(WHY, token_a="1")
+    assert not at.exception
+    shared = at.table[0].value
+    assert shared["token"].tolist()[0] == "▶ ' cat'" and not any(
+        t.startswith("▶") for t in shared["token"][1:]
+    )
+    captions = " ".join(c.value for c in at.caption)
+    assert "▶ and bold on yellow: the token you follow, ' cat' at position 1 in A and 4 in B." in captions
+    alone = open_page(WHY, token_a="0")  # ' The': A only
+    assert (
+        "The token you follow, ' The' at position 0 in A (it is not in B), has no row: it is not shared."
+        in (" ".join(c.value for c in alone.caption))
+    )
+    assert not any(t.startswith("▶") for t in alone.table[0].value["token"])
