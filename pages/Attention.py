@@ -96,12 +96,12 @@ slides = Slides(
         "Every family",
     ],
 )
+if not slides.on:
+    token_pickers(view.ids_a, view.ids_b, cfg.vocab_size, "make it the query below and outline its row")
 if slides.shows(1):
     st.subheader("1. Attention in one minute" if slides.on else f"1. {BRIDGE}")
-    attention_bridge(view, pieces[0], causal, words=slides.at(0), picture=slides.at(1))
+    attention_bridge(view, pieces[0], causal, words=slides.at(0), picture=slides.at(1), followed=in_a)
 
-if not slides.on:
-    token_pickers(view.ids_a, view.ids_b, cfg.vocab_size, "outline its query row in every map below")
 if slides.shows(2):
     st.subheader(f"2. Where {family.label} acts, on sentence A ({view.head_label})")
     distances = [p.a.distance for p in (headline.kept, headline.changed) if p] + [

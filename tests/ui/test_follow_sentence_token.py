@@ -57,6 +57,8 @@ def test_a_chip_of_a_follows_it_and_a_chip_of_b_replaces_it(open_page):
     at.button_group(key="pick_token_a").set_value(1).run()
     assert at.query_params["token_a"] in ("1", ["1"]) and "token_b" not in at.query_params
     assert outlined(at) == 13
+    said = " ".join(m.value for m in at.markdown)
+    assert "Below, ' cat' (position 1 of A, the token you follow) as the query" in said  # section 1's row
     at.button_group(key="pick_token_b").set_value(0).run()  # ' On': not in A
     assert at.query_params["token_b"] in ("0", ["0"]) and "token_a" not in at.query_params
     assert at.button_group(key="pick_token_a").value is None

@@ -582,24 +582,35 @@ BRIDGE_WORDS = (
 
 
 def attention_bridge(
-    view: SentenceMaps, pieces: list[str], causal: bool, words: bool = True, picture: bool = True
+    view: SentenceMaps,
+    pieces: list[str],
+    causal: bool,
+    words: bool = True,
+    picture: bool = True,
+    followed: int | None = None,
 ) -> None:
     """What attention is, in a few sentences (``words``), and one query's row of sentence A as its
-    picture (``picture``; presenting, the two are slides of their own)."""
+    picture (``picture``; presenting, the two are slides of their own): the followed token's place in A,
+    else mid-sentence."""
     if words:
         st.markdown(BRIDGE_WORDS)
     if not picture:
         return
     m = view.maps_a[view.method]
     T = len(pieces)
-    query = T // 2  # mid-sentence: it sees some tokens and, with the mask, not the rest
+    query = T // 2 if followed is None else followed  # mid-sentence: it sees some tokens, not the rest
     hidden = T - visible_keys(m, query)
     if causal and hidden:
         seen = f"the causal mask hides the {_tokens(hidden)} after it"
     else:
         seen = "it sees every token" + (" (it is the last one)" if causal else " (the mask is off)")
+    who = (
+        f"sentence A's token {quoted(pieces[query])} (position {query})"
+        if followed is None
+        else f"{quoted(pieces[query])} (position {query} of A, the token you follow)"
+    )
     st.markdown(
-        f"Below, sentence A's token {quoted(pieces[query])} (position {query}) as the query, with "
+        f"Below, {who} as the query, with "
         f"{FAMILIES[view.method].label} and {view.head_label}: {seen}. The head's W_q and W_k are random "
         "(seeded), not trained, so the tokens' part of each score is arbitrary; what the positional method "
         "adds is exact."
