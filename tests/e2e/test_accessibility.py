@@ -84,7 +84,10 @@ def problems(page, name: str, where: str) -> list[str]:
     return blocking(violations(page, name), where) + headings(page, where) + faint_chart_text(page, where)
 
 
-@pytest.mark.parametrize("path", ["", *PAGES])
+FOLLOWING = ["Pipeline?token=5", "Attention?token_b=3", "Why_position?token_a=1"]  # a token's marks drawn
+
+
+@pytest.mark.parametrize("path", ["", *PAGES, *FOLLOWING])
 def test_every_page_passes_axe(server, browser, path):
     page = browser.new_page(viewport={"width": WIDTH, "height": 900})
     try:
