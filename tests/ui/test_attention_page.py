@@ -260,8 +260,8 @@ def test_why_position_headlines_differ_between_methods_and_nope_names_the_mask(o
 
 def test_why_positions_rope_headline_agrees_with_its_table(open_page):
     at = open_page("pages/Why_position.py", method="rope")
-    table = at.table[0].value.set_index("token")  # the tokens as the page shows them
-    table.index = table.index.str.strip()
+    table = at.table[0].value.set_index("token")  # the tokens as the page shows them: ' cat'
+    table.index = table.index.str.strip("' ")
     assert float(at.metric[0].value) == pytest.approx(table.loc["cat", "cosine, with positions"], abs=1e-6)
     assert not any("rotated" in m.label for m in at.metric)  # no cosine of a rotated key to contradict it
 

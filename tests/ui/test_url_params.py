@@ -186,8 +186,12 @@ def _widget_values(key: str) -> list[object]:
         return list(kind)
     if kind == SLIDE:
         return ["1", "3.2", "12"]  # no widget: the slide shown, written by ui.presenter.Slides
-    if key == "token":
-        return [0, 5, 1000]  # no widget: the followed token's place in the text, none by default
+    if key in ("token", "token_a", "token_b"):
+        return [
+            0,
+            5,
+            1000,
+        ]  # no widget: the followed token's place in the text (or sentence), none by default
     if kind == WHOLE:
         return [int(default), int(default) + 7, -3]
     given = [float(default)] if isinstance(default, int | float) else []  # "blank": a number left out
