@@ -238,10 +238,8 @@ def table(
         for r, c in marked_cells:
             styles.iat[r, c] = css
         data = data.apply(lambda _: styles, axis=None)
-    if marked:
-        data = data.set_properties(
-            subset=pd.IndexSlice[[frame.index[k] for k in sorted(marked)], :], **MARKED_ROW
-        )
+    if rows := [frame.index[k] for k in sorted(marked or ()) if k < len(frame)]:  # a row past the table: none
+        data = data.set_properties(subset=pd.IndexSlice[rows, :], **MARKED_ROW)
     if one_line is None:
         st.table(data, hide_index=hide_index)
         return
@@ -259,7 +257,8 @@ def values_table(
     """A [P, D] block of real values, rows labelled by position (or ``labels``).
 
     Shown to 4 decimals, as torch prints them; the cell's tooltip and a copy hold the full float.
-    ``marked``: rows (by place) of the followed token, labelled with ``MARK`` and drawn bold on yellow.
+    ``marked``: rows (by place) of the followed token, labelled with ``MARK`` and drawn bold on yellow
+    (places past the block are left out: the block is a corner of a larger tensor).
     """
     columns = [f"d{int(j)}" for j in dims]
     index = labels or [f"t={int(t)}" for t in positions]
@@ -310,8 +309,8 @@ def heatmap_view(
     st.altair_chart(readable(chart), width="stretch")
     missed = sorted(set(marked) - set(rows))
     if missed:
-        at = ", ".join(f"{t:,}" for t in missed)
-        note += f" The followed token's t = {at} falls between the rows drawn."
+        at, falls = ", ".join(f"{t:,}" for t in missed), "falls" if len(missed) == 1 else "fall"
+        note += f" The followed token's t = {at} {falls} between the rows drawn."
     elif rows:
         note += f" The followed token's {'row is' if len(rows) == 1 else 'rows are'} outlined in black."
     st.caption(note)

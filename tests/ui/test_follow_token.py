@@ -223,3 +223,16 @@ def test_the_last_slide_asks_for_the_tokens_position_row_then_shows_its_rows(par
 def test_without_a_position_table_the_slide_asks_for_the_place(open_page):
     at = open_page(present="true", slide="7", method="rope")
     assert at.text_input[0].label == "At which position t does it stand there?"
+
+
+def test_a_token_between_the_heatmaps_rows_is_said_to_fall_between_them(open_page):
+    at = open_page(
+        token="5", context="256", batch="1", stride="256"
+    )  # every 4th position drawn: t = 5 is not
+    assert not at.exception and not at.error
+    notes = [c.value for c in at.caption if "Downsampled for drawing" in c.value]
+    assert len(notes) == 3 and all(
+        n.endswith("The followed token's t = 5 falls between the rows drawn.") for n in notes
+    )
+    said = [json.loads(c.proto.spec)["description"] for c in at.get("vega_lite_chart")]
+    assert not any("outlined" in s for s in said)
