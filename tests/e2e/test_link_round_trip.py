@@ -209,6 +209,19 @@ def _change(page, runs: ScriptRuns, setting: Setting) -> None:
         expect(page.get_by_role("combobox", name=setting.label, exact=True)).to_have_value(choice)
 
 
+def _steady_values(page, steady_ms: int = 1_000, most_ms: int = 15_000) -> dict:
+    """The widgets' values once they have stayed the same for ``steady_ms``: a box that another
+    widget's callback changed (a preset turned to custom) can be drawn a moment after the run ends."""
+    last, same, waited = page.evaluate(_VALUES_JS), 0, 0
+    while same < steady_ms and waited < most_ms:
+        page.wait_for_timeout(250)
+        waited += 250
+        now = page.evaluate(_VALUES_JS)
+        same = same + 250 if now == last else 0
+        last = now
+    return last
+
+
 def _warnings(page) -> list[str]:
     return page.get_by_test_id("stAlertContentWarning").all_inner_texts()
 
@@ -226,7 +239,7 @@ def test_a_setting_changed_in_its_widget_travels_in_the_copied_link(server, brow
     _open(page, setting)
     before = page.evaluate(_VALUES_JS)
     _change(page, runs, setting)
-    shown = page.evaluate(_VALUES_JS)
+    shown = _steady_values(page)
     assert shown != before, f"changing {setting.label} changed no widget"
     warned = _warnings(page)  # a preset's own notes, say; the reader may see these, and nothing else
     if page.get_by_test_id("stExpandSidebarButton").is_visible():  # presenting: the sidebar starts collapsed
