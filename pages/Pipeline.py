@@ -17,7 +17,7 @@ from core.pipeline import (
 from core.scripts.pipeline import pipeline_script
 from core.text import TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
 from core.text.book import book_text_note
-from core.views import MAX_LOOKUP_ROWS, escape_markdown, human_bytes, lookup_svg, shown_piece
+from core.views import escape_markdown
 from ui.app import settings
 from ui.code_view import show_script
 from ui.navigation import page_title
@@ -25,9 +25,11 @@ from ui.pipeline.follow import FOLLOW_TITLE, first_places, follow_panel, follow_
 from ui.pipeline.views import (
     broadcast_step,
     endoftext_note,
+    input_step,
     no_window,
     position_step,
     streamed_table_note,
+    token_step,
     windows_step,
 )
 from ui.pipeline.vocab_view import vocab_tradeoff
@@ -35,7 +37,7 @@ from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
 from ui.server import cache
 from ui.state.presets import current_preset
-from ui.widgets import MAX_CHIPS, heatmap_view, picture, tensor_downloads, token_chips, values_table
+from ui.widgets import MAX_CHIPS, token_chips
 
 CHIP_MARKS = (
     "Each chip is one token with its ID. · marks a space (GPT-2 keeps a word's leading space in its token: "
@@ -136,44 +138,11 @@ grid = cache.view(
     sample_indices(T, HEATMAP_POSITIONS),
     sample_indices(d, HEATMAP_DIMS),
 )
-row = cache.view(cfg, batch, torch.tensor([seq]), corner.positions, corner.dims)
-pieces = token_strings(batch.inputs[seq, : len(corner.positions)].tolist(), V)
 in_seq = {t for b, t in places if b == seq}  # the followed token's places t in that sequence
 
 # 3. Token embeddings
 if step(3, steps[2], slides):
-    if slides.at(1):
-        st.caption(
-            "Each token ID picks one row of the table. The same ID always gets the same row, wherever it "
-            "stands." + (f" Sequence b = {seq} is drawn: it holds the followed token." if seq else "")
-        )
-        seq_ids = batch.inputs[seq].tolist()  # [T]
-        shown_ids = seq_ids[:MAX_LOOKUP_ROWS]
-        picture(
-            lookup_svg(
-                [
-                    f"{shown_piece(p)} {i:,}"
-                    for p, i in zip(token_strings(shown_ids, V), shown_ids, strict=True)
-                ],
-                seq_ids,
-                cfg.vocab_size,
-                d,
-                "token_embedding_layer",
-                f"token_embeddings[{seq}]",
-                "token_embeddings",
-                in_seq,
-            )
-        )
-    if slides.at(2):
-        values_table(
-            row.token_embeddings[0],
-            row.positions,
-            row.dims,
-            [f"t={t}: {p!r}" for t, p in enumerate(pieces)],
-            marked=in_seq,
-        )
-        title = f"token_embeddings[{seq}]"
-        heatmap_view(grid.token_embeddings[0], grid.positions, grid.dims, title, (T, d), in_seq)
+    token_step(cfg, batch, seq, grid, slides.part, in_seq)
 
 # 4. Positional embeddings
 if step(4, steps[3], slides):
@@ -185,21 +154,7 @@ if step(5, steps[4], slides):
 
 # 6. Input embeddings
 if step(6, steps[5], slides):
-    sequences, positions = f"{B} sequence{'s' * (B != 1)}", f"{T:,} position{'s' * (T != 1)}"
-    st.caption(
-        f"What the LLM trains on: {sequences} × {positions} × {d:,} numbers, "
-        f"{human_bytes(steps[5].nbytes)} in float32."
-    )
-    title = f"input_embeddings[{seq}]"
-    heatmap_view(grid.input_embeddings[0], grid.positions, grid.dims, title, (T, d), in_seq)
-    tensor_downloads(
-        "input_embeddings_grid",
-        grid.input_embeddings[0],
-        ("t", "j"),
-        f"{title} at the heatmap's positions (rows) and dimensions (columns): real values.",
-        labels=(grid.positions.tolist(), grid.dims.tolist()),
-    )
+    input_step(cfg, steps[5], grid, seq, in_seq)
 
 if follow and slides.shows(len(sections) + 1):
-    st.subheader(f"{len(sections) + 1}. {FOLLOW_TITLE}")
-    follow_slide(token, ids, cfg, batch, asked.batch_size)
+    follow_slide(len(sections) + 1, token, ids, cfg, batch, asked.batch_size)

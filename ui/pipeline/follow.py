@@ -155,13 +155,15 @@ FOLLOW_TITLE = "Follow one token"
 
 
 def follow_slide(
-    token: int | None, ids: list[int], cfg: PipelineConfig, batch: Batch, batch_size: int
+    number: int, token: int | None, ids: list[int], cfg: PipelineConfig, batch: Batch, batch_size: int
 ) -> None:
-    """Presenting, the last slide: one token's place t is asked, then its two rows and their sum shown.
+    """Presenting, the last slide (section ``number``): one token's place t is asked, then its two rows
+    and their sum shown.
 
     The token is the link's, when the first batch holds it; otherwise the one at t = 1 of window b = 1
     (or the nearest the batch has), so that b and t are not both 0.
     """
+    st.subheader(f"{number}. {FOLLOW_TITLE}")
     T, stride = cfg.context_length, cfg.stride
     if token is None or not first_places(token, batch, T, stride):
         token = min(1, batch.batch_size - 1) * stride + min(1, T - 1)
@@ -169,7 +171,8 @@ def follow_slide(
     piece = token_strings([ids[token]], cfg.vocab_size)[0]
     start = b * stride
     st.markdown(
-        f"Token {token:,} of the text, {token_text(piece)} (ID {ids[token]:,}), is in window b = {b:,} "
+        f"Token {token:,} of the text, {token_text(piece)} (ID {ids[token]:,}), is in "
+        f"window b = {b:,} "
         f"of the first batch. Windows hold {plural(T, 'token')} and one starts every "
         f"{plural(stride, 'token')}, so window {b:,} starts at token {start:,}."
     )

@@ -10,7 +10,7 @@ import torch
 
 from core.config import FAMILIES, PipelineConfig
 from core.embeddings import is_exact
-from core.pipeline import FLOAT32_BYTES, EmbeddingView
+from core.pipeline import FLOAT32_BYTES, TABLE_DIMS, TABLE_POSITIONS, EmbeddingView, Step
 from core.text import ENDOFTEXT
 from core.text.data import Batch, batch_sentence, first_batch, tokens_needed
 from core.text.samples import SAMPLES
@@ -21,12 +21,14 @@ from core.views.diagrams import (
     MAX_WINDOW_TOKENS,
     broadcast_svg,
     lookup_svg,
+    shown_piece,
     windows_sentence,
     windows_svg,
 )
-from core.views.units import human_bytes
+from core.views.units import human_bytes, plural
 from ui.pipeline.follow import first_places
 from ui.presenter import presenting
+from ui.server import cache
 from ui.state.presets import to_custom
 from ui.text_source import LONG_SAMPLE, use_long_sample
 from ui.widgets import grid_table, heatmap_view, picture, table, tensor_downloads, values_table
@@ -117,6 +119,47 @@ def windows_step(
 def first_inputs(span: torch.Tensor, batch_size: int, max_length: int, stride: int) -> torch.Tensor:
     """The first batch's inputs [B, T] again, from the tokens it is cut from (for a download)."""
     return first_batch(span.tolist(), batch_size, max_length, stride, drop_last=False).inputs
+
+
+def token_step(
+    cfg: PipelineConfig,
+    batch: Batch,
+    seq: int,
+    grid: EmbeddingView,
+    part: int | None = None,
+    marked: set[int] | None = None,
+) -> None:
+    """Sequence ``seq``'s token IDs looking up their rows, a corner of their values and a heatmap.
+
+    ``part`` (presenting): 1 the lookup, 2 the values; None both. ``grid``: the heatmap's view of
+    sequence ``seq``. ``marked``: the followed token's places t in that sequence.
+    """
+    V, T, d, marked = cfg.vocab_size, cfg.context_length, cfg.output_dim, marked or set()
+    if part in (None, 1):
+        st.caption(
+            "Each token ID picks one row of the table. The same ID always gets the same row, wherever it "
+            "stands." + (f" Sequence b = {seq} is drawn: it holds the followed token." if seq else "")
+        )
+        seq_ids = batch.inputs[seq].tolist()  # [T]
+        shown = seq_ids[:MAX_LOOKUP_ROWS]
+        labels = [f"{shown_piece(p)} {i:,}" for p, i in zip(token_strings(shown, V), shown, strict=True)]
+        out = f"token_embeddings[{seq}]"
+        picture(lookup_svg(labels, seq_ids, V, d, "token_embedding_layer", out, "token_embeddings", marked))
+    if part not in (None, 2):
+        return
+    row = cache.view(
+        cfg,
+        batch,
+        torch.tensor([seq]),
+        torch.arange(min(T, TABLE_POSITIONS)),
+        torch.arange(min(d, TABLE_DIMS)),
+    )
+    pieces = token_strings(batch.inputs[seq, : len(row.positions)].tolist(), V)
+    labels = [f"t={t}: {p!r}" for t, p in enumerate(pieces)]
+    values_table(row.token_embeddings[0], row.positions, row.dims, labels, marked=marked)
+    heatmap_view(
+        grid.token_embeddings[0], grid.positions, grid.dims, f"token_embeddings[{seq}]", (T, d), marked
+    )
 
 
 def position_step(
@@ -223,6 +266,26 @@ def broadcast_values(corner: EmbeddingView, marked: set[int]) -> None:
         labels += [f"token_embeddings[{b}, 0]", "+ pos_embeddings[0]", f"= input_embeddings[{b}, 0]"]
     shown = {3 * b + k for b in marked if b < len(corner.batch_rows) for k in range(3)}
     values_table(torch.stack(rows), corner.positions, corner.dims, labels, shown)
+
+
+def input_step(cfg: PipelineConfig, info: Step, grid: EmbeddingView, seq: int, marked: set[int]) -> None:
+    """What the LLM trains on: its size, sequence ``seq``'s heatmap (``grid``; ``marked``: the followed
+    token's places t) and its values to download."""
+    B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim
+    sequences, positions = plural(B, "sequence"), plural(T, "position")
+    st.caption(
+        f"What the LLM trains on: {sequences} × {positions} × {d:,} numbers, {human_bytes(info.nbytes)} in "
+        "float32."
+    )
+    title = f"input_embeddings[{seq}]"
+    heatmap_view(grid.input_embeddings[0], grid.positions, grid.dims, title, (T, d), marked)
+    tensor_downloads(
+        "input_embeddings_grid",
+        grid.input_embeddings[0],
+        ("t", "j"),
+        f"{title} at the heatmap's positions (rows) and dimensions (columns): real values.",
+        labels=(grid.positions.tolist(), grid.dims.tolist()),
+    )
 
 
 def streamed_table_note(cfg: PipelineConfig) -> None:
