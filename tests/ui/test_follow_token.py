@@ -205,7 +205,10 @@ def test_the_last_slide_asks_for_the_tokens_position_row_then_shows_its_rows(par
     at = open_page(present="true", slide="7", **params)
     assert not at.exception and at.subheader[0].value == "7. Follow one token"
     said = " ".join(m.value for m in at.markdown)
-    assert f"Token {token} of the text" in said and f"is in window b = {b} of the first batch" in said
+    assert (
+        f"Token {token} of the text (counting from 0)" in said
+        and f"is in window b = {b} of the first batch" in said
+    )
     (box,) = at.text_input
     assert box.label == "Which row of the position table does it get there?"
     assert not at.table  # nothing is revealed before the prediction

@@ -85,7 +85,7 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
     first = first_places(token, batch, T, cfg.stride)
     if not presenting():  # the slide "Follow one token" has said which token it is
         st.markdown("**This token**")
-    intro = f"Token {token:,} of the text is {token_text(piece)}, ID {token_id:,}."
+    intro = f"Token {token:,} of the text (counting from 0, like t) is {token_text(piece)}, ID {token_id:,}."
     if not places:
         if token < batch.num_windows * cfg.stride:  # a window starts after it: it falls between two
             why = (
@@ -171,7 +171,7 @@ def follow_slide(
     piece = token_strings([ids[token]], cfg.vocab_size)[0]
     start = b * stride
     st.markdown(
-        f"Token {token:,} of the text, {token_text(piece)} (ID {ids[token]:,}), is in "
+        f"Token {token:,} of the text (counting from 0), {token_text(piece)} (ID {ids[token]:,}), is in "
         f"window b = {b:,} "
         f"of the first batch. Windows hold {plural(T, 'token')} and one starts every "
         f"{plural(stride, 'token')}, so window {b:,} starts at token {start:,}."
