@@ -178,6 +178,45 @@ def chip_label(piece: str, token_id: int) -> str:
     return f"{escape_markdown(cut.replace(chr(10), '↵').replace(' ', '·'))} :small[{token_id}]"
 
 
+def _picked(pick: str, url_key: str, others: tuple[tuple[str, str], ...]) -> None:
+    """``token_pills``' callback: the picked chip's place goes into the URL (the ``others`` pickers' places
+    leave it and are unpicked); none (a second click) takes it out."""
+    place = st.session_state.get(pick)
+    for key, other_pick in others:
+        st.query_params.pop(key, None)
+        st.session_state[other_pick] = None
+    if place is None:
+        st.query_params.pop(url_key, None)
+    else:
+        st.query_params[url_key] = str(place)
+
+
+def token_pills(
+    label: str,
+    pieces: list[str],
+    ids: list[int],
+    url_key: str,
+    pick: str,
+    others: tuple[tuple[str, str], ...] = (),
+) -> None:
+    """Tokens as chips to pick one from (a second click drops it): the URL's ``url_key`` holds the picked
+    token's place, the pills' own key ``pick`` its chip; ``others``: (URL key, pills key) of pickers a pick
+    here replaces."""
+    text = st.query_params.get(url_key)
+    want = int(text) if text is not None and 0 <= int(text) < len(ids) else None
+    if st.session_state.get(pick) != want:  # a link opened, or the URL's token dropped
+        st.session_state[pick] = want
+    st.pills(
+        label,
+        range(len(ids)),
+        selection_mode="single",
+        format_func=lambda k: chip_label(pieces[k], ids[k]),
+        key=pick,
+        on_change=_picked,
+        args=(pick, url_key, others),
+    )
+
+
 def picture(svg: str) -> None:
     """A diagram from ``core.views.diagrams``, drawn as an image; its accessible label becomes the alt
     text."""

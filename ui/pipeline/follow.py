@@ -17,7 +17,7 @@ from core.views.units import plural
 from ui.presenter import predict_number, presenting
 from ui.server import cache
 from ui.state.url_keys import register_shown_keys
-from ui.widgets import MAX_CHIPS, chip_label, token_text, values_table
+from ui.widgets import MAX_CHIPS, token_pills, token_text, values_table
 
 (TOKEN,) = register_shown_keys("token")
 SLIDE_DIMS = 4  # values per row on the slide "Follow one token": its labels stay on one line
@@ -41,29 +41,16 @@ def followed(num_tokens: int) -> int | None:
     return None
 
 
-def _picked() -> None:
-    """The pills' callback: the picked chip's place goes into the URL; none (a second click) leaves it."""
-    token = st.session_state.get(PICK)
-    if token is None:
-        if TOKEN in st.query_params:
-            del st.query_params[TOKEN]
-    else:
-        st.query_params[TOKEN] = str(token)
-
-
-def token_picker(pieces: list[str], ids: list[int], token: int | None) -> None:
+def token_picker(pieces: list[str], ids: list[int]) -> None:
     """The first batch's tokens as chips to pick one from (a second click on it drops it)."""
-    if st.session_state.get(PICK) != token:  # a link opened, or the URL's token dropped
-        st.session_state[PICK] = token if token is not None and token < len(ids) else None
     with st.container(key="token-picker"):
-        st.pills(
+        token_pills(
             "Follow one token: pick its chip to see it go through every step below "
             "(click it again to stop following it)",
-            range(len(ids)),
-            selection_mode="single",
-            format_func=lambda k: chip_label(pieces[k], ids[k]),
-            key=PICK,
-            on_change=_picked,
+            pieces,
+            ids,
+            TOKEN,
+            PICK,
         )
 
 
@@ -146,7 +133,7 @@ def follow_panel(
     if batch is None or presenting():
         return
     picked = min(len(ids), MAX_CHIPS, tokens_needed(cfg.batch_size, cfg.context_length, cfg.stride) - 1)
-    token_picker(token_strings(ids[:picked], cfg.vocab_size), ids[:picked], token)
+    token_picker(token_strings(ids[:picked], cfg.vocab_size), ids[:picked])
     if token is not None:
         this_token(token, ids, cfg, batch, batch_size)
 

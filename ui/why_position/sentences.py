@@ -13,7 +13,7 @@ from core.text.tokenizer import token_strings
 from core.views.units import plural
 from ui.state.url_keys import register_shown_keys, register_url_keys, url_bound
 from ui.state.url_params import MAX_SENTENCE_CHARS
-from ui.widgets import MARK, chip_label, token_text
+from ui.widgets import MARK, token_pills, token_text
 from ui.widgets import table as draw_table
 
 register_url_keys("a", "b", "space")
@@ -80,37 +80,13 @@ def followed_token(ids_a: list[int], ids_b: list[int], vocab_size: int) -> Follo
     return None
 
 
-def _picked(key: str, other: str) -> None:
-    """A picker's callback: its chip's place goes into the URL (the other sentence's pick is dropped); none
-    (a second click) drops it."""
-    place = st.session_state.get(_pick_key(key))
-    for k in (key, other) if place is None else (other,):
-        if k in st.query_params:
-            del st.query_params[k]
-    st.session_state[_pick_key(other)] = None
-    if place is not None:
-        st.query_params[key] = str(place)
-
-
 def token_pickers(ids_a: list[int], ids_b: list[int], vocab_size: int, what: str) -> None:
     """A and B's tokens as chips to pick one from: ``what`` says what a pick shows (a second click on the
-    chip stops following it)."""
+    chip stops following it; a pick in one sentence drops the other's)."""
     st.markdown(f"**Follow one token:** pick its chip in A or in B to {what} (click it again to stop).")
     for letter, key, other, ids in (("A", TOKEN_A, TOKEN_B, ids_a), ("B", TOKEN_B, TOKEN_A, ids_b)):
         pieces = token_strings(ids, vocab_size)
-        text = st.query_params.get(key)
-        want = int(text) if text is not None and 0 <= int(text) < len(ids) else None
-        if st.session_state.get(_pick_key(key)) != want:  # a link opened, or the URL's token dropped
-            st.session_state[_pick_key(key)] = want
-        st.pills(
-            f"Sentence {letter}",
-            range(len(ids)),
-            selection_mode="single",
-            format_func=lambda k, pieces=pieces, ids=ids: chip_label(pieces[k], ids[k]),
-            key=_pick_key(key),
-            on_change=_picked,
-            args=(key, other),
-        )
+        token_pills(f"Sentence {letter}", pieces, ids, key, _pick_key(key), ((other, _pick_key(other)),))
 
 
 def followed_places(followed: Followed) -> str:
