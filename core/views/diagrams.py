@@ -331,6 +331,6 @@ def broadcast_svg(batch_size: int, context_length: int, dim: int, mark: tuple[in
         label += (
             " and row t of the table"
             if mark[0] < MAX_SLABS
-            else " (behind the slabs drawn), row t of the table"
+            else f" (behind the {MAX_SLABS} sequences drawn), row t of the table"
         )
     return _svg(width, label_y + 78, label, body)

@@ -223,17 +223,18 @@ def broadcast_step(
 def broadcast_picture(B: int, T: int, d: int, mark: tuple[int, int] | None = None) -> None:
     """The broadcasting diagram and what PyTorch does, in words: the lesson's "duplicates the values B
     times" (what the sum holds) joined to the step's 0 B (the view that makes the add needs no copy).
-    ``mark``: the followed token's (b, t), drawn as a band across its slab and the table."""
+    ``mark``: the followed token's (b, t), drawn as a band across its sequence's box and the table."""
     picture(broadcast_svg(B, T, d, mark))
     if mark is not None:
         b, t = mark
-        slab = "the front slab" if b == 0 else f"slab b = {b:,}" if b < MAX_SLABS else f"sequence b = {b:,}"
-        behind = " (behind the slabs drawn)" if b >= MAX_SLABS else ""
+        box = (  # each sequence is one box of a stack: b = 0 in front
+            "the front box" if b == 0 else "its box, behind, outlined" if b < MAX_SLABS else "not drawn"
+        )
         st.caption(
             f"Banded, outlined in black: the followed token (row t = {t:,} of b = {b:,}) and table row {t:,}."
             if presenting()  # one line: the slide has no room for two
-            else f"The followed token is row t = {t:,} of {slab}{behind}, banded in yellow with a black "
-            f"outline. It gets row t = {t:,} of the one table, banded the same way in the middle."
+            else f"The followed token is row t = {t:,} of sequence b = {b:,} ({box}), banded in yellow with "
+            f"a black outline. It gets row t = {t:,} of the one table, banded the same way in the middle."
         )
     total = human_bytes(B * T * d * FLOAT32_BYTES)
     if B == 1:
