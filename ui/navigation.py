@@ -17,13 +17,15 @@ from ui.presenter import presenting
 
 class Stop(NamedTuple):
     """A page of the app: its file, title, icon, URL path, and the question it answers, in the lecture's
-    words (the Start page's route and the page's own opening both read it)."""
+    words (the Start page's route and the page's own opening both read it); for a page beyond the
+    chapter, what a student needs before it."""
 
     path: str
     title: str
     icon: str
     url: str
     question: str
+    needs: str = ""  # "" for the chapter's own steps
 
 
 # The lesson's route, in order; the first is the Start page, at "/". Each file is named exactly as its URL
@@ -79,6 +81,7 @@ ROUTE = [
         "Long_context",
         "A model learns positions from texts of a fixed length: how can a model with RoPE (rotary position "
         "embedding, a relative method) read texts longer than the ones it was trained on?",
+        "Before it: Attention, where RoPE acts, and RoPE's curve on Families side by side.",
     ),
     Stop(
         "pages/Training.py",
@@ -86,6 +89,8 @@ ROUTE = [
         ":material/model_training:",
         "Training",
         "GPT's positional embeddings are optimized during training: what do they become?",
+        "Before it: the Pipeline's position table and Attention; here a tiny GPT trains, as the book does "
+        "in its later chapters.",
     ),
     Stop(
         "pages/Trained_positions.py",
@@ -93,9 +98,19 @@ ROUTE = [
         ":material/insights:",
         "Trained_positions",
         "What does a real model's trained positional embedding table look like?",
+        "Before it: the Pipeline's position table, and the similarity charts of Families side by side.",
     ),
 ]
-PAGES = [START, *ROUTE]  # the sidebar's links, in order; the first is the default
+CHAPTER = [stop for stop in ROUTE if not stop.needs]  # the lecture's own steps (ch. 2.8)
+BEYOND = [stop for stop in ROUTE if stop.needs]  # what goes beyond it
+GLOSSARY = Stop(
+    "pages/Glossary.py",
+    "Glossary",
+    ":material/menu_book:",
+    "Glossary",
+    "What does a word the lecture did not use mean?",
+)
+PAGES = [START, *ROUTE, GLOSSARY]  # the sidebar's links, in order; the first is the default
 
 SETTINGS = "_settings"  # session key: this run's settings, read by the page
 
@@ -116,7 +131,7 @@ def app_pages() -> tuple[StreamlitPage, ...]:
     if _built is None:
         _built = tuple(
             st.Page(path, title=title, url_path=url, default=i == 0)
-            for i, (path, title, _, url, _) in enumerate(PAGES)
+            for i, (path, title, _, url, *_) in enumerate(PAGES)
         )
     return _built
 
@@ -166,6 +181,11 @@ def where_am_i(stop: Stop) -> str:
     return f"Step {ROUTE.index(stop) + 1} of {len(ROUTE)}"
 
 
+def part_name(stop: Stop) -> str:
+    """Which part of the route ``stop`` is in: the chapter's own steps, or beyond it."""
+    return "Beyond the chapter" if stop.needs else "The chapter"
+
+
 def page_title(title: str) -> None:
     """A page's title; above it, where the page stands on the route, and under it, its question (not
     when presenting: the projector's screen is short)."""
@@ -173,9 +193,11 @@ def page_title(title: str) -> None:
     if stop is None or presenting():
         st.title(title)
         return
-    st.caption(f"{where_am_i(stop)} · Positional Embeddings Explorer")
+    st.caption(f"{where_am_i(stop)} · {part_name(stop)} · Positional Embeddings Explorer")
     st.title(title)
     st.markdown(question_line())
+    if stop.needs:
+        st.caption(stop.needs)
 
 
 def question_line() -> str:

@@ -19,8 +19,8 @@ def bound_number(label: str, key: str, default: int | float, help: str) -> int |
     explains them (a bound widget would silently drop an out-of-range URL value).
     """
     step = 1 if isinstance(default, int) else None
-    on_change = to_custom if key in PRESET_KEYS else None
-    value = st.number_input(label, step=step, help=help, **url_bound(key), value=default, on_change=on_change)
+    custom = {"on_change": to_custom, "args": (key,)} if key in PRESET_KEYS else {}
+    value = st.number_input(label, step=step, help=help, **url_bound(key), value=default, **custom)
     return type(default)(value)
 
 
@@ -36,6 +36,7 @@ def pipeline_settings() -> PipelineConfig:
         **url_bound("method"),
         index=list(FAMILIES).index(DEFAULTS.method),
         on_change=to_custom,
+        args=("method",),
     )
     c1, c2 = st.columns(2)
     with c1:

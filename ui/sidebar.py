@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.navigation import PAGES, SETTINGS, app_pages
+from ui.navigation import BEYOND, CHAPTER, GLOSSARY, PAGES, ROUTE, SETTINGS, START, app_pages
 from ui.presenter import PRESENT, presenter_toggle, slide_url
 from ui.settings import pipeline_settings
 from ui.state.presets import apply_new_preset
@@ -35,8 +35,7 @@ def sidebar(path: str) -> None:
         if note := apply_new_preset():
             st.info(note, icon=":material/swap_horiz:")
     with st.sidebar:
-        for k, (page, stop) in enumerate(zip(app_pages(), PAGES, strict=True)):
-            st.page_link(page, label=f"{k}. {stop.title}" if k else stop.title, icon=stop.icon)
+        page_links()
         st.divider()
         choice = text_source()
         st.divider()
@@ -45,6 +44,17 @@ def sidebar(path: str) -> None:
         share_link()
         presenter_toggle(url_bound(PRESENT))
     st.session_state[SETTINGS] = (cfg, choice)
+
+
+def page_links() -> None:
+    """The pages: Start, the chapter's steps, what goes beyond it, and the Glossary, each part named."""
+    pages = dict(zip(PAGES, app_pages(), strict=True))
+    st.page_link(pages[START], label=START.title, icon=START.icon)
+    for part, stops in (("The chapter (ch. 2.8)", CHAPTER), ("Beyond the chapter", BEYOND)):
+        st.caption(part)
+        for stop in stops:
+            st.page_link(pages[stop], label=f"{ROUTE.index(stop) + 1}. {stop.title}", icon=stop.icon)
+    st.page_link(pages[GLOSSARY], label=GLOSSARY.title, icon=GLOSSARY.icon)
 
 
 def share_link() -> None:

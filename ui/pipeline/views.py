@@ -37,7 +37,7 @@ from ui.widgets import grid_table, heatmap_view, picture, table, tensor_download
 def _use_context(context_length: int) -> None:
     """A button's callback: the context length that fits the text (the text stays)."""
     st.session_state["context"] = context_length
-    to_custom()
+    to_custom("context")
 
 
 def no_window(message: str, text: str, num_tokens: int) -> None:

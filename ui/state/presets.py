@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import PipelineConfig
+from core.config import FAMILIES, PipelineConfig
 from core.presets import PRESETS, Preset
 from core.text.samples import SAMPLE_TITLES, SAMPLES
 from ui.server import cache
@@ -21,9 +21,42 @@ APPLIED_PRESET = "_applied_preset"  # session key: the preset whose values were 
 register_url_keys(PRESET)
 
 
-def to_custom() -> None:
-    """A preset-controlled setting was edited by hand: the view is no longer the preset."""
+LEFT = "_left_preset"  # session key: (preset name, setting key) of the edit that turned the preset custom
+SETTING_NAMES = {
+    "vocab": "Vocab V",
+    "dim": "Dim d",
+    "context": "Context T",
+    "stride": "Stride",
+    "method": "Positional method",
+    "heads": "Heads H",
+    "base": "Base",
+    "buckets": "T5 buckets",
+    "max_distance": "T5 max distance",
+}
+
+
+def to_custom(key: str | None = None) -> None:
+    """A preset-controlled setting (``key``) was edited by hand: the view is no longer the preset, and
+    the sidebar says which setting made it so."""
+    name = st.session_state.get(PRESET, CUSTOM)
+    if name in PRESETS and key is not None:
+        st.session_state[LEFT] = (name, key)
     st.session_state[PRESET] = CUSTOM
+
+
+def custom_note() -> str | None:
+    """Under the preset list, once an edit made it "Custom settings": which preset, which setting."""
+    if st.session_state.get(PRESET, CUSTOM) != CUSTOM or LEFT not in st.session_state:
+        return None
+    name, key = st.session_state[LEFT]
+    value = preset_values(PRESETS[name]).get(key)
+    if value is None:
+        return None
+    shown = FAMILIES[value].label if key == "method" and value in FAMILIES else f"{value:,}"
+    return (
+        f"Custom settings: you changed {SETTING_NAMES[key]}, which {PRESETS[name].label} sets to {shown}. "
+        "Choose the preset again to get all of its values back."
+    )
 
 
 def preset_label(name: str) -> str:
@@ -161,6 +194,8 @@ def preset_choice() -> Preset | None:
         "the stride to its context length.",
     )
     sync_preset_url()
+    if note := custom_note():
+        st.caption(note)
     return PRESETS.get(name)
 
 

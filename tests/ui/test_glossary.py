@@ -1,0 +1,62 @@
+"""Every word the lecture does not teach is defined where a student first meets it: each page's text, read
+in reading order (``tests.ui.visible_text``), uses no glossary term before its definition, at the
+defaults, under every method and under every preset; and the Glossary page lists every term."""
+
+import pytest
+
+from core.config import FAMILIES
+from core.presets import PRESETS
+from core.views.glossary import TERMS, define, first_undefined, plain
+from tests.ui.visible_text import reading
+from ui.navigation import GLOSSARY, PAGES
+
+EVERY_PAGE = [stop.path for stop in PAGES]
+METHOD_PAGES = ["pages/Why_position.py", "pages/Pipeline.py", "pages/Attention.py", "pages/Families.py"]
+CASES = (
+    [(page, {}) for page in EVERY_PAGE]
+    + [(page, {"method": m}) for page in METHOD_PAGES for m in FAMILIES if m != "learned"]
+    + [("pages/Pipeline.py", {"preset": p}) for p in PRESETS if p != "book"]
+    + [("pages/Families.py", {"preset": p}) for p in ("llama3-8b", "bloom-176b", "t5-base")]
+    + [("pages/Pipeline.py", {"batch": "1", "context": "1", "vocab": "257"})]
+)
+
+
+def _id(case) -> str:
+    page, params = case
+    return page.removeprefix("pages/").removesuffix(".py") + "".join(f"-{k}={v}" for k, v in params.items())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_no_word_is_used_before_it_is_defined(case, open_page):
+    page, params = case
+    at = open_page(page, **params)
+    assert not at.exception
+    for k, stream in enumerate(reading(at)):
+        missing = first_undefined(stream)
+        where = "the page" if k == 0 else f"what opens as part {k}"
+        assert not missing, f"{where} uses, before defining: " + "; ".join(f"{n}: …{c}…" for n, c in missing)
+
+
+def test_the_reader_finds_a_word_used_before_its_definition():
+    late = f"The cosine is 0.48. Later: {define('cosine similarity')}."
+    early = f"The {define('cosine similarity', 'cosine')} is 0.48."
+    assert [name for name, _ in first_undefined(late)] == ["cosine similarity"]
+    assert first_undefined(early) == []
+    assert first_undefined("No such word here.") == []
+
+
+def test_a_word_inside_another_words_definition_is_no_use():
+    assert first_undefined(define("score")) == []  # its definition speaks of attention
+
+
+def test_the_glossary_page_lists_every_term_by_topic(open_page):
+    at = open_page(GLOSSARY.path)
+    assert not at.exception
+    text = plain("\n".join(m.value for m in at.markdown))
+    assert all(f"{term.name}: {term.gloss}" in text for term in TERMS)
+    assert [h.value for h in at.subheader] == list(dict.fromkeys(term.topic for term in TERMS))
+
+
+def test_every_page_links_to_the_glossary(open_page):
+    at = open_page("pages/Pipeline.py")
+    assert GLOSSARY.title in [link.proto.label for link in at.sidebar.get("page_link")]

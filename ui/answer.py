@@ -1,0 +1,58 @@
+"""The answer, in short: under a page's question, its answer in plain words with the one number that
+answers it, and a button for each method that would answer differently.
+
+A page reserves the box's place under its question (``answer_slot``) and fills it once its numbers are
+computed (``show_answer``): the box comes first in reading order, whatever the page computes first.
+Not when presenting: there the class predicts each answer before it is revealed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from core.config import FAMILIES
+from ui.presenter import presenting
+from ui.state.presets import to_custom
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A page's answer for the settings in force."""
+
+    label: str  # what the number is, in a few words
+    number: str  # the number that answers the question, as shown
+    words: str  # two to four plain sentences that answer it, the number among them
+    others: tuple[str, ...] = field(default=())  # methods (keys) that answer differently: a button each
+    evidence: str = "The tables, captions and charts below are the evidence."
+
+
+def answer_slot() -> DeltaGenerator | None:
+    """The box's place, right under the question (None when presenting)."""
+    return None if presenting() else st.container()
+
+
+def use_method(key: str) -> None:
+    """A button's callback: the sidebar's method becomes ``key`` (the rest of the settings stay)."""
+    st.session_state["method"] = key
+    to_custom("method")
+
+
+def show_answer(slot: DeltaGenerator | None, answer: Answer) -> None:
+    """Draw ``answer`` in ``slot`` (nothing when there is none)."""
+    if slot is None:
+        return
+    with slot.container(border=True, key="answer"):
+        st.markdown("**The answer, in short**")
+        number, words = st.columns([1, 3])
+        number.metric(answer.label, answer.number)
+        words.markdown(answer.words)
+        if answer.others:
+            st.markdown("Other methods answer differently. See the same page with:")
+            cells = st.columns(len(answer.others))
+            for cell, key in zip(cells, answer.others, strict=True):
+                label = FAMILIES[key].label
+                cell.button(label, key=f"answer_{key}", on_click=use_method, args=(key,), width="stretch")
+        st.caption(answer.evidence)
