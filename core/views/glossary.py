@@ -92,8 +92,8 @@ TERMS = (
     ),
     Term(
         "attention",
-        "the layer after the input embeddings, where each token looks at the tokens before it and mixes in "
-        "what it needs from them",
+        "the part of the model where each token looks at the other tokens and mixes in what it needs from "
+        "them",
         r"\battention\b",
         ATTENTION,
     ),

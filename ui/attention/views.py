@@ -43,6 +43,7 @@ from core.positional.family import EXTRAPOLATE, Family, all_params
 from core.text.tokenizer import token_strings
 from core.training.model import SIZES
 from core.training.training import TrainResult
+from core.views.glossary import define
 from core.views.markup import escape_markdown
 from core.views.units import listing
 from ui.families.controls import setting
@@ -571,13 +572,12 @@ def _tokens(count: int) -> str:
 
 
 BRIDGE_WORDS = (
-    "Attention is the layer where tokens look at each other. From each token's input embedding x it makes a "
-    "**query** q = x·W_q (what the token looks for) and a **key** k = x·W_k (what it offers), with two "
-    "matrices the model learns. The **score** of query i for key j is q·k/√dh, where dh is the length of q "
-    "and k (dividing by √dh keeps scores from growing with it). A **softmax** turns each row of scores into "
-    "**weights**, positive and adding up to 1: how much token i takes from each token j. A model runs "
-    "several **heads** side by side, each with its own W_q and W_k. GPT also uses a **causal mask**: a "
-    "token sees only itself and the tokens before it, so it cannot peek at the next word it must predict."
+    f"The input embeddings go first into {define('attention')}. From each token's input embedding x "
+    f"it makes a {define('query and key')}: q = x·W_q and k = x·W_k, with two matrices the model learns. "
+    f"The {define('score')} of query i for key j is q·k/√dh, where dh is the length of q and k (dividing "
+    f"by √dh keeps scores from growing with it). A {define('softmax')} is applied to each row of scores: "
+    f"its weights say how much token i takes from each token j. A model runs several "
+    f"{define('head', 'heads')}. GPT also uses a {define('causal mask')}."
 )
 
 
