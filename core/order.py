@@ -169,8 +169,8 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
     else:
         same = f"{plural(n, 'vector')}, of which {count_of(shuffle.shared_without, n, 'vector')} among A's"
     out = [
-        f"**Without positions** the shuffled sentence hands the model {same}. One attention step without a "
-        "causal mask treats its input as a set, so it cannot tell the orders apart."
+        f"**Without positions** the shuffled sentence hands the model {same}. Attention that lets every "
+        "token see every other token treats its input as a set, so it cannot tell the orders apart."
     ]
     if not additive:
         family = FAMILIES[method]
@@ -200,17 +200,21 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
         )
     diff = shuffle.mean_diff_with
     if diff == 0:
-        means = "the two means are exactly equal"
+        means = "the two averages are exactly equal"
     elif diff < 1e-9:  # float64 sums of O(1) values: only the last digits differ
         means = (
-            f"the two means' cosine is {shuffle.mean_cosine_with:.6f} and they differ by at most {diff:.1e}, "
-            "float rounding in the last digits"
+            f"the two averages' cosine is {shuffle.mean_cosine_with:.6f} and no number of theirs differs by "
+            "more than the computer's rounding in the last digits"
         )
     else:
-        means = f"the two means' cosine is {shuffle.mean_cosine_with:.6f} (they differ by at most {diff:.3g})"
+        means = (
+            f"the two averages' cosine is {shuffle.mean_cosine_with:.6f} (no number of theirs differs by more "
+            f"than {diff:.3g})"
+        )
     out.append(
-        f"**A plain average still cannot see it**: {means}, because mean(tok + pos) = mean(tok) + mean(pos) "
-        "for any order. Positions pay off in attention, which compares vectors pair by pair."
+        f"**A plain average still cannot see it**: {means}, because the average of (token + position) is the "
+        "average of the tokens plus the average of the positions, in any order. Positions pay off in "
+        "attention, which compares vectors pair by pair."
     )
     return out
 

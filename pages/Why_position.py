@@ -20,12 +20,15 @@ from core.order import (
 from core.scripts.why_position import why_position_script
 from core.text import token_strings
 from core.views import escape_markdown
+from core.views.glossary import define
+from ui.answer import answer_slot, show_answer
 from ui.app import settings
 from ui.attention.views import attention_bridge_expander, pair_headline_or_message, relative_headline
 from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, ask, predict_number, presenting
 from ui.server import cache
+from ui.why_position.answer import why_answer
 from ui.why_position.sentences import (
     comparison_table,
     followed_places,
@@ -42,6 +45,7 @@ INTRO = (
     "stands**. Type two sentences with the same words in another order and compare."
 )
 page_title("Why position?")
+slot = answer_slot()  # the answer, in short, right under the question (filled once it is computed)
 if not presenting():
     st.markdown(INTRO)
     attention_bridge_expander()  # section 2 and the relative methods speak of attention
@@ -61,7 +65,7 @@ except ValueError as exc:
 if not presenting():
     show_script(
         why_position_script(cfg, text_a, text_b),
-        "it prints the token IDs, the cosines and norms and the shuffle comparisons this page shows.",
+        "it prints the token IDs, the numbers of the two tables below and the shuffle comparisons.",
     )
 order = permutation(len(ids_a), cfg.seed)
 ids_p = [ids_a[k] for k in order]
@@ -74,7 +78,8 @@ if cfg.method == "learned" and num_positions > cfg.context_length:
         f"context length is {cfg.context_length}. These sentences need {num_positions} positions, so "
         f"this page builds a longer table just for them, `nn.Embedding({num_positions}, {cfg.output_dim})`; "
         f"a model trained at context {cfg.context_length} would have no rows for positions "
-        f"{cfg.context_length} to {num_positions - 1}. "
+        f"{cfg.context_length} to {num_positions - 1}, so a token standing there (below) uses a row such a "
+        "model never had. "
         + (
             f"Its first {cfg.context_length} rows are exactly the pipeline's."
             if same_prefix(cfg.context_length, num_positions, cfg.output_dim)
@@ -114,9 +119,10 @@ if slides.shows(1):
 
 shared = shared_tokens(ids_a, ids_b, tok_a, tok_b, pos)
 moved = first_moved(shared)
-question = ""
+question, piece, headline = "", "", None
 if moved is not None:
     piece = escape_markdown(repr(token_strings([moved.token_id], cfg.vocab_size)[0]))
+    headline = None if additive else pair_headline_or_message(cfg, (text_a, text_b))
     question = (  # it names the token: the table that would show the answer waits for the reveal
         f"Predict the cosine of {piece} in A (position {moved.position_a}) and {piece} in B (position "
         f"{moved.position_b}), token embeddings only, from −1 to 1"
@@ -134,7 +140,6 @@ if slides.shows(2):
         not slides.on or predict_number("why_1", question, moved.cosine_without, 0.001, 6)
     ):
         family = FAMILIES[cfg.method]
-        headline = None if additive else pair_headline_or_message(cfg, (text_a, text_b))
         cells = st.columns(2 if additive or headline is None or headline.silent else 3)
         cells[0].metric(
             f"cos({piece} in A, {piece} in B), no positions",
@@ -162,9 +167,13 @@ if slides.shows(2):
         elif headline is not None:
             relative_headline(cells[1:], headline, piece, moved)
         if not additive and not slides.on:
-            label = f"{family.label} on these two sentences, score by score: Attention"
+            label = f"{family.label} on these two sentences, pair by pair: Attention"
             st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
     if shared and slides.at(1) and (not slides.on or moved is None or ask("why_1", question)):
+        st.caption(
+            "Every token the two sentences share: its positions, the cosine of its two vectors, and each "
+            f"vector's {define('norm')}."
+        )
         shared_table(shared, cfg.vocab_size, followed)
         if followed is not None:
             st.caption(
@@ -188,7 +197,12 @@ if slides.shows(3):
         name: compare_orders(tok_a, tok, pos) for name, tok in (("A vs shuffled A", tok_p), ("A vs B", tok_b))
     }
 if slides.shows(3) and slides.at(0):
-    st.markdown("Here A is compared with a shuffle of its own tokens (the seed picks the shuffle):")
+    # The answer spoke of attention for a method that acts there; otherwise the word is new here.
+    attention = "attention" if not additive and moved is not None else define("attention")
+    st.markdown(
+        f"Here A is compared with a shuffle of its own tokens (the seed picks the shuffle). What the model "
+        f"does next, {attention}, compares the vectors pair by pair: can it tell the two orders apart?"
+    )
     token_chips(token_strings(ids_p, cfg.vocab_size), ids_p, name="Token chips of A, shuffled")
     comparison_table(comparisons)
 if slides.shows(3) and slides.at(1):
@@ -198,3 +212,4 @@ if slides.shows(3) and slides.at(1):
     everyone = list(dict.fromkeys(ids_a + ids_b))
     pieces = dict(zip(everyone, token_strings(everyone, cfg.vocab_size), strict=True))
     st.caption(escape_markdown(reordering_sentence(ids_a, ids_b, pieces)))
+show_answer(slot, why_answer(cfg.method, piece, moved, headline))

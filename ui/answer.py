@@ -26,6 +26,7 @@ class Answer:
     number: str  # the number that answers the question, as shown
     words: str  # two to four plain sentences that answer it, the number among them
     others: tuple[str, ...] = field(default=())  # methods (keys) that answer differently: a button each
+    others_say: str = "Other methods answer differently. See the page with:"  # above their buttons
     evidence: str = "The tables, captions and charts below are the evidence."
 
 
@@ -46,11 +47,11 @@ def show_answer(slot: DeltaGenerator | None, answer: Answer) -> None:
         return
     with slot.container(border=True, key="answer"):
         st.markdown("**The answer, in short**")
-        number, words = st.columns([1, 3])
-        number.metric(answer.label, answer.number)
+        words, number = st.columns([3, 1])  # the words first: they define what the number's label names
         words.markdown(answer.words)
+        number.metric(answer.label, answer.number)
         if answer.others:
-            st.markdown("Other methods answer differently. See the same page with:")
+            st.markdown(answer.others_say)
             cells = st.columns(len(answer.others))
             for cell, key in zip(cells, answer.others, strict=True):
                 label = FAMILIES[key].label

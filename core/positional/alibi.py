@@ -93,7 +93,7 @@ register(
         label="ALiBi",
         kind="relative",
         injects="score bias",
-        where="ALiBi adds a penalty proportional to the distance to each attention score",
+        where="ALiBi lowers the attention between two tokens by a penalty that grows with their distance",
         source="Press, Smith & Lewis 2022",
         extrapolates="the linear penalty simply continues",
         help="alibi: a linear distance penalty.",

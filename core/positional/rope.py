@@ -206,7 +206,7 @@ register(
         label="RoPE",
         kind="relative",
         injects="query/key rotation",
-        where="RoPE rotates each query and key by its position inside attention",
+        where="RoPE turns the vectors that attention compares by an angle that grows with the position",
         source="Su et al. 2021 (RoFormer)",
         extrapolates="rotations continue; slow pairs reach angles never seen in training",
         help="rope: rotates queries and keys.",

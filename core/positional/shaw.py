@@ -129,7 +129,7 @@ register(
         label="Shaw relative",
         kind="relative",
         injects="key (and value) vectors",
-        where="Shaw's method adds a learned vector per clipped offset to the keys inside attention",
+        where="Shaw relative adds a learned vector for each distance, up to a largest one, inside attention",
         source="Shaw, Uszkoreit & Vaswani 2018",
         extrapolates="offsets past the clip share the last vector",
         help="shaw: learned vectors per clipped offset.",

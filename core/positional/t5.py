@@ -223,7 +223,7 @@ register(
         label="T5 bias",
         kind="relative",
         injects="score bias",
-        where="T5 adds a learned bias per distance bucket to each attention score",
+        where="T5 bias adds a learned number for each range of distances to the attention between two tokens",
         source="Raffel et al. 2020 (T5)",
         extrapolates="offsets past the max distance share the last bucket",
         help="t5: a learned bias per offset bucket.",

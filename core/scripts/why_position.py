@@ -90,7 +90,7 @@ orders = {"A vs shuffled A": compare(tok_a, tok_shuffled), "A vs B": compare(tok
 for pair, c in orders.items():
     n = c["num_vectors"]
     print(f"{pair}: same vectors {c['shared_without']} of {n} without positions, {c['shared_with']} with;")
-    print(f"  cos of means {c['mean_cosine_with']:.6f}, max |diff| of means {c['mean_diff_with']:.1e}")
+    print(f"  cosine of the averages {c['mean_cosine_with']:.6f}, largest gap {c['mean_diff_with']:.4f}")
 
 page = {"ids_a": ids_a, "ids_b": ids_b, "ids_shuffled": ids_shuffled, "shared": shared, "moved": moved}
 print(json.dumps({**page, "orders": orders}))"""

@@ -81,3 +81,24 @@ def open_page():
 def errors():
     """``errors(at)``: every error message on the page, in one string."""
     return error_text
+
+
+def answer_block(at):
+    """The page's answer box (``ui.answer.show_answer``), or None."""
+
+    def find(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child.proto, "id", "").endswith("-answer"):
+                return child
+            if (found := find(child)) is not None:
+                return found
+        return None
+
+    return find(at.main)
+
+
+def page_metrics(at) -> list:
+    """The page's metrics below its answer box (the evidence), in order."""
+    box = answer_block(at)
+    inside = {id(m) for m in box.get("metric")} if box is not None else set()
+    return [m for m in at.metric if id(m) not in inside]

@@ -494,7 +494,7 @@ def relative_headline(cells: list, headline: PairHeadline, piece: str, moved) ->
         a, b = headline.seen
         st.caption(
             start
-            + f"{label} adds nothing to any attention score either: "
+            + f"{label} adds nothing to attention either: "
             + (
                 f"only the causal mask carries order, and it lets {piece} see {a} token"
                 f"{'s' if a != 1 else ''} in A and {b} in B."

@@ -121,18 +121,27 @@ def shared_table(shared: list[SharedToken], vocab_size: int, followed: Followed 
 
 
 def comparison_table(comparisons: dict[str, OrderComparison]) -> None:
-    """One row per pair of orders (its name: its comparison): vectors kept, cosines and gaps of the means."""
+    """One row per pair of orders (its name: its comparison): vectors kept, cosines and gaps of the averages
+    (the mean of the sentence's vectors)."""
     rows = [
         {
             "pair": name,
             "same vectors, no positions": f"{c.shared_without} of {c.num_vectors}",
             "same vectors, with positions": f"{c.shared_with} of {c.num_vectors}",
-            "cos of means, no positions": c.mean_cosine_without,
-            "cos of means, with positions": c.mean_cosine_with,
-            "max |diff| of means, with positions": c.mean_diff_with,
+            "cosine of the averages, no positions": c.mean_cosine_without,
+            "cosine of the averages, with positions": c.mean_cosine_with,
+            "largest difference of the averages, with positions": c.mean_diff_with,
         }
         for name, c in comparisons.items()
     ]
-    names = ("cos of means, no positions", "cos of means, with positions")
-    formats = dict.fromkeys(names, "{:.6f}") | {"max |diff| of means, with positions": "{:.1e}"}
+    names = ("cosine of the averages, no positions", "cosine of the averages, with positions")
+    formats = dict.fromkeys(names, "{:.6f}") | {"largest difference of the averages, with positions": _gap}
     draw_table(pd.DataFrame(rows), formats, hide_index=True)
+
+
+def _gap(value: float) -> str:
+    """A difference as a student reads it: 0, a decimal, or a word for the computer's last-digit rounding
+    (never "1.1e+00")."""
+    if value == 0:
+        return "0"
+    return f"{value:.4f}" if value >= 1e-4 else "below 0.0001 (rounding)"

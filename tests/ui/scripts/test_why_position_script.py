@@ -9,6 +9,7 @@ from core.config import FAMILIES, PipelineConfig
 from core.order import mid_sentence
 from core.positional.sinusoidal import sinusoidal_at
 from core.scripts.why_position import FAMILIES_HEADING, why_position_script
+from tests.ui.conftest import page_metrics
 
 CAT = (" The cat sat on the mat", " On the mat the cat sat")  # the page's default, read mid-sentence
 FLOATS = [  # the shared-token table's float columns, and the script's keys for them
@@ -53,9 +54,10 @@ def assert_prints_the_page(result: dict, at, additive: bool = True) -> None:
     # The first token that moved: its cosine without positions, and with them for a method that adds them
     # (the others' headline is their term on pairs, which the Attention page's script prints).
     assert result["moved"] is not None
-    assert float(at.metric[0].value) == pytest.approx(result["moved"]["without"], rel=0, abs=1e-6)
+    metrics = page_metrics(at)  # below the answer box
+    assert float(metrics[0].value) == pytest.approx(result["moved"]["without"], rel=0, abs=1e-6)
     if additive:
-        assert float(at.metric[1].value) == pytest.approx(result["moved"]["with"], rel=0, abs=1e-6)
+        assert float(metrics[1].value) == pytest.approx(result["moved"]["with"], rel=0, abs=1e-6)
 
     orders = at.table[1].value.set_index("pair")  # 2. A vs its shuffle, A vs B
     assert list(orders.index) == list(result["orders"])
@@ -64,9 +66,9 @@ def assert_prints_the_page(result: dict, at, additive: bool = True) -> None:
         assert row["same vectors, no positions"] == f"{c['shared_without']} of {c['num_vectors']}"
         assert row["same vectors, with positions"] == f"{c['shared_with']} of {c['num_vectors']}"
         for column, key in [
-            ("cos of means, no positions", "mean_cosine_without"),
-            ("cos of means, with positions", "mean_cosine_with"),
-            ("max |diff| of means, with positions", "mean_diff_with"),
+            ("cosine of the averages, no positions", "mean_cosine_without"),
+            ("cosine of the averages, with positions", "mean_cosine_with"),
+            ("largest difference of the averages, with positions", "mean_diff_with"),
         ]:
             assert c[key] == pytest.approx(row[column], rel=0, abs=1e-6), (pair, column)
 
