@@ -208,8 +208,8 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
         )
     else:
         means = (
-            f"the two averages' cosine is {shuffle.mean_cosine_with:.6f} (no number of theirs differs by more "
-            f"than {diff:.3g})"
+            f"the two averages' cosine is {shuffle.mean_cosine_with:.6f} (no number of theirs differs by "
+            f"more than {diff:.3g})"
         )
     out.append(
         f"**A plain average still cannot see it**: {means}, because the average of (token + position) is the "
