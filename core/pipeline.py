@@ -44,7 +44,7 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
     additive = family.additive
     pos_params = family.parameter_count(T, d, FamilyConfig()) if additive else 0  # trained at the input
     pos_code = family.pipeline_code or (
-        f"# {family.label}: nothing is added at the input ({family.where or 'position enters nowhere'})\n"
+        f"# {family.label}: nothing is added at the input.\n# {family.where or 'Position enters nowhere'}.\n"
         "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing"
     )
     return [

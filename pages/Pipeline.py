@@ -18,9 +18,11 @@ from core.scripts.pipeline import pipeline_script
 from core.text import TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
 from core.text.book import book_text_note
 from core.views import escape_markdown
+from ui.answer import answer_slot, show_answer
 from ui.app import settings
 from ui.code_view import show_script
 from ui.navigation import page_title
+from ui.pipeline.answer import no_window_answer, pipeline_answer, steps_table
 from ui.pipeline.follow import FOLLOW_TITLE, first_places, follow_panel, follow_slide, followed
 from ui.pipeline.views import (
     broadcast_step,
@@ -41,12 +43,14 @@ from ui.widgets import MAX_CHIPS, token_chips
 
 CHIP_MARKS = (
     "Each chip is one token with its ID. · marks a space (GPT-2 keeps a word's leading space in its token: "
-    "' cat' and 'cat' are different IDs), ↵ a line break, and � a piece of a character that spans several "
-    "tokens (one UTF-8 byte sequence split between them)."
+    "' cat' and 'cat' are different IDs), ↵ a line break, and � a piece of a character that GPT-2 split "
+    "between two tokens (an accented letter or an emoji is stored as several bytes, and a token may hold "
+    "only some of them)."
 )
 
 cfg, choice = settings()
 page_title("From text to input embeddings")
+slot = answer_slot()  # the answer, in short, under the question (filled once the steps are computed)
 if not presenting():
     st.caption(
         "The lesson's pipeline, live: every shape, count and value below comes from real tensors "
@@ -84,6 +88,11 @@ if not presenting() and batch is not None:
         "it prints the shapes above and, last, the corner of input_embeddings shown below.",
     )
 steps = pipeline_steps(cfg, len(ids))
+if batch is None:
+    show_answer(slot, no_window_answer(cfg.context_length, len(ids)))
+else:
+    answer = pipeline_answer(cfg, steps, len(choice.text), batch.num_windows)
+    show_answer(slot, dataclasses.replace(answer, table=steps_table(steps)))
 PARTS = [  # presenting, each step's shape is asked first, then its pictures and values come a slide each
     ["", "the tokens"],
     ["", "the windows", "inputs and targets"],

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from core.config import FAMILIES
 from ui.presenter import presenting
 from ui.state.presets import to_custom
+from ui.widgets import table
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class Answer:
     others: tuple[str, ...] = field(default=())  # methods (keys) that answer differently: a button each
     others_say: str = "Other methods answer differently. See the page with:"  # above their buttons
     evidence: str = "The tables, captions and charts below are the evidence."
+    table: pd.DataFrame | None = None  # exact numbers that belong to the answer (shown with ``evidence``)
 
 
 def answer_slot() -> DeltaGenerator | None:
@@ -47,13 +50,15 @@ def show_answer(slot: DeltaGenerator | None, answer: Answer) -> None:
         return
     with slot.container(border=True, key="answer"):
         st.markdown("**The answer, in short**")
-        words, number = st.columns([3, 1])  # the words first: they define what the number's label names
+        words, number = st.columns([5, 2])  # the words first: they define what the number's label names
         words.markdown(answer.words)
         number.metric(answer.label, answer.number)
+        if answer.table is not None:
+            table(answer.table, hide_index=True, one_line="answer")
+        st.caption(answer.evidence)
         if answer.others:
             st.markdown(answer.others_say)
             cells = st.columns(len(answer.others))
             for cell, key in zip(cells, answer.others, strict=True):
                 label = FAMILIES[key].label
                 cell.button(label, key=f"answer_{key}", on_click=use_method, args=(key,), width="stretch")
-        st.caption(answer.evidence)

@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from core.presets import GPT2_VOCAB, Preset
-from core.views.units import human_bytes, human_count
+from core.views.glossary import define
+from core.views.units import human_bytes
 from ui.widgets import table
 
 
@@ -18,27 +19,28 @@ def preset_panel(preset: Preset) -> None:
     if not preset.layers:
         return
     tables = preset.embedding_parameters()
+    token_table = preset.vocab_size * preset.dim
     with st.container(border=True):
-        st.markdown(f"**Preset: {preset.label}** — {preset.source}")
-        rows = [
-            {
-                "": "embedding tables",
-                "parameters": human_count(tables),
-                "fp32": human_bytes(4 * tables),
-                "bf16": human_bytes(2 * tables),
-            }
-        ]
-        if preset.layers:
-            total = preset.total_parameters()
-            rows.append(
+        source = preset.source.replace("config.json", define("config.json"))
+        st.markdown(f"**Preset: {preset.label}** — from {source}")
+        st.caption(f"Each parameter takes 4 bytes in float32 and 2 in {define('bf16')}.")
+        rows = [("token table", token_table)]
+        if position := tables - token_table:  # learned positions, or T5's biases; none for the others
+            name = "position table" if preset.method == "learned" else "T5's position biases"
+            rows += [(name, position), ("embedding tables (the two above)", tables)]
+        rows.append(("whole model", preset.total_parameters()))
+        frame = pd.DataFrame(
+            [
                 {
-                    "": "whole model",
-                    "parameters": human_count(total),
-                    "fp32": human_bytes(4 * total),
-                    "bf16": human_bytes(2 * total),
+                    "": name,
+                    "parameters": f"{n:,}",
+                    "bytes in float32": f"{4 * n:,} ({human_bytes(4 * n)})",
+                    "bytes in bf16": f"{2 * n:,} ({human_bytes(2 * n)})",
                 }
-            )
-        table(pd.DataFrame(rows), hide_index=True)
+                for name, n in rows
+            ]
+        )
+        table(frame, hide_index=True)
         if preset.layers:
             st.caption(
                 f"The embedding tables are {tables / preset.total_parameters():.2%} of the model's "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -171,11 +172,16 @@ def token_chips(
         st.caption(note)
 
 
+_DASHES = re.compile(r"([-.])(?=[-.])")  # "--" and "..." that Markdown would turn into "—" and "…"
+
+
 def chip_label(piece: str, token_id: int) -> str:
     """A token as a pill (a chip to pick) labels it: the piece as a chip shows it, then its ID; escaped, as
-    pills read Markdown."""
+    pills read Markdown, and "--" kept two hyphens (a zero-width space between them), as the chips and
+    the drawings show it."""
     cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
-    return f"{escape_markdown(cut.replace(chr(10), '↵').replace(' ', '·'))} :small[{token_id}]"
+    shown = _DASHES.sub("\\1\u200b", cut.replace("\n", "↵").replace(" ", "·"))
+    return f"{escape_markdown(shown)} :small[{token_id}]"
 
 
 def _picked(pick: str, url_key: str, others: tuple[tuple[str, str], ...]) -> None:

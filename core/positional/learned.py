@@ -13,6 +13,7 @@ from torch import nn
 from core.embeddings import TableRows, learned_position_rows
 from core.positional.family import Family, FamilyConfig, LogitInputs, Param, additive_logits, register
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
+from core.views.glossary import define
 
 INITS = {"torch": 1.0, "openai": 0.01, "hf": 0.02}  # init name -> std of N(0, std²)
 INIT = Param(
@@ -100,7 +101,7 @@ register(
         input_rows=learned_rows,
         fixed_length=True,
         table_name="pos_embedding_layer",
-        input_note="Learned: random N(0, 1) now, trained later.",
+        input_note=f"Learned: random for now, drawn from {define('N(0, 1)')}; training changes them later.",
         seeded=True,
         pipeline_code="pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
         "pos_embeddings = pos_embedding_layer(torch.arange(max_length))",

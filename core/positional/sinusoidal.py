@@ -174,7 +174,10 @@ register(
             "pos_embeddings = sinusoidal(torch.arange(max_length), output_dim)  # fixed, no parameters"
         ),
         table_name="sinusoidal(torch.arange(T), d)",
-        input_note="Sinusoidal: fixed waves, one frequency per pair of dimensions; nothing to train.",
+        input_note=(
+            "Sinusoidal: fixed waves, fast in the first dimensions and slower in the later ones; nothing to "
+            "train."
+        ),
         trainable=True,
         input_module=SinusoidalPositions,
     )

@@ -124,7 +124,7 @@ def _position_cell(cfg: PipelineConfig) -> str:
             "pos_embeddings = pos_embedding_layer(torch.arange(max_length))  # [T, d]"
         )
     return (
-        f"# {family.label}: nothing is added at the input; {family.where or 'position enters nowhere'}.\n"
+        f"# {family.label}: nothing is added at the input.\n# {family.where or 'Position enters nowhere'}.\n"
         "pos_embeddings = torch.zeros(context_length, output_dim)  # [T, d]: adding it changes nothing"
     )
 

@@ -149,8 +149,8 @@ def tradeoff_sentence(
             f"{text} has no tokens at any V, while {table}"
             if small.num_tokens == 0
             else f"{text} stays at {plural(small.num_tokens, 'token')} from V = {small.vocab_size:,} "
-            f"(bytes only) to {large.vocab_size:,}: GPT-2's BPE finds no pair of bytes in it to merge, "
-            f"while {table}"
+            f"(the 256 single bytes, no merged tokens) to {large.vocab_size:,}: GPT-2's BPE finds no pair of "
+            f"bytes in it to merge, while {table}"
         )
     else:
         fewer, ratio = small.num_tokens - large.num_tokens, small.num_tokens / max(large.num_tokens, 1)
@@ -167,8 +167,9 @@ def tradeoff_sentence(
                 "more text"
             )
         change = (
-            f"from V = {small.vocab_size:,} (bytes only) to {large.vocab_size:,} {text} goes from "
-            f"{small.num_tokens:,} to {plural(large.num_tokens, 'token')} ({shorter}), while {table}"
+            f"from V = {small.vocab_size:,} (the 256 single bytes, no merged tokens) to {large.vocab_size:,} "
+            f"{text} goes from {small.num_tokens:,} to {plural(large.num_tokens, 'token')} ({shorter}), "
+            f"while {table}"
         )
     return (
         f"{capitalized(change)}. At the sidebar's V = {vocab_size:,}: {plural(num_tokens, 'token')} and "

@@ -231,9 +231,26 @@ TERMS = (
     ),
     Term(
         "config.json",
-        "the file of settings a released model ships with: rope_theta is RoPE's base, "
-        "max_position_embeddings the length it reads, rope_type its scaling",
-        r"\bconfig\.json\b|\brope_type\b|\brope_theta\b|\bmax_position_embeddings\b",
+        "the file of settings a released model ships with: its sizes, and how it handles positions",
+        r"\bconfig\.json\b",
+        MODELS,
+    ),
+    Term(
+        "rope_theta",
+        "RoPE's base in a model's config.json: the larger it is, the slower its slowest pairs turn",
+        r"\brope_theta\b",
+        LONG,
+    ),
+    Term(
+        "max_position_embeddings",
+        "the longest text, in tokens, that a model's config.json says it reads",
+        r"\bmax_position_embeddings\b",
+        LONG,
+    ),
+    Term(
+        "rope_type",
+        "the scaling a model's config.json applies to RoPE for texts longer than its training",
+        r"\brope_type\b",
         LONG,
     ),
     Term(

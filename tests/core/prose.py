@@ -39,7 +39,10 @@ _KEYS = re.compile(
 
 PATTERNS = {
     "a count of 1 with a plural noun": re.compile(rf"{_ONE} (?:{_NOUN})s\b"),
-    "a count other than 1 with a singular noun": re.compile(rf"{_MANY} (?:{_NOUN})\b(?![-'’])"),
+    # "278 token IDs" and "a 4 × 256 position table" are compound nouns, not a singular noun's count.
+    "a count other than 1 with a singular noun": re.compile(
+        rf"{_MANY} (?:{_NOUN})\b(?![-'’]| (?:IDs?|tables?)\b)"
+    ),
     "1 of n things with a plural verb": re.compile(
         rf"{_ONE} of (?:the )?[\d,]+ (?:{_NOUN})s (?:are|have|were)\b"
     ),

@@ -4,6 +4,7 @@ method's button changes it."""
 
 import pytest
 
+from core.config import FAMILIES
 from tests.ui.conftest import answer_block, page_metrics
 
 
@@ -21,7 +22,7 @@ def test_why_position_answers_no_with_the_cosine_its_section_shows(open_page):
     at = open_page("pages/Why_position.py")
     words, label, number = answer_of(at)
     evidence = page_metrics(at)
-    assert label.replace("\\", "") == "cosine of ' cat' in A and in B, with positions"
+    assert label.replace("\\", "") == "' cat': cosine A vs B, with positions"
     assert number == evidence[1].value == "0.483638"  # the section's own number
     assert (
         words.startswith("No: not once positions are added.")
@@ -79,3 +80,73 @@ def test_a_method_change_says_why_the_preset_is_now_custom(open_page):
     )
     at.sidebar.number_input(key="dim").set_value(64).run()  # a second edit: still the first reason
     assert any("you changed Positional method" in n for n in [c.value for c in at.sidebar.caption])
+
+
+def test_the_pipeline_answers_with_every_steps_shape_parameters_and_bytes_exact(open_page):
+    at = open_page("pages/Pipeline.py")
+    words, label, number = answer_of(at)
+    assert (label, number) == ("`input_embeddings` shape", "8 × 4 × 256")
+    assert "278 token IDs" in words and "69 windows of 4 tokens" in words
+    assert "positions 0 … 3 (the lecture's positions 1 to 4: Python counts from 0)" in words
+    steps = answer_block(at).get("table")[0].value
+    assert list(steps["shape"]) == ["278", "8 × 4", "8 × 4 × 256", "4 × 256", "8 × 4 × 256", "8 × 4 × 256"]
+    assert list(steps["parameters"]) == ["0", "0", "12,865,792", "1,024", "0", "0"]
+    assert list(steps["bytes"]) == ["2,224", "256", "32,768", "4,096", "0 extra", "32,768"]
+    assert [m.value for m in page_metrics(at)][:3] == ["278", "0", "2.2 kB"]  # the evidence rounds them
+
+    smaller = answer_of(open_page("pages/Pipeline.py", batch="2"))  # a setting changes the answer
+    assert smaller[2] == "2 × 4 × 256" and "2 to a batch" in smaller[0]
+
+
+def test_the_gpt3_presets_tables_are_exact_on_screen(open_page):
+    at = open_page("pages/Pipeline.py", preset="gpt3-175b")
+    assert answer_of(at)[2] == "4 × 2,048 × 12,288"  # the long sample makes 4 windows of 2,048
+    panel = next(t.value for t in at.table if "bytes in bf16" in t.value.columns)
+    assert list(panel["parameters"])[:3] == ["617,558,016", "25,165,824", "642,723,840"]
+    steps = answer_block(at).get("table")[0].value
+    assert list(steps["parameters"])[2:4] == ["617,558,016", "25,165,824"]
+    assert list(steps["bytes"])[-1] == "402,653,184"
+    note = " ".join(i.value for i in at.info)  # the token table alone, not the two tables of the panel
+    assert (
+        "the token table alone (without the position table) would take 2,470,232,064 bytes (2.5 GB)" in note
+    )
+
+
+@pytest.mark.parametrize("method", ["rope", "alibi", "nope"])
+def test_a_method_without_a_table_says_where_position_enters_and_why_zeros_cost_0_b(method, open_page):
+    at = open_page("pages/Pipeline.py", method=method)
+    words, _, _ = answer_of(at)
+    assert "adds nothing at the input" in words
+    info = " ".join(i.value for i in at.info).replace("\\", "")
+    assert "writes `torch.zeros(4, 256)` only so that the lesson's add still runs" in info
+    assert "that would take 4,096 bytes in the script" in info and "0 parameters and 0 B" in info
+    assert "Families side by side" not in info
+    links = [link.proto.label for link in at.main.get("page_link")]
+    assert (f"Where {FAMILIES[method].label} acts: Attention" in links) == (method != "nope")
+    assert [b.label for b in answer_block(at).get("button")] == ["Learned absolute", "Sinusoidal"]
+
+
+@pytest.mark.parametrize(
+    "batch, says",
+    [
+        ("8", "Python duplicates these values eight times, and"),
+        ("2", "eight times; with B = 2 here, it is 2 times"),
+    ],
+)
+def test_broadcasting_quotes_the_lectures_eight_at_any_batch(batch, says, open_page):
+    at = open_page("pages/Pipeline.py", batch=batch)
+    text = " ".join(m.value for m in at.markdown)
+    assert says in text and "The lecture, at B = 8" in text
+    assert "duplicates the values 2 times" not in text and "implicit leading axis" not in text
+
+
+def test_a_token_of_two_hyphens_reads_the_same_on_its_chip_and_in_the_drawing():
+    from ui.widgets import chip_label
+
+    label = chip_label("--", 438)
+    assert label.replace("\u200b", "").startswith("\\-\\-")  # two hyphens, never an em dash
+
+
+def test_a_text_too_short_for_a_window_answers_why(open_page):
+    words, label, number = answer_of(open_page("pages/Pipeline.py", source="paste", text="Hi", context="4"))
+    assert (label, number) == ("windows", "0") and "one window of T = 4 needs 5" in words

@@ -8,6 +8,7 @@ from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import token_embedding_rows
 from core.scripts.attention import attention_script
 from core.text.tokenizer import encode
+from tests.ui.conftest import page_metrics
 
 PAGE = "pages/Attention.py"
 MAX_CHART_BYTES = 1_000_000
@@ -230,8 +231,8 @@ def test_why_position_headlines_the_methods_own_term_on_pairs(method, open_page)
     at = open_page("pages/Why_position.py", method=method)
     assert not at.exception and not at.error
     label = FAMILIES[method].label
-    cos, kept, changed = at.metric
-    assert cos.value == "1.000000" and not any("added" in m.label for m in at.metric)
+    cos, kept, changed = page_metrics(at)
+    assert cos.value == "1.000000" and not any("added" in m.label for m in page_metrics(at))
     assert kept.label.replace("\\", "") == f"{label} term, ' sat' → ' cat' in B"
     assert kept.delta == "the same in A · 1 token back in both"  # the same distance: the same term
     assert changed.label.replace("\\", "") == f"{label} term, ' cat' → ' mat' in B"
@@ -242,18 +243,19 @@ def test_why_position_headlines_the_methods_own_term_on_pairs(method, open_page)
     for metric in (kept, changed):  # the Attention page says the same numbers
         assert f"is {metric.value}" in text or f"and {metric.value} in B" in text
     links = [link.proto.label for link in at.main.get("page_link")]
-    assert f"{label} on these two sentences, score by score: Attention" in links
+    assert f"{label} on these two sentences, pair by pair: Attention" in links
     assert "See it on your own sentence: Attention, section 1" in links  # the bridge, folded
 
 
 def test_why_position_headlines_differ_between_methods_and_nope_names_the_mask(open_page):
-    values = {m: [x.value for x in open_page("pages/Why_position.py", method=m).metric[1:]] for m in FAMILIES}
+    pages = {m: open_page("pages/Why_position.py", method=m) for m in FAMILIES}
+    values = {m: [x.value for x in page_metrics(at)[1:]] for m, at in pages.items()}
     assert values["alibi"] == ["-0.5000", "-1.0000"]  # head 1's slope 1/2: 1 and 2 tokens back in B
     assert values["nope"] == ["5"]  # ' cat' sees 5 tokens in B (itself included)
     assert values["alibi"] != values["t5"] != values["nope"]
     at = open_page("pages/Why_position.py", method="nope")
-    assert at.metric[1].label.replace("\\", "") == "Tokens ' cat' can see in B (the causal mask)"
-    assert at.metric[1].delta == "in A: 2"
+    assert page_metrics(at)[1].label.replace("\\", "") == "Tokens ' cat' can see in B (the causal mask)"
+    assert page_metrics(at)[1].delta == "in A: 2"
     caption = next(c.value for c in at.caption if "moved from position" in c.value).replace("\\", "")
     assert "only the causal mask carries order, and it lets ' cat' see 2 tokens in A and 5 in B" in caption
 
@@ -262,7 +264,8 @@ def test_why_positions_rope_headline_agrees_with_its_table(open_page):
     at = open_page("pages/Why_position.py", method="rope")
     table = at.table[0].value.set_index("token")  # the tokens as the page shows them: ' cat'
     table.index = table.index.str.strip("' ")
-    assert float(at.metric[0].value) == pytest.approx(table.loc["cat", "cosine, with positions"], abs=1e-6)
+    cosine = float(page_metrics(at)[0].value)
+    assert cosine == pytest.approx(table.loc["cat", "cosine, with positions"], abs=1e-6)
     assert not any("rotated" in m.label for m in at.metric)  # no cosine of a rotated key to contradict it
 
 
@@ -270,7 +273,7 @@ def test_why_position_still_says_added_where_a_table_is_added(open_page):
     at = open_page("pages/Why_position.py", method="learned")
     assert "… with positions 1 and 4 added" in [m.label for m in at.metric]
     links = [link.proto.label for link in at.main.get("page_link")]
-    assert "Learned absolute on these two sentences, score by score: Attention" not in links
+    assert "Learned absolute on these two sentences, pair by pair: Attention" not in links
     assert links[-1].startswith("Next: step 2 of 7, Pipeline")
 
 

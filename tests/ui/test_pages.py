@@ -15,7 +15,8 @@ PAGES = ["pages/Pipeline.py", "pages/Why_position.py"]
 
 
 def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    """The steps' metrics (below the answer box), by label."""
+    return {m.label: m.value for m in page_metrics(at)}
 
 
 def html(at: AppTest) -> str:
@@ -177,7 +178,9 @@ def test_gpt3_setting_never_allocates_the_table(open_page):
     at = open_page(dim="12288", context="2048", sample="log")
     assert not at.exception and not at.error
     assert metrics(at)["`input_embeddings` shape"] == "8 × 2,048 × 12,288"
-    assert "never allocates it" in " ".join(i.value for i in at.info)
+    info = " ".join(i.value for i in at.info)
+    assert "never builds it" in info
+    assert "the token table alone (without the position table) would take 2,470,232,064 bytes" in info
     assert any("Downsampled for drawing" in c.value for c in at.caption)
 
 
@@ -210,8 +213,11 @@ def test_preset_from_the_url_sets_the_settings_and_shows_its_tables(open_page):
     assert at.sidebar.number_input(key="dim").value == 768
     assert at.sidebar.number_input(key="context").value == 1024
     assert metrics(at)["`token_embeddings` shape"] == "8 × 1,024 × 768"
-    table = at.table[0].value
-    assert list(table["parameters"]) == ["39.38 M", "124.44 M"]
+    table = next(t.value for t in at.table if "bytes in bf16" in t.value.columns)  # the preset's panel
+    rows = ["token table", "position table", "embedding tables (the two above)", "whole model"]
+    assert list(table[""]) == rows
+    assert list(table["parameters"]) == ["38,597,376", "786,432", "39,383,808", "124,439,808"]
+    assert table["bytes in float32"][2] == "157,535,232 (157.5 MB)"
     assert not at.warning  # GPT-2's own vocabulary
 
 

@@ -25,6 +25,7 @@ from core.views.diagrams import (
     windows_sentence,
     windows_svg,
 )
+from core.views.glossary import define
 from core.views.units import human_bytes, plural
 from ui.pipeline.follow import first_places
 from ui.presenter import presenting
@@ -177,15 +178,11 @@ def position_step(
     marked = marked or set()
     family, T, d = FAMILIES[cfg.method], cfg.context_length, cfg.output_dim
     if not family.additive:
-        st.info(
-            f"**{family.label}** adds nothing to the input: the input embeddings are the token embeddings. "
-            + (
-                f"{family.where[0].upper()}{family.where[1:]} (see **Families side by side**)."
-                if family.where
-                else "Position enters nowhere: only a causal mask lets order in (see **Why position?**)."
+        st.info(no_table_words(family, T, d))
+        if family.where:
+            st.page_link(
+                "pages/Attention.py", label=f"Where {family.label} acts: Attention", icon=":material/grid_on:"
             )
-            + " The step's `pos_embeddings` is all zeros, so adding it changes nothing."
-        )
         return
     if part in (None, 1):
         st.caption(
@@ -198,6 +195,23 @@ def position_step(
         return
     values_table(corner.pos_embeddings, corner.positions, corner.dims, marked=marked)
     heatmap_view(grid.pos_embeddings, grid.positions, grid.dims, "pos_embeddings", (T, d), marked)
+
+
+def no_table_words(family, T: int, d: int) -> str:
+    """Step 4 for a method with no position table: where position enters instead, and why the script's
+    `torch.zeros(T, d)` of 4·T·d bytes is 0 B here (a model with this method has no such table)."""
+    where = (
+        f"{family.where[0].upper()}{family.where[1:]}: the Attention page shows it on two sentences."
+        if family.where
+        else f"Position enters nowhere: only a {define('causal mask')} lets order in (see **Why position?**)."
+    )
+    zeros = T * d * FLOAT32_BYTES
+    return (
+        f"**{family.label}** adds nothing to the input: the input embeddings are the token embeddings. "
+        f"{where} The shown code writes `torch.zeros({T}, {d})` only so that the lesson's add still runs; "
+        f"that would take {zeros:,} bytes in the script, but a model with {family.label} keeps no such "
+        "table, so this step has 0 parameters and 0 B."
+    )
 
 
 def broadcast_step(
@@ -236,25 +250,36 @@ def broadcast_picture(B: int, T: int, d: int, mark: tuple[int, int] | None = Non
             else f"The followed token is row t = {t:,} of sequence b = {b:,} ({box}), banded in yellow with "
             f"a black outline. It gets row t = {t:,} of the one table, banded the same way in the middle."
         )
+    st.markdown(broadcast_words(B, T, d))
+
+
+LECTURE_B = 8  # the lecture's batch: "duplicating these same values eight times"
+
+
+def broadcast_words(B: int, T: int, d: int) -> str:
+    """What PyTorch does for ``[B, T, d] + [T, d]``, in words: the lecture's "duplicates the values eight
+    times" (at its B = 8), what the sum holds, and the step's 0 B (no copy is written)."""
     total = human_bytes(B * T * d * FLOAT32_BYTES)
+    shapes = (
+        f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch matches the two shapes from their last number, {d} with "
+        f"{d} and {T} with {T}. The table has no batch number, so PyTorch uses the same table for every "
+        "sequence"
+    )
     if B == 1:
-        repeat = (
-            "which already matches the batch's B = 1: here nothing is repeated (with more sequences it would "
-            "be repeated over them without copying it: the step's **Extra memory for the add**, 0 B). "
+        return (
+            f"{shapes}; here there is only B = 1, so nothing is repeated (with more sequences it would be "
+            "repeated over them without copying it: the step's **Extra memory for the add**, 0 B). "
             "Position 0 of that one row:"
         )
-    else:
-        repeat = (
-            f"then repeats it over the {B} sequences. The lesson says Python duplicates the values {B} "
-            f"times, and the result does hold them {B} times: `input_embeddings` has the table's {T:,} × "
-            f"{d:,} values in each of its {B} sequences ({total} in all). What PyTorch skips is writing {B} "
-            "copies of the table out first: it reads the one table for every sequence, so the step's "
-            "**Extra memory for the add** is 0 B, while the sum itself takes its bytes (step 6). Position t "
-            "of **every** row gets the same vector:"
-        )
-    st.markdown(
-        f"`[{B}, {T}, {d}] + [{T}, {d}]`: PyTorch lines the shapes up from the right and gives "
-        f"the `[{T}, {d}]` table an implicit leading axis of size 1, {repeat}"
+    lecture = f"The lecture, at B = {LECTURE_B}, says Python duplicates these values eight times" + (
+        "" if B == LECTURE_B else f"; with B = {B} here, it is {B} times"
+    )
+    return (
+        f"{shapes}: it repeats it over the {B} sequences. {lecture}, and the result does hold them {B} "
+        f"times: `input_embeddings` has the table's {T:,} × {d:,} values in each of its {B} sequences "
+        f"({total} in all). What PyTorch skips is writing {B} copies of the table out first: it reads the "
+        "one table for every sequence, so the step's **Extra memory for the add** is 0 B, while the sum "
+        "itself takes its bytes (step 6). Position t of **every** row gets the same vector:"
     )
 
 
@@ -293,11 +318,12 @@ def streamed_table_note(cfg: PipelineConfig) -> None:
     """Above the steps, when the token table is too big to build: how its rows come all the same."""
     if is_exact(cfg.vocab_size, cfg.output_dim):
         return
+    nbytes = cfg.vocab_size * cfg.output_dim * FLOAT32_BYTES
     st.info(
-        f"At vocab {cfg.vocab_size:,} × d {cfg.output_dim:,} the token table would take "
-        f"{human_bytes(cfg.vocab_size * cfg.output_dim * 4)}. The app never allocates it: each row is drawn "
-        "from its own seeded N(0, 1) generator, so values differ from a bulk "
-        "`nn.Embedding` init (same distribution). Shapes, counts and bytes are exact."
+        f"At vocab {cfg.vocab_size:,} × d {cfg.output_dim:,} the token table alone (without the position "
+        f"table) would take {nbytes:,} bytes ({human_bytes(nbytes)}). The app never builds it: each row is "
+        "drawn with a seed of its own, with the same spread of random numbers as `nn.Embedding`'s, so the "
+        "values differ from the book's table. Shapes, counts and bytes are exact."
     )
 
 

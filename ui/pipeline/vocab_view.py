@@ -8,6 +8,7 @@ import streamlit as st
 from core.config import PipelineConfig
 from core.text.vocab import SweepPoint, tradeoff_sentence
 from core.views.charts import line_chart, vocab_charts, vocab_frame
+from core.views.glossary import define
 from ui.presenter import readable
 from ui.server import cache
 
@@ -25,6 +26,7 @@ def vocab_tradeoff(text: str, cfg: PipelineConfig) -> None:
     V, d = cfg.vocab_size, cfg.output_dim
     points = cache.vocab_sweep_of(text)
     num_tokens, whole_text = cache.swept_token_count(text, V)
+    st.caption(f"Both charts draw the vocabulary size V on a {define('log scale')}.")
     for column, chart in zip(st.columns(2), _charts(tuple(points), V, d), strict=True):
         column.altair_chart(readable(chart), width="stretch", height=290)  # title and axes included
     st.caption(tradeoff_sentence(points, V, num_tokens, d, whole_text))

@@ -35,7 +35,7 @@ def why_answer(method: str, piece: str, moved: SharedToken | None, headline: Pai
     if family.additive:
         chance = " The table is random and untrained: the exact number is chance; that it is below 1 is not."
         return Answer(
-            f"cosine of {piece} in A and in B, with positions",
+            f"{piece}: cosine A vs B, with positions",
             f"{moved.cosine_with:.6f}",
             f"No: not once positions are added. The embedding layer alone gives {piece} the same vector in A "
             f"and in B: their {cosine} is {moved.cosine_without:.6f}. {family.label} adds the vector of "
@@ -49,7 +49,7 @@ def why_answer(method: str, piece: str, moved: SharedToken | None, headline: Pai
         f"Yes: {family.label} adds nothing to the input, so {piece} at {places} gets the same input vector: "
         f"their {cosine} is {moved.cosine_with:.6f}."
     )
-    label, number = f"cosine of {piece} in A and in B, input vectors", f"{moved.cosine_with:.6f}"
+    label, number = f"{piece}: cosine A vs B, input vectors", f"{moved.cosine_with:.6f}"
     if headline is None or headline.silent:
         a, b = headline.seen if headline else (0, 0)
         mask = (

@@ -40,7 +40,7 @@ CASES = [
         {**params, **(PAGE_VALUES.get(url, {}) if name == "long-values" else {})},
         id=f"{url}-{name}",
     )
-    for path, _, _, url, _ in ROUTE
+    for path, _, _, url, *_ in ROUTE
     if (ROOT / path).is_file()
     for name, params in SETTINGS.items()
 ]
