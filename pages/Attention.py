@@ -9,9 +9,10 @@ from core.config import FAMILIES
 from core.order import check_sentence_tokens, mid_sentence
 from core.scripts.attention import attention_script
 from core.text import token_strings
+from ui.answer import answer_slot, show_answer
 from ui.app import settings
+from ui.attention.answer import attention_answer
 from ui.attention.views import (
-    BRIDGE,
     attention_bridge,
     attention_settings,
     check,
@@ -37,6 +38,7 @@ from ui.widgets import token_text
 
 cfg, _ = settings()
 page_title("Attention: where position acts")
+slot = answer_slot()  # the answer, in short, under the question (filled once the maps are computed)
 if not presenting():
     st.markdown(
         "Absolute methods add position to the input embeddings. Relative methods leave the input alone and "
@@ -80,11 +82,12 @@ weights = f"Weights: {view.weights}. {view.head_label.capitalize()}. {mask}"
 if not presenting():
     show_script(
         attention_script(cfg, chosen.fam, chosen.head, chosen.causal, text_a, text_b),
-        f"with seeded random heads, it prints sentence A's content part, what {FAMILIES[cfg.method].label} "
+        f"with seeded random weights, it prints sentence A's content part, what {FAMILIES[cfg.method].label} "
         "changes and the weights, B's weights, the moved token's row and the pairs' terms, and last one JSON "
         "line with them.",
     )
 headline = pairs_of(view, cfg.vocab_size, causal)
+show_answer(slot, attention_answer(view, headline))
 followed = followed_token(view.ids_a, view.ids_b, cfg.vocab_size)
 in_a = None if followed is None else followed.a  # its query row in A's maps
 slides = Slides(
@@ -99,7 +102,7 @@ slides = Slides(
 if not slides.on:
     token_pickers(view.ids_a, view.ids_b, cfg.vocab_size, "make it the query below and outline its row")
 if slides.shows(1):
-    st.subheader("1. Attention in one minute" if slides.on else f"1. {BRIDGE}")
+    st.subheader("1. Attention in one minute")
     attention_bridge(view, pieces[0], causal, words=slides.at(0), picture=slides.at(1), followed=in_a)
 
 if slides.shows(2):

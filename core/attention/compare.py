@@ -148,8 +148,25 @@ def signature(family: Family, m: AttentionMap) -> str:
             "same two tokens at the same distance would get the same value"
         )
     else:
-        shape = "not the same along a diagonal: it depends on where each token stands, not only on i − j"
+        shape = (
+            "not the same along a diagonal: it depends on where each token stands, not only on i − j (its "
+            "position vectors are added to the tokens' before the query and key are made: that mixes them)"
+        )
     return f"{label} changes the scores by {float(values.min()):+.2f} to {float(values.max()):+.2f}, {shape}."
+
+
+def distance_terms(m: AttentionMap) -> dict[int, float] | None:
+    """What position adds at each distance r = i − j ≥ 0 that the map shows, when that is the same along
+    every diagonal (ALiBi, T5 bias); None when it also depends on the tokens or the places."""
+    terms: dict[int, float] = {}
+    for i, j in m.mask.nonzero().tolist():
+        value, r = float(m.position[i, j]), i - j
+        if r < 0:
+            continue
+        if r in terms and abs(terms[r] - value) > 1e-9 * max(1.0, abs(value)):
+            return None
+        terms.setdefault(r, value)
+    return dict(sorted(terms.items()))
 
 
 def family_term(family: Family, m: AttentionMap) -> torch.Tensor:

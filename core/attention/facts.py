@@ -7,6 +7,7 @@ import torch
 from core.positional.alibi import get_slopes
 from core.positional.family import Family, FamilyConfig
 from core.positional.t5 import t5_relative_bucket
+from core.views.glossary import define
 from core.views.units import listing
 
 
@@ -39,23 +40,25 @@ def key_fact(family: Family, fam: FamilyConfig, head: int, distances: list[int],
         start = t5_last_bucket_start(fam, causal)
         side = "looking back" if causal else "on each side"
         return (
-            f"T5 sorts distances into {fam.buckets} buckets and learns one number per bucket and head "
+            f"T5 sorts distances into {fam.buckets} {define('bucket', 'buckets')} and learns one number per "
+            "bucket and head "
             f"(untrained here, so random): {side}, the nearest distances get a bucket each, farther ones "
             f"share ever wider buckets, and every distance from {start:,} on shares the last one. The same "
             "distance always gets the same number."
         )
     if family.name == "shaw":
         return (
-            f"Shaw learns one vector aᴷ per distance, clipped at ±{fam.clip}: the term q·aᴷ/√dh depends on "
+            f"Shaw learns one vector aᴷ per distance, up to a {define('clip')} of ±{fam.clip}: the term "
+            "q·aᴷ/√dh depends on "
             f"the query's token and the distance only, and all keys more than {fam.clip} tokens away share "
             "one vector."
         )
     if family.rotate is not None:
         return (
-            "RoPE turns each query and key by an angle proportional to its position, so their score "
-            "depends only on the distance i − j: the same two vectors score the same at positions (7, 3) "
+            "RoPE turns each query and key by an angle proportional to its position, so for the same two "
+            "vectors the score depends only on the distance i − j: they score the same at positions (7, 3) "
             "and (1007, 1003). Along a diagonal of these heatmaps the distance is the same but the tokens "
-            "differ, so the scores differ; the same two tokens at the same distance score the same."
+            "differ, so the scores differ there; the same two tokens at the same distance score the same."
         )
     if family.additive:
         return (

@@ -150,3 +150,56 @@ def test_a_token_of_two_hyphens_reads_the_same_on_its_chip_and_in_the_drawing():
 def test_a_text_too_short_for_a_window_answers_why(open_page):
     words, label, number = answer_of(open_page("pages/Pipeline.py", source="paste", text="Hi", context="4"))
     assert (label, number) == ("windows", "0") and "one window of T = 4 needs 5" in words
+
+
+def test_attention_answers_inside_attention_with_alibis_number_three_tokens_back(open_page):
+    at = open_page("pages/Attention.py", method="alibi")
+    words, label, number = answer_of(at)
+    assert (label, number) == (
+        "ALiBi, a key 3 tokens back (head 1 of 8)",
+        "-1.5",
+    )  # slope 1/2, once only a hover
+    assert words.startswith("Inside **attention**") and "+0, -0.5, -1, -1.5, -2, -2.5" in words
+    assert [b.label for b in answer_block(at).get("button")] == ["Learned absolute", "Sinusoidal"]
+    other_head = answer_of(open_page("pages/Attention.py", method="alibi", head="2"))
+    assert other_head[2] == "-0.75"  # head 2's slope 1/4: the answer follows the settings
+
+
+def test_attention_answers_with_ropes_term_on_the_pair_section_3_shows(open_page):
+    at = open_page("pages/Attention.py", method="rope")
+    words, label, number = answer_of(at)
+    assert label.replace("\\", "") == "RoPE, ' mat' → ' cat' in A"
+    section_3 = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert f"the RoPE term is {number} in A" in section_3
+    assert "so for the same two tokens only their distance counts" in words
+
+
+def test_an_absolute_method_answers_not_inside_attention_but_at_the_input(open_page):
+    at = open_page("pages/Attention.py", method="sinusoidal")
+    words, _, _ = answer_of(at)
+    assert words.startswith("Not there for Sinusoidal: it adds position to the input embeddings")
+    assert [b.label for b in answer_block(at).get("button")] == ["Shaw relative", "T5 bias", "ALiBi", "RoPE"]
+
+
+def test_nope_answers_that_only_the_mask_tells_positions_apart(open_page):
+    words, label, number = answer_of(open_page("pages/Attention.py", method="nope"))
+    assert (label, number) == (
+        "tokens the moved token sees in B",
+        "5",
+    ) and "sees 2 tokens in A and 5 in B" in words
+
+
+def test_the_sinusoids_signature_joins_the_families_pages_distance_only_similarity(open_page):
+    # Families: the sinusoid's vectors' similarity depends only on |i − j|; here its scores do not: say why.
+    at = open_page("pages/Attention.py")
+    line = next(c.value for c in at.caption if c.value.startswith("Sinusoidal changes the scores"))
+    assert "not only on i − j (its position vectors are added to the tokens' before the query and key" in line
+
+
+def test_ropes_key_fact_says_for_which_vectors_the_score_depends_only_on_the_distance(open_page):
+    at = open_page("pages/Attention.py", method="rope")
+    fact = next(i.value for i in at.info if i.value.startswith("RoPE turns"))
+    assert "for the same two vectors the score depends only on the distance i − j" in fact
+    assert (
+        "the tokens differ, so the scores differ there" in fact
+    )  # section 4's "not the same along a diagonal"

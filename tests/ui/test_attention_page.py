@@ -27,7 +27,7 @@ def test_every_family_shows_where_it_acts(method, open_page):
     family = FAMILIES[method]
     subheaders = [s.value for s in at.subheader]
     assert subheaders == [
-        "1. Attention in one minute: queries, keys, scores, softmax, heads and the causal mask",
+        "1. Attention in one minute",
         f"2. Where {family.label} acts, on sentence A (head 1 of 8)",
         "3. A and B, side by side",
         "4. Every family on sentence A (head 1 of 8)",
@@ -211,7 +211,7 @@ def test_after_training_a_switch_shows_the_trained_models_own_heads(open_page, j
         "32 → 16), a decoder, so its mask is on; the sentences are cut to its context of 8 tokens" in weights
     )
     assert [s.value for s in at.subheader] == [
-        "1. Attention in one minute: queries, keys, scores, softmax, heads and the causal mask",
+        "1. Attention in one minute",
         "2. Where Learned absolute acts, on sentence A (head 1 of 2)",
         "3. A and B, side by side",
         "4. Every family on sentence A (head 1 of 8)",  # a trained model has one family: the rest are random

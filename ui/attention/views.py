@@ -72,6 +72,11 @@ def attention_settings(per_row: int = 4) -> Settings:
     """The widgets: heads H, the head shown, the causal mask, and each family's settings it uses."""
     params = [p for key, p in all_params().items() if key not in SKIPPED]
     values = {}
+    st.caption(
+        f"A layer runs several {define('head', 'heads')}; Shaw relative keeps a vector per distance up to "
+        f"its {define('clip')}, and T5 bias a number per {define('bucket')} of distances up to its max "
+        f"distance. The {define('causal mask')} can be turned off."
+    )
     columns = st.columns(per_row)
     with columns[0]:
         head = bound_number("Head shown", "head", 1, "Which head's scores the page shows (1 … H).")
@@ -79,7 +84,7 @@ def attention_settings(per_row: int = 4) -> Settings:
         with columns[(k + 1) % per_row]:
             values[param.key] = setting(param)
     causal = st.toggle(
-        "Causal mask: a token sees only itself and the tokens before it (a decoder, as GPT)",
+        "Causal mask: a token sees only itself and the tokens before it, as in GPT",
         value=True,
         **url_bound("causal"),
     )
@@ -173,7 +178,9 @@ def trained_run() -> TrainResult | None:
 def weights_switch(run: TrainResult | None) -> bool:
     """The switch to the trained tiny GPT's heads (session only: a link cannot carry a trained model)."""
     if run is None:
-        st.caption("Train the tiny GPT on **Watch positions being learned** to see its real heads here.")
+        st.caption(
+            "Train the tiny GPT on **Watch positions being learned** to see its trained attention here."
+        )
         return False
     c = run.config
     return st.toggle(
@@ -370,9 +377,9 @@ def small_multiples(view: SentenceMaps, pieces: list[str], highlight: int | None
     st.caption(
         f"{scale}, squeezed at its ends; grey: masked."
         if on
-        else f"{scale}, even near 0 (within ±{constant:.3g}) and squeezed farther out, like a logarithm on "
-        "each side, so small changes stay visible next to large ones; hover a cell for its value. Grey: "
-        f"masked.{note}"
+        else f"{scale}. It is even near 0 (within ±{constant:.3g}) and squeezed farther out on each side, as "
+        f"on a {define('log scale')}, so small changes stay visible next to large ones; hover a cell for its "
+        f"value. Grey: masked.{note}"
     )
 
 
