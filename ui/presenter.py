@@ -376,7 +376,7 @@ def step_header(number: int, step: Step) -> None:
 def step_metrics(step: Step) -> None:
     """A step's shape, parameters and bytes."""
     c1, c2, c3 = st.columns(3)
-    c1.metric(f"`{step.name}` shape", shape_str(step.shape), help=f"dtype {step.dtype}")
+    c1.metric(f"`{step.name}` shape", shape_str(step.shape), help=f"Each number is stored as {step.dtype}.")
     c2.metric("Parameters", human_count(step.params), help=f"{step.params:,} trainable values")
     c3.metric(step.memory_label, human_bytes(step.nbytes), help=step.memory_help or f"{step.nbytes:,} bytes")
 

@@ -32,7 +32,7 @@ def pipeline_settings() -> PipelineConfig:
     method = st.selectbox(
         "Positional method",
         tuple(FAMILIES),
-        help="  \n".join(f"**{f.name}** — {f.label}: {f.help.split(': ', 1)[-1]}" for f in FAMILIES.values()),
+        help="  \n".join(f"**{f.label}**: {f.help.split(': ', 1)[-1]}" for f in FAMILIES.values()),
         **url_bound("method"),
         index=list(FAMILIES).index(DEFAULTS.method),
         on_change=to_custom,
@@ -44,21 +44,38 @@ def pipeline_settings() -> PipelineConfig:
             "Vocab V",
             "vocab",
             d.vocab_size,
-            "Vocab size: the tokenizer's size and the token table's rows. Below 50,257 the tokenizer is "
-            "GPT-2's BPE cut to its first V tokens (at least 257: the 256 bytes and <|endoftext|>); "
-            "above, GPT-2's whole BPE, and the table has rows no token uses.",
+            "Vocabulary size: how many tokens the tokenizer knows, so how many rows the token table has. "
+            "Below 50,257 it is GPT-2's BPE cut to its first V tokens (at least 257: the 256 single bytes "
+            "and <|endoftext|>); above, GPT-2's whole BPE, and the table has rows no token uses.",
         )
         context = bound_number(
             "Context T",
             "context",
             d.context_length,
-            "Tokens per window: max_length of the data loader.",
+            "Context length: how many tokens each window holds (the book's max_length), so how many "
+            "positions the model sees at once.",
         )
-        stride = bound_number("Stride", "stride", d.stride, "Tokens between the starts of two windows.")
+        stride = bound_number(
+            "Stride",
+            "stride",
+            d.stride,
+            "Tokens between the starts of two windows: equal to the context length, windows do not overlap.",
+        )
     with c2:
         dim = bound_number(
-            "Dim d", "dim", d.output_dim, "Embedding dim (output_dim): length of every vector."
+            "Dim d",
+            "dim",
+            d.output_dim,
+            "Embedding dimension (the book's output_dim): how many numbers each token's vector has.",
         )
-        batch = bound_number("Batch B", "batch", d.batch_size, "Batch size: windows per batch.")
-        seed = bound_number("Seed", "seed", d.seed, "torch.manual_seed before the layers are made.")
+        batch = bound_number(
+            "Batch B", "batch", d.batch_size, "Batch size: how many windows one batch holds."
+        )
+        seed = bound_number(
+            "Seed",
+            "seed",
+            d.seed,
+            "Where the random numbers that fill the tables start: the same seed gives the same tables (the "
+            "book uses 123).",
+        )
     return PipelineConfig(vocab, dim, context, batch, stride, seed, method)
