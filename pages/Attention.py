@@ -100,7 +100,7 @@ slides = Slides(
     ],
 )
 if not slides.on:
-    token_pickers(view.ids_a, view.ids_b, cfg.vocab_size, "make it the query below and outline its row")
+    token_pickers(view.ids_a, view.ids_b, cfg.vocab_size, "follow its row in the maps below")
 if slides.shows(1):
     st.subheader("1. Attention in one minute")
     attention_bridge(view, pieces[0], causal, words=slides.at(0), picture=slides.at(1), followed=in_a)

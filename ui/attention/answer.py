@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from core.attention.compare import distance_terms, tokens_back
 from core.config import FAMILIES
-from core.views.glossary import define
+from core.views.glossary import GLOSSARY, define
 from core.views.units import plural
 from ui.answer import Answer
 from ui.attention.views import PairHeadline, SentenceMaps, quoted
 
 WHERE = (
-    f"Inside {define('attention')}, on the {define('score')} of each pair of tokens. Attention makes a "
-    f"{define('query and key')} from each token, and a relative method adds to a query's score with a key "
-    "something that depends on how far back the key is."
+    f"Inside {define('attention')}, where every pair of tokens gets a {define('score')}: a relative method "
+    "adds to it something that depends on how far apart the two tokens are."
 )
 
 
@@ -43,9 +42,9 @@ def attention_answer(view: SentenceMaps, headline: PairHeadline) -> Answer:
         return Answer(
             f"{family.label}, a key {tokens_back(r)} ({view.head_label})",
             f"{terms[r]:+.4g}",
-            f"{WHERE} {family.label} adds to each score a number that depends only on the distance, one "
-            f"set of numbers per {define('head')}: for {view.head_label}, a key 0, 1, 2, … tokens back gets "
-            f"{listed}, wherever the pair stands.",
+            f"{WHERE} {family.label} adds a number that depends on that distance only: for "
+            f"{view.head_label} ({GLOSSARY['head'].gloss}), {listed} for a token 0, 1, 2, … tokens back, "
+            "wherever the pair stands.",
             tuple(name for name, f in FAMILIES.items() if f.additive),
             "Absolute methods act before attention, at the input. See the page with:",
         )
@@ -63,10 +62,10 @@ def attention_answer(view: SentenceMaps, headline: PairHeadline) -> Answer:
         )
     if family.additive:
         words = (
-            f"Not there for {family.label}: it adds position to the input embeddings, before attention. "
-            f"{define('attention', 'Attention')} then makes a {define('query and key')} from each x + p, so "
-            f"the {define('score')} of a pair mixes token and place: what position changes in it depends on "
-            f"where both tokens stand.{said} Relative methods act inside attention instead."
+            f"Not there for {family.label}: it adds position to the input embeddings, before "
+            f"{define('attention')}. There every pair of tokens gets a {define('score')} from its x + p, "
+            "which mixes token and place: what position changes in a pair's score depends on where both "
+            f"tokens stand.{said} Relative methods act inside attention instead."
         )
         say = "Relative methods act inside attention. See the page with:"
         return Answer(label, number, words, relative, say)

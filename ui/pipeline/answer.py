@@ -9,6 +9,7 @@ from core.config import FAMILIES, PipelineConfig
 from core.pipeline import Step
 from core.text.tokenizer import tokenizer_name
 from core.views.glossary import define
+from core.views.markup import escape_markdown
 from core.views.units import plural, shape_str
 from ui.answer import Answer
 
@@ -17,7 +18,7 @@ def steps_table(steps: list[Step]) -> pd.DataFrame:
     """Each step's tensor, shape, parameters and bytes, exact (the broadcasting add: its extra bytes)."""
     return pd.DataFrame(
         {
-            "step": [f"{k}. {s.title}" for k, s in enumerate(steps, 1)],
+            "step": [escape_markdown(f"{k}. {s.title}") for k, s in enumerate(steps, 1)],  # not a list
             "tensor": [s.name for s in steps],
             "shape": [shape_str(s.shape) for s in steps],
             "parameters": [f"{s.params:,}" for s in steps],
