@@ -21,7 +21,8 @@ def preset_panel(preset: Preset) -> None:
     tables = preset.embedding_parameters()
     token_table = preset.vocab_size * preset.dim
     with st.container(border=True):
-        source = preset.source.replace("config.json", define("config.json"))
+        repo = preset.source.removesuffix(" config.json")  # a model's repository, as code: not prose
+        source = f"`{repo}`'s {define('config.json')}" if repo != preset.source else preset.source
         st.markdown(f"**Preset: {preset.label}** — from {source}")
         st.caption(f"Each parameter takes 4 bytes in float32 and 2 in {define('bf16')}.")
         rows = [("token table", token_table)]

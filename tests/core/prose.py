@@ -58,8 +58,25 @@ PATTERNS = {
 
 _CODE = re.compile(r"`[^`]*`")  # code, or a picker's option as it shows it: not prose
 
+# The numbers the lecture itself says (its batch of 8, context 4, d 256, GPT-2's 50,257, positions "1 to 4",
+# GPT-3's 12,288, the book's 20,479 characters): a clause that quotes the lecture quotes only these.
+LECTURE_NUMBERS = {"1", "4", "8", "256", "50,257", "50257", "12,288", "20,479"}
+_LECTURE_CLAUSE = re.compile(r"\b[Tt]he lecture\b[^.;:)]*")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def lecture_misquotes(text: str) -> list[str]:
+    """Clauses that say what the lecture says with a number it never said ("The lecture says Python
+    duplicates the values 2 times")."""
+    return [
+        f"a number the lecture never said: {m.group(0)!r}"
+        for m in _LECTURE_CLAUSE.finditer(text)
+        if any(n not in LECTURE_NUMBERS for n in _NUMBER.findall(m.group(0)))
+    ]
+
 
 def prose_problems(text: str) -> list[str]:
     """Every fault ``text`` has outside `code`, as "what: the words" (empty: none)."""
     prose = _CODE.sub("`…`", text)
-    return [f"{what}: {m.group(0)!r}" for what, pattern in PATTERNS.items() for m in pattern.finditer(prose)]
+    found = [f"{what}: {m.group(0)!r}" for what, pattern in PATTERNS.items() for m in pattern.finditer(prose)]
+    return found + lecture_misquotes(prose)

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from core.config import FAMILIES
+from core.presets import PRESETS
 from tests.core.prose import prose_problems
 
 PAGES = {
@@ -60,3 +62,42 @@ def test_a_finished_runs_sentences_read(open_page, job_watch):
     assert "Step 1: " in text  # the picture of the table at the step shown, said from its numbers
     assert "cannot run a window of 8" in text and "Learned absolute stops at position 3" in text
     assert not prose_problems(text), prose_problems(text)
+
+
+# The lesson's own pages over the settings a student tries: B = 1, 2 and 8, every method, every preset, a
+# text of six tokens. Each page's every sentence (the answer's included) must read and quote the lecture
+# right.
+LESSON_CASES = (
+    [("pages/Pipeline.py", {"batch": b, "method": m}) for b in ("1", "2", "8") for m in ("learned", "rope")]
+    + [("pages/Pipeline.py", {"preset": p}) for p in PRESETS]
+    + [("pages/Pipeline.py", {"source": "paste", "text": "The cat sat on the mat", "context": "4"})]
+    + [(page, {"method": m}) for page in ("pages/Why_position.py", "pages/Attention.py") for m in FAMILIES]
+    + [("pages/Why_position.py", {"a": "the cat", "b": "the dog"}), ("pages/Start.py", {})]
+)
+
+
+@pytest.mark.parametrize(
+    "page, params",
+    LESSON_CASES,
+    ids=[f"{p[6:-3]}-{'-'.join(f'{k}={v}' for k, v in q.items())}" for p, q in LESSON_CASES],
+)
+def test_the_lessons_pages_read_at_every_batch_method_and_preset(page, params, open_page):
+    at = open_page(page, **params)
+    assert not at.exception
+    text = page_text(at)
+    assert not prose_problems(text), prose_problems(text)
+
+
+def test_the_books_text_reads_on_the_pipeline(open_page, verdict_text):
+    at = open_page()
+    at.sidebar.radio(key="source").set_value("paste").run()
+    at.sidebar.text_area(key="text").input(verdict_text).run()
+    text = page_text(at)
+    assert "5,145 token IDs" in text  # the book's count, in the answer
+    assert not prose_problems(text), prose_problems(text)
+
+
+def test_the_misquote_check_finds_a_number_the_lecture_never_said():
+    assert prose_problems("The lesson says Python duplicates the values 2 times.") == []  # not the lecture
+    assert prose_problems("The lecture says Python duplicates the values 2 times.")
+    assert not prose_problems("The lecture, at B = 8, says Python duplicates these values eight times.")

@@ -110,7 +110,7 @@ def windows_step(
             "next token the model must predict: at the place of the token just before it."
         )
     if (show_b, show_t) != (B, T):
-        st.caption(f"Showing {show_b} of {B} rows and {show_t} of {T:,} columns.")
+        st.caption(f"Showing {show_b} of {plural(B, 'row')} and {show_t} of {plural(T, 'column')}.")
     # The button keeps the tokens the batch is cut from (int32), not the batch: 8 MB at B 128, T 8192.
     span = torch.tensor(ids[: tokens_needed(B, T, cfg.stride)], dtype=torch.int32)
     inputs = partial(first_inputs, span, B, T, cfg.stride)
