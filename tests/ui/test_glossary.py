@@ -2,6 +2,8 @@
 in reading order (``tests.ui.visible_text``), uses no glossary term before its definition, at the
 defaults, under every method and under every preset; and the Glossary page lists every term."""
 
+import re
+
 import pytest
 
 from core.config import FAMILIES
@@ -60,3 +62,22 @@ def test_the_glossary_page_lists_every_term_by_topic(open_page):
 def test_every_page_links_to_the_glossary(open_page):
     at = open_page("pages/Pipeline.py")
     assert GLOSSARY.title in [link.proto.label for link in at.sidebar.get("page_link")]
+
+
+# What a tooltip written for a programmer says: an API, a code library's name, a formula in code.
+PROGRAMMERS = re.compile(
+    r"torch\.manual_seed|rotate_half|fairseq|base\^|GPT-NeoX|Hugging Face|\bmax_length of\b|\bdtype\b"
+    r"|\b(?:nope|learned|sinusoidal|shaw|t5|alibi|rope)\*\* —"
+)
+
+
+@pytest.mark.parametrize("page", ["pages/Pipeline.py", "pages/Families.py", "pages/Attention.py"])
+def test_every_tooltip_is_written_for_a_student(page, open_page):
+    at = open_page(page)
+    widgets = [
+        w for kind in ("number_input", "selectbox", "toggle", "radio", "select_slider") for w in at.get(kind)
+    ]
+    helps = {w.label: w.help for w in widgets if w.help}
+    assert helps, "no tooltip found"
+    bad = {label: PROGRAMMERS.findall(text) for label, text in helps.items() if PROGRAMMERS.search(text)}
+    assert not bad, bad
