@@ -29,7 +29,7 @@ def test_a_link_to_the_pipeline_opens_it_with_its_settings(server, page, wait_fo
     expect(page.get_by_role("dialog")).to_have_count(0)  # no "Page not found"
     expect(page.get_by_role("heading", name="From text to input embeddings")).to_be_visible()
     expect(page.get_by_role("spinbutton", name="Dim d", exact=True)).to_have_value("16")
-    expect(page.get_by_text("Step 2 of 7 · Positional Embeddings Explorer")).to_be_visible()
+    expect(page.get_by_text("Step 2 of 7 · The chapter · Positional Embeddings Explorer")).to_be_visible()
 
 
 def test_next_leads_to_the_next_step_and_keeps_the_settings(server, page, wait_for_app, wait_for_settled):

@@ -40,7 +40,8 @@ def test_no_word_is_used_before_it_is_defined(case, open_page):
 
 
 def test_the_reader_finds_a_word_used_before_its_definition():
-    late = f"The cosine is 0.48. Later: {define('cosine similarity')}."
+    between = "Many more words come between the use and its definition. " * 2  # past the slack
+    late = f"The cosine is 0.48. {between}{define('cosine similarity')}."
     early = f"The {define('cosine similarity', 'cosine')} is 0.48."
     assert [name for name, _ in first_undefined(late)] == ["cosine similarity"]
     assert first_undefined(early) == []
