@@ -79,7 +79,7 @@ def test_a_run_over_the_budget_is_refused_with_what_to_change(open_page, errors)
 
 
 def test_a_finished_run_stays_with_its_own_settings_after_a_settings_change(open_page, job_watch):
-    """Issue 21: changing Steps after Train lost the finished run ("Press Train", "not trained yet")."""
+    """Changing Steps after Train keeps the finished run on screen, not "Press Train", "not trained yet"."""
     at = open_page(PAGE, steps="40", size="tiny", train_context="8", seed="12")
     at.button(key="train").click().run()
     job_watch.until_finished()
@@ -105,7 +105,7 @@ def test_a_finished_run_stays_with_its_own_settings_after_a_settings_change(open
 
 
 def test_stop_of_a_queued_run_says_so_at_once(open_page, job_watch):
-    """Issue 21: a run stopped while queued kept saying "Queued" until a worker reached it."""
+    """A run stopped while queued says so at once, not "Queued" until a worker reaches it."""
     busy = open_page(PAGE, steps="400", size="small", train_context="64", seed="9")
     busy.button(key="train").click().run()  # another student's run holds the one worker
     at = open_page(PAGE, steps="50", size="tiny", train_context="8", seed="9")
