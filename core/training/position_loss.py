@@ -123,20 +123,21 @@ def trend(inside: float, past: float) -> str:
     return "rises" if past > inside else "falls"
 
 
-def past_length_caption(context_length: int, chart: bool) -> str:
+def past_length_caption(context_length: int, chart: bool | None) -> str:
     """The sentences that join the comparison table's cells, the chart and its legend on a learned table,
-    which cannot run a window of 2T; ``chart``: whether the chart is drawn (a run has finished)."""
+    which cannot run a window of 2T. ``chart``: whether the chart is drawn below (a run has finished);
+    None where it is never drawn (presenting, where the table is the section)."""
     T, learned = context_length, FAMILIES["learned"].label
-    where = (
-        "its line on the chart below" if chart else "its line on the chart (drawn once a run has finished)"
+    line = f"its loss in windows of {T}, its own length, ending at position {T - 1}"
+    where = {True: f", and why its line on the chart below is {line}", None: ""}.get(
+        chart, f", and why its line on the chart (drawn once a run has finished) is {line}"
     )
     return (
         f"Past the trained length: each model reads windows of {2 * T} tokens, twice the {T} it trained on. "
-        f"A learned table has one row per position, 0 … {T - 1}, and a window of {2 * T} needs rows up to "
-        f"{2 * T - 1}: looking up row {T} fails, so {learned} cannot run such a window at all, not even its "
-        f"first {T} positions. That is why both of its cells for windows of {2 * T} say “cannot run a window "
-        f"of {2 * T}”, and why {where} is its loss in windows of {T}, its own length, ending at position "
-        f"{T - 1}. The other methods can run it: the column for positions ≥ {T} says how well. A later "
-        "position also sees more tokens before it, which by itself makes its next token easier to guess: "
-        f"a loss that rises past position {T - 1} rises in spite of that."
+        f"A learned table has rows for positions 0 … {T - 1} only: looking up row {T} fails, so {learned} "
+        f"cannot run a window of {2 * T} at all, not even its first {T} positions. That is why both of its "
+        f"cells for windows of {2 * T} say “cannot run a window of {2 * T}”{where}. The others can: the "
+        f"column for positions ≥ {T} says how well. A later position sees more tokens before it, which by "
+        f"itself makes its next token easier to guess: a loss that rises past position {T - 1} rises in "
+        "spite of that."
     )

@@ -332,7 +332,7 @@ def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text:
         f"{settings_label(cfg, tuple(LABELS)[1:])}."
     )
     table(pd.DataFrame(rows), hide_index=True, one_line="methods")
-    drawn = bool(done) and not presenting()  # presenting, the table is the section
+    drawn = None if presenting() else bool(done)  # presenting, the table is the section: no chart
     st.caption(past_length_caption(cfg.context_length, chart=drawn))  # joins the cells and the chart
     if drawn:
         position_loss_view(done, cfg.context_length)  # the same runs, position by position, to 2T
