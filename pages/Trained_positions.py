@@ -3,11 +3,14 @@
 import streamlit as st
 
 from core.scripts.trained_positions import trained_positions_script
+from core.views.glossary import define
+from ui.answer import answer_slot, show_answer
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, predict_number, presenting
 from ui.trained_positions.views import (
+    answer,
     pca_view,
     provenance,
     side_by_side,
@@ -20,17 +23,19 @@ from ui.trained_positions.views import (
 
 cfg, _ = checked_settings()
 page_title("What trained positions look like")
+slot = answer_slot()
 named = tables(cfg.seed)
 trained = next(iter(named.values()))
 quoted = trained_figures()
+show_answer(slot, answer(cfg.seed))
 INTRO = (
     "The lesson creates its positional table with `nn.Embedding(context_length, output_dim)`: random numbers "
     "that training will change. Here is a table that training **did** change: the 512 × 384 learned "
-    "positions of **all-MiniLM-L6-v2**, a small sentence-embedding model (6 layers, BERT family). It was "
-    "distilled from a larger BERT-style model and then fine-tuned on about a billion sentence pairs to "
-    "place sentences that belong together close to each other. It is an **encoder** that reads a whole "
-    "sentence at once, not a GPT that predicts the next token, but its positions are learned the same way: "
-    "one trainable vector per position, added to the token vector."
+    f"positions of **all-MiniLM-L6-v2**, a small {define('sentence-embedding model')}, 6 layers of the BERT "
+    f"family. It was {define('distilled')} from a larger BERT-style model and then "
+    f"{define('fine-tuned')} on about a billion pairs of sentences, so that sentences that belong together "
+    f"get close vectors. It is an {define('encoder')}, not a GPT that guesses the next token, but its "
+    "positions are learned the same way: one trainable vector per position, added to the token vector."
 )
 if not presenting():
     st.markdown(INTRO)

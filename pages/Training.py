@@ -9,7 +9,9 @@ from core.positional import FAMILIES
 from core.scripts.training import training_script
 from core.text import TextTooShort
 from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key, trainable_methods
+from core.training.answer import before_run, cannot_train, intro
 from core.views.units import listing, plural
+from ui.answer import answer_slot
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
@@ -18,6 +20,7 @@ from ui.server import cache
 from ui.training.run_link import forget_run, lost_run_message, remember_run
 from ui.training.views import (
     compare_view,
+    page_reply,
     progress_view,
     results_view,
     run_caption,
@@ -25,6 +28,7 @@ from ui.training.views import (
     settings_label,
     shown_run,
     stopped_message,
+    tell,
     train_settings,
     training_queue,
     training_text,
@@ -32,20 +36,13 @@ from ui.training.views import (
 
 cfg, choice = checked_settings()
 page_title("Watch positions being learned")
-INTRO = (
-    "The lesson's positional table starts random; *how do we know the actual values? That is part of the "
-    "LLM training process.* Here a tiny GPT (token embedding + positions + causal self-attention blocks) "
-    "trains on the ship's log (or the sidebar's text), on this server's CPU. The sidebar's "
-    "**Positional method** and **Seed** apply; the last 10% of the text is held out for validation. "
-    "Its **loss** says how surprised the model is, on average, by each real next token (the cross-entropy "
-    "against the lesson's `targets`): lower is better."
-)
-if not presenting():
-    st.markdown(INTRO)
+slot = answer_slot()
+top = st.container()  # the introduction, written with the answer: it defines what the answer has not
 with st.sidebar if presenting() else nullcontext():  # presenting, the settings wait in the sidebar
     choice = training_text(choice)
     tcfg = train_settings(cfg.method, cfg.seed, stacked=presenting())
 if cfg.method not in trainable_methods():  # e.g. the T5 preset: a way forward, not an error
+    tell(slot, top, cannot_train(cfg.method, tcfg))
     names = listing([FAMILIES[m].label for m in trainable_methods()])
     st.info(
         f"This page trains {names} positions, not **{FAMILIES[cfg.method].label}**: pick one of them as "
@@ -69,6 +66,7 @@ try:
         ids = ids[:MAX_TRAIN_TOKENS]
     tcfg.validate(len(ids), len(set(ids)))
 except ValueError as exc:
+    tell(slot, top, before_run(tcfg, "blocked"))
     st.error(str(exc))
     if isinstance(exc, TextTooShort):
         st.button(
@@ -93,6 +91,7 @@ own = queue.own_job(me)  # a session has one run at a time
 if plan and (own is None or own.finished):
     own = queue.submit(ids, plan.pop(0), me)
 job = shown_run(own, queue.get(settings_key(text, tcfg)))
+tell(slot, top, page_reply(job, text, tcfg))
 
 
 def start(configs: list[TrainConfig]) -> None:
@@ -122,7 +121,7 @@ if slides.shows(1) and not slides.at(0):
         st.info("No finished run to show yet: press **Train** in the first section.")
 elif slides.shows(1):
     if slides.on and job is None:
-        st.markdown(INTRO)
+        st.markdown(intro())
     b1, b2, b3 = st.columns([1, 1, 3])
     b1.button("Train", type="primary", key="train", on_click=start, args=([tcfg],))
     b2.button("Stop", key="stop", disabled=own is None or own.finished, on_click=stop)
@@ -163,12 +162,3 @@ elif slides.shows(1):
 if slides.shows(2):
     st.subheader("Every method on this text")
     compare_view(queue, job.text if job else text, job.config if job else tcfg, chosen_text=text)
-    T = (job.config if job else tcfg).context_length
-    st.caption(
-        f"Past the trained length: each model reads windows of {2 * T} tokens, twice what it trained on. A "
-        f"learned table has one row per position, 0 … {T - 1}, and a window of {2 * T} needs rows up to "
-        f"{2 * T - 1}: looking up the first missing row fails, so the model cannot run such a window at all, "
-        f"not even its first {T} positions. That is why both of its cells are empty of losses, and why the "
-        f"loss-by-position chart (once a run is finished) draws its line from windows of {T}, its own "
-        f"length. The others can run it: the column for positions ≥ {T} says how well."
-    )

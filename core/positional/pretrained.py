@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from core.similarity import cosine_matrix, mean_by_distance
+from core.similarity import cosine_matrix, fade, mean_by_distance
+from core.views.glossary import define
+from core.views.units import signed
 
 QUOTED_DISTANCES = (1, 16, 256)  # the distances the Trained positions page quotes
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -82,3 +84,42 @@ def rotation_per_step(coords: torch.Tensor) -> float:
     angle = torch.atan2(coords[:, 1], coords[:, 0])  # [T]
     step = torch.remainder(angle[1:] - angle[:-1] + torch.pi, 2 * torch.pi) - torch.pi  # [T-1] in [-π, π)
     return float(step.abs().median().rad2deg())
+
+
+def answer_words(trained: torch.Tensor, random: torch.Tensor, sinusoidal: torch.Tensor, seed: int) -> str:
+    """The Trained positions page's answer, from the three tables' similarity-by-distance curves [T] (the
+    random table's drawn with ``seed``): trained neighbours are alike, fading with distance; a random table
+    of the same shape shows none of it; a sinusoidal one has it by formula."""
+    T, low = len(trained), fade(trained)
+    fading = f"{trained[16]:.2f} at distance 16" if T > 16 else f"{trained[-1]:.2f} at distance {T - 1}"
+    zero = f", first reaching 0 at {low.zero_at}" if low.zero_at is not None else ""
+    return (
+        f"Trained neighbours are alike: in all-MiniLM-L6-v2's table two neighbouring positions have a "
+        f"{define('cosine similarity')} of {trained[1]:.2f} on average, and it fades with distance, to "
+        f"{fading}{zero}. A random table of the same shape, drawn with seed {seed}, shows none of it: "
+        f"{signed(float(random[1]), 3)} at distance 1, chance alone. Training built that structure out of "
+        f"random numbers like those; the sinusoidal table's {sinusoidal[1]:.2f} comes from its formula."
+    )
+
+
+def stored_bytes() -> int:
+    """The size of the shipped table's file."""
+    return (DATA / f"{STEM}.npy").stat().st_size
+
+
+def provenance_words(record: dict, size: int) -> str:
+    """Which model, which file and how the app checks it, in sentences, from the shipped provenance
+    ``record`` and the stored file's ``size`` in bytes."""
+    rows, dims = record["shape"]
+    licence = record["model_licence"].split(" (")[0]
+    return (
+        f"**Which model.** {record['model']}, as its authors published it (its weights under the {licence} "
+        f"licence), built on {record['base_model']}.\n\n"
+        f"**Which file.** Its weights file, `model.safetensors`, as the Python package {record['package']} "
+        f"{record['version']} ships it; the table is the one named `{record['tensor']}`: {rows:,} positions "
+        f"of {dims:,} numbers.\n\n"
+        f"**Checked how.** The app keeps the table in a file of {size / 1000:,.0f} kB, 2 bytes a number "
+        "instead of 4 (each number kept to about 3 digits), and every time it loads the file it compares it "
+        "with the fingerprint (a SHA-256 hash) taken when the file was made: a changed file stops the page "
+        "instead of showing other numbers. The app fetches nothing from the internet while you use it."
+    )

@@ -222,10 +222,11 @@ def per_position_loss(model, data, length, max_tokens={EVAL_TOKENS:_}):
     return (loss.sum(dim=0, dtype=torch.float64) / len(x)).float()  # [L]
 
 
-# The frequency-only guess ("unigram"): each next token from its count in the training text, no context
+# The page's "guess from token counts" (a unigram model): each next token from its count in the training
+# text alone, no earlier token; a model that learned from context scores below it
 counts = torch.bincount(train_data, minlength=len(vocab)).double() + 1.0  # [U]: add-one smoothing
 unigram_val_loss = float(-torch.log(counts / counts.sum())[val_data].mean())
-print(f"frequency-only guess (each token from its count in the training text): {{unigram_val_loss:.4f}}")'''
+print(f"guess from token counts (each from its count in the training text): {{unigram_val_loss:.4f}}")'''
 
 
 def _train_cell() -> str:
@@ -266,7 +267,7 @@ for step in range(1, steps + 1):
 def _final_cell() -> str:
     return """T = context_length
 val_loss_inside = float(per_position_loss(model, val_data, T).mean())
-print(f"validation loss, windows of {T}: {val_loss_inside:.4f} (frequency-only {unigram_val_loss:.4f})")
+print(f"validation loss, windows of {T}: {val_loss_inside:.4f} (token counts alone: {unigram_val_loss:.4f})")
 past_inside = past_outside = None
 if method != "learned":  # a learned table has no row for position T or later: it cannot run
     past = per_position_loss(model, val_data, 2 * T)  # [2T]

@@ -11,9 +11,11 @@ import altair as alt
 import pandas as pd
 
 from core.positional import FAMILIES
+from core.positional.family import Family
 from core.training.training import TrainResult
 from core.views.charts import LINE_KEY
 from core.views.describe import described, lines_description
+from core.views.units import listing
 
 
 def line_label(method: str, context_length: int) -> str:
@@ -33,6 +35,16 @@ def position_loss_frame(results: dict[str, TrainResult | None], context_length: 
         for k, loss in enumerate(result.loss_by_position)
     ]
     return pd.DataFrame(rows, columns=["method", "position", "loss"])
+
+
+def position_loss_title(families: list[Family], context_length: int) -> str:
+    """The chart's title for the ``families`` it draws: the windows each is read in, as its legend says."""
+    T, fixed = context_length, [f.label for f in families if f.fixed_length]
+    if fixed and len(fixed) == len(families):  # only a learned table: its own windows, of T
+        title = f"Validation loss at each position of {listing(fixed)}, in windows of {T}"
+        return f"{title}: a window of {2 * T} cannot run"
+    title = f"Validation loss at each position, in windows of {2 * T} (twice the trained length)"
+    return f"{title}; {listing(fixed)} in windows of {T}" if fixed else title
 
 
 def position_loss_chart(
@@ -56,7 +68,7 @@ def position_loss_chart(
         scale=alt.Scale(domain=methods, range=[list(styles[m].dash) for m in methods]),
         legend=alt.Legend(labelLimit=260, **LINE_KEY),
     )
-    title = f"Validation loss at each position, in windows of {2 * context_length} (twice the trained length)"
+    title = position_loss_title([styles[m] for m in methods], context_length)
     said = findings or [lines_description(title, frame, "position", "loss", "method")]
     rule_at = f"A dashed line marks the trained length T = {context_length}."
     lines = (
@@ -95,6 +107,37 @@ def extrapolation_sentences(results: dict[str, TrainResult | None], context_leng
             )
             continue
         past = sum(loss[T:]) / len(loss[T:])
-        trend = "rises" if past > inside else "does not rise"
-        out.append(f"{label}: mean {inside:.3f} at positions 0 … {T - 1}, {past:.3f} past them: it {trend}.")
+        said = trend(inside, past)
+        out.append(f"{label}: mean {inside:.3f} at positions 0 … {T - 1}, {past:.3f} past them: it {said}.")
     return out
+
+
+LEVEL = 0.01  # a mean loss that moves less than this past the trained length stays about the same
+
+
+def trend(inside: float, past: float) -> str:
+    """What a loss does past the trained length, from its mean ``inside`` and ``past`` it: "rises",
+    "falls" or "stays about the same"."""
+    if abs(past - inside) < LEVEL:
+        return "stays about the same"
+    return "rises" if past > inside else "falls"
+
+
+def past_length_caption(context_length: int, chart: bool | None) -> str:
+    """The sentences that join the comparison table's cells, the chart and its legend on a learned table,
+    which cannot run a window of 2T. ``chart``: whether the chart is drawn below (a run has finished);
+    None where it is never drawn (presenting, where the table is the section)."""
+    T, learned = context_length, FAMILIES["learned"].label
+    line = f"its loss in windows of {T}, its own length, ending at position {T - 1}"
+    where = {True: f", and why its line on the chart below is {line}", None: ""}.get(
+        chart, f", and why its line on the chart (drawn once a run has finished) is {line}"
+    )
+    return (
+        f"Past the trained length: each model reads windows of {2 * T} tokens, twice the {T} it trained on. "
+        f"A learned table has rows for positions 0 … {T - 1} only: looking up row {T} fails, so {learned} "
+        f"cannot run a window of {2 * T} at all, not even its first {T} positions. That is why both of its "
+        f"cells for windows of {2 * T} say “cannot run a window of {2 * T}”{where}. The others can: the "
+        f"column for positions ≥ {T} says how well. A later position sees more tokens before it, which by "
+        f"itself makes its next token easier to guess: a loss that rises past position {T - 1} rises in "
+        "spite of that."
+    )

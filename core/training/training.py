@@ -181,6 +181,14 @@ def unigram_loss(train: torch.Tensor, val: torch.Tensor, vocab_size: int) -> flo
     return float(-log_p[val].mean())
 
 
+def neighbour_likeness(table: torch.Tensor) -> tuple[float, float]:
+    """Mean cosine of neighbouring positions (|i − j| = 1) and of distant ones (|i − j| ≥ T/2)."""
+    T = table.shape[0]
+    sim = cosine_matrix(table)  # [T, T]
+    gap = pair_distances(torch.arange(T))  # [T, T]
+    return float(sim[gap == 1].mean()), float(sim[gap >= T // 2].mean())
+
+
 def position_structure(table: torch.Tensor) -> float:
     """Mean cosine of neighbouring positions minus that of distant ones (|i − j| ≥ T/2).
 
@@ -200,7 +208,7 @@ def similarity_picture(table: torch.Tensor) -> str:
         return f"With {T} positions there is too little of the matrix to see a pattern in."
     sim = cosine_matrix(table)  # [T, T]
     gap = pair_distances(torch.arange(T))  # [T, T]
-    near, far = float(sim[gap == 1].mean()), float(sim[gap >= T // 2].mean())
+    near, far = neighbour_likeness(table)
     half = T // 2
     early = float(sim[:half, :half][gap[:half, :half] > 0].mean())  # within positions 0 … half−1
     late = float(sim[half:, half:][gap[half:, half:] > 0].mean())  # within half … T−1
@@ -295,21 +303,20 @@ def comparison_rows(results: dict[str, TrainResult | None], context_length: int)
     Returns:
         Rows of display strings (losses to 3 decimals; "—" where a method has no run yet), each method
         named by its family's label. A learned table cannot run a window of 2T at all (no row for
-        position T or later), so neither of its 2T cells has a loss: both say why.
+        position T or later), so neither of its 2T cells has a loss: both say the same why.
     """
     T = context_length
     rows = []
     for method, r in results.items():
         fixed = FAMILIES[method].fixed_length  # a learned table has no row for position T or later
         fmt = (lambda x: f"{x:.3f}") if r else (lambda x: "—")
-        inside = f"cannot run a window of {2 * T}" if fixed else fmt(r and r.val_loss_past_inside)
-        outside = f"no row past {T - 1}" if fixed else fmt(r and r.val_loss_past_outside)
+        why = f"cannot run a window of {2 * T}"
         rows.append(
             {
                 "method": FAMILIES[method].label,
-                f"val loss, windows of {T}": fmt(r and r.val_loss_inside),
-                f"windows of {2 * T}: positions < {T}": inside,
-                f"windows of {2 * T}: positions ≥ {T}": outside,
+                f"validation loss, windows of {T}": fmt(r and r.val_loss_inside),
+                f"windows of {2 * T}: positions < {T}": why if fixed else fmt(r and r.val_loss_past_inside),
+                f"windows of {2 * T}: positions ≥ {T}": why if fixed else fmt(r and r.val_loss_past_outside),
                 "status": "done" if r else "not trained yet",
             }
         )

@@ -396,7 +396,7 @@ def loss_frame(
     total_steps: int,
 ) -> pd.DataFrame:
     """Long-form loss curves: the training batch's and the validation loss at ``steps``, and the loss of
-    guessing each token from its frequency alone (a flat line from step 0 to ``total_steps``); columns
+    guessing each token from its count alone (a flat line from step 0 to ``total_steps``); columns
     step, loss (cross-entropy in nats), curve."""
     return pd.concat(
         [
@@ -406,7 +406,7 @@ def loss_frame(
                 {
                     "step": [0, total_steps],
                     "loss": [unigram_val_loss] * 2,
-                    "curve": "frequency-only guess (validation)",
+                    "curve": "guess from token counts (validation)",
                 }
             ),
         ]
@@ -414,7 +414,7 @@ def loss_frame(
 
 
 def loss_chart(frame: pd.DataFrame, draw: Callable[..., alt.TopLevelMixin] = line_chart) -> alt.Chart:
-    """Training and validation loss against step, with the frequency-only guess (a ``loss_frame``).
+    """Training and validation loss against step, with the guess from token counts (a ``loss_frame``).
 
     ``draw``: what builds each chart, with ``line_chart``'s arguments (default: ``line_chart`` itself)."""
     return draw(frame, "step", "loss", "Loss", color="curve", height=260)

@@ -1,4 +1,4 @@
-"""End-to-end: a training run's life on the Training page, as students see it (issue 21).
+"""End-to-end: a training run's life on the Training page, as students see it.
 
 Each test uses its own seed, so no run of another test on the shared server answers its request.
 """
@@ -45,7 +45,7 @@ def test_a_finished_run_stays_when_steps_change_mid_run(server, page, wait_for_a
     expect(number_input(page, "Steps")).to_have_value("250")  # the student's new setting is kept
     expect(page).to_have_url(re.compile("steps=250"))
     # The finished curve is drawn, with a size: the loss chart, the similarity heatmap, the structure and
-    # the loss per position out to 2T (issue 23).
+    # the loss per position out to 2T.
     charts = page.get_by_test_id("stVegaLiteChart")
     expect(charts).to_have_count(4)
     wait_for_charts(page)
@@ -53,11 +53,19 @@ def test_a_finished_run_stays_when_steps_change_mid_run(server, page, wait_for_a
     assert width > 400 and height > 150, (width, height)
     # The comparison is filled for the run's own settings, with its validation loss.
     expect(page.get_by_text("trained on this text: small model, context 8, 300 steps")).to_be_visible()
-    loss = page.get_by_test_id("stMetricValue").first.inner_text()
+    metric = page.get_by_test_id("stMetric").filter(has=page.get_by_text("Validation loss", exact=True))
+    loss = metric.get_by_test_id("stMetricValue").inner_text()
     learned = comparison_cells(page, "Learned absolute")
     expect(learned.last).to_have_text("done")
     expect(learned.nth(1)).to_have_text(loss)
     expect(comparison_cells(page, "RoPE").last).to_have_text("not trained yet")
+    # The answer, under the question: from the run on screen, and it says the settings above are others.
+    answer = page.locator(".st-key-answer")
+    expect(answer.get_by_text("Neighbour similarity after training")).to_be_visible()
+    expect(answer).to_contain_text(
+        "After 300 steps, two neighbouring positions' vectors have a cosine similarity"
+    )
+    expect(answer).to_contain_text("These are the numbers of the run below, with its own settings")
     assert page.get_by_test_id("stException").count() == 0
     page.screenshot(path=str(shots / "training_finished_run.png"), full_page=True)
 

@@ -50,7 +50,7 @@ def test_every_sentence_reads_at_odd_settings(page, params, open_page):
 
 
 def test_a_finished_runs_sentences_read(open_page, job_watch):
-    # The results: the loss and the frequency-only guess, the learned table's picture, the comparison table
+    # The results: the loss and the guess from token counts, the learned table's picture, the comparison table
     # and the chart's sentences; a run of one step, and a context of 4 (two positions per half).
     at = open_page("pages/Training.py", steps="1", size="tiny", train_context="4", seed="5")
     at.button(key="train").click().run()
@@ -58,7 +58,7 @@ def test_a_finished_runs_sentences_read(open_page, job_watch):
     at.run()
     assert not at.exception
     text = page_text(at)
-    assert "1 step," in text and "Frequency-only guess" in text and "nats" not in text
+    assert "1 step," in text and "Guess from token counts" in text and "nats" not in text
     assert "Step 1: " in text  # the picture of the table at the step shown, said from its numbers
     assert "cannot run a window of 8" in text and "Learned absolute stops at position 3" in text
     assert not prose_problems(text), prose_problems(text)

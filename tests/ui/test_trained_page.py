@@ -1,8 +1,15 @@
-"""The Trained positions page: the quoted figures are the data's."""
+"""The Trained positions page: the quoted figures are the data's, its answer stands under its question,
+every word is defined where it first appears, and where the numbers come from is said in sentences."""
 
+import pytest
 import torch
 
 from core.positional.pretrained import load_minilm_positions, similarity_by_distance
+from core.views.glossary import first_undefined
+from core.views.units import signed
+from tests.core.prose import prose_problems
+from tests.ui.test_page_sentences import page_text
+from tests.ui.visible_text import reading
 
 PAGE = "pages/Trained_positions.py"
 
@@ -14,6 +21,7 @@ def test_quoted_figures_are_computed_from_the_data(open_page):
     shown = {m.label: m.value for m in at.metric}
     for r in (1, 16, 256):
         assert shown[f"Neighbour similarity at distance {r}"] == f"{float(sims[r]):.2f}"
+    assert shown["Neighbour similarity, trained"] == f"{float(sims[1]):.2f}"  # the answer's number
     assert len(at.get("vega_lite_chart")) == 8
     assert any("turning about" in m.value for m in at.markdown)
 
@@ -30,7 +38,7 @@ def test_trained_figures_do_not_depend_on_the_seed(open_page):
 
 
 def test_a_new_seed_recomputes_only_the_random_tables_curve():
-    # issue 26: a new seed computed all three tables' similarity by distance (512 × 512 cosines each)
+    # a new seed would otherwise compute all three tables' similarity by distance (512 × 512 cosines each)
     from ui.trained_positions.views import _by_distance, own_seed, tables
 
     names = list(tables(1))
@@ -40,3 +48,36 @@ def test_a_new_seed_recomputes_only_the_random_tables_curve():
         assert torch.equal(a, similarity_by_distance(tables(1)[name]))
         assert torch.equal(b, similarity_by_distance(tables(2)[name]))
         assert torch.equal(a, b) != name.startswith("Random")
+
+
+@pytest.mark.parametrize("seed", ["1", "123", "4096"])
+def test_the_answer_stands_under_the_question_and_reads_the_seeds_random_table(open_page, seed):
+    from ui.trained_positions.views import _by_distance, tables
+
+    at = open_page(PAGE, seed=seed)
+    main = reading(at)[0]
+    assert main.index("**The question:**") < main.index("**The answer, in short**") < main.index("The lesson")
+    random_name = next(name for name in tables(int(seed)) if name.startswith("Random"))
+    chance = signed(float(_by_distance(random_name, int(seed))[1]), 3)
+    assert f"drawn with seed {seed}, shows none of it: {chance} at distance 1, chance alone." in main
+    assert not [term for stream in reading(at) for term in first_undefined(stream)]
+    assert not prose_problems(page_text(at)), prose_problems(page_text(at))
+
+
+def test_where_the_numbers_come_from_is_sentences_and_the_record_a_download(open_page):
+    at = open_page(PAGE)
+    (box,) = [e for e in at.expander if e.label == "Where the numbers come from"]
+    said = " ".join(m.value for m in box.markdown)
+    assert "**Which model.**" in said and "**Which file.**" in said and "**Checked how.**" in said
+    assert not box.code and "sha256" not in said and "wheel" not in said  # no raw record on the page
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download the record (JSON)" in labels  # the record itself: package, hashes, licences
+
+
+def test_the_path_is_said_in_plain_words(open_page):
+    text = " ".join(m.value for m in open_page(PAGE).markdown)
+    assert "shadow" not in text and "wall" not in text
+    assert (
+        "along the two directions in which the 512 positions differ most, their **principal components** ("
+        in text
+    )

@@ -13,17 +13,22 @@ from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional import FAMILIES, sinusoidal_at
 from core.positional.pretrained import (
+    answer_words,
     curves_frame,
     load_minilm_positions,
     pca_2d,
+    provenance_words,
     quoted_figures,
     rotation_per_step,
     similarity_by_distance,
+    stored_bytes,
 )
 from core.similarity import cosine_matrix, fade, fade_sentence
 from core.views.charts import distance_chart, grid_frame, heatmap, line_chart, path_chart, similarity_heatmap
 from core.views.colors import GREY
+from core.views.glossary import define
 from core.views.units import every, signed
+from ui.answer import Answer
 from ui.presenter import readable, slide_height
 from ui.server import cache
 
@@ -38,14 +43,30 @@ def trained_table() -> tuple[torch.Tensor, dict]:
 
 
 def provenance() -> None:
-    """Where the shipped table comes from (package, version, hashes, licence), in an expander."""
+    """Where the shipped table comes from, in sentences, in an expander; the record itself (package,
+    version, hashes, licences) is a download, not the page's text."""
+    record = trained_table()[1]
     with st.expander("Where the numbers come from"):
-        # As code, not st.json: its tree draws numbers in a blue of 3.7:1 that the app cannot change.
-        st.code(json.dumps(trained_table()[1], indent=2), language="json", wrap_lines=True)
-        st.caption(
-            "Taken from the published all-MiniLM-L6-v2 model and shipped with the app (393 kB), so nothing "
-            "is downloaded while you use it."
+        st.markdown(provenance_words(record, stored_bytes()))
+        st.download_button(
+            "Download the record (JSON)",
+            json.dumps(record, indent=2),
+            "minilm_position_embeddings.json",
+            "application/json",
+            key="dl_provenance",
+            on_click="ignore",
+            icon=":material/download:",
         )
+
+
+def answer(seed: int) -> Answer:
+    """The page's answer: trained neighbours are alike, a random table of the same shape is not."""
+    trained, drawn, sine = (_by_distance(name, own_seed(name, seed)) for name in tables(seed))
+    return Answer(
+        "Neighbour similarity, trained",
+        f"{float(trained[1]):.2f}",
+        answer_words(trained, drawn, sine, seed),
+    )
 
 
 @cache.per_process(max_entries=1)
@@ -205,9 +226,9 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
     coords, share, step = trained_pca()  # [T, 2], [2], degrees
     T, d = table.shape
     seen = (
-        f"Each position is a point in {d} dimensions. Here they are seen along the two directions in which "
-        f"the {T} positions differ most (their *principal components*), as a shadow on the one wall that "
-        "shows most of a shape."
+        f"Each position is a point in {d} dimensions, too many to draw. The chart draws each where it lies "
+        f"along the two directions in which the {T} positions differ most, their "
+        f"{define('principal components')}."
     )
     if part == 1:  # presenting: the picture's slide has its title; what its axes are comes with its reading
         st.markdown(seen)
@@ -247,7 +268,7 @@ def _wave_sentence(step: float) -> None:
         f"**A wave, found by training.** In this plane the positions go round a ring, turning about "
         f"{step:.0f}° from one position to the next (a period of about {360 / step:.1f} positions). That is "
         "how one sin/cos pair of the sinusoidal encoding moves: nobody wrote a formula, yet "
-        "gradient descent built a rotating code like it."
+        f"{define('gradient descent')} built a rotating code like it."
     )
 
 

@@ -6,14 +6,13 @@ import streamlit as st
 
 from core.training.position_loss import extrapolation_sentences, position_loss_chart, position_loss_frame
 from core.training.training import TrainResult
-from ui.presenter import presenting, readable
+from ui.presenter import readable
 
 
 def position_loss_view(results: dict[str, TrainResult], context_length: int) -> None:
-    """The chart and one sentence per method (nothing before a run has finished; not when presenting,
-    where the comparison table is the section)."""
+    """The chart and one sentence per method (nothing before a run has finished)."""
     frame = position_loss_frame(results, context_length)
-    if not len(frame) or presenting():
+    if not len(frame):
         return
     findings = extrapolation_sentences(results, context_length)
     chart = position_loss_chart(frame, context_length, findings=findings)

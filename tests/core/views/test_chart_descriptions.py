@@ -191,7 +191,7 @@ def test_a_line_chart_says_each_lines_course_and_where_its_rule_is():
     loss = sent(loss_chart(loss_frame([0, 10], [5.0, 3.0], [5.5, 3.5], 4.0, 20)))["description"]
     assert loss == (
         "Loss: loss against step, 0 to 20. training batch: falls from 5 at step 0 to 3 at step 10. "
-        "validation: falls from 5.50 at step 0 to 3.50 at step 10. frequency-only guess (validation): "
+        "validation: falls from 5.50 at step 0 to 3.50 at step 10. guess from token counts (validation): "
         "stays at 4."
     )
     frame = pd.DataFrame({"step": [0, 10, 20], "structure": [0.0, 0.2, 0.5]})

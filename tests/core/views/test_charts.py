@@ -84,8 +84,8 @@ def test_loss_chart_draws_both_curves_and_the_flat_baseline():
         (10, 3.0, "training batch"),
         (0, 5.5, "validation"),
         (10, 3.5, "validation"),
-        (0, 4.0, "frequency-only guess (validation)"),
-        (20, 4.0, "frequency-only guess (validation)"),
+        (0, 4.0, "guess from token counts (validation)"),
+        (20, 4.0, "guess from token counts (validation)"),
     ]
     assert spec["title"] == "Loss" and spec["encoding"]["color"]["field"] == "curve"
 

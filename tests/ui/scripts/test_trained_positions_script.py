@@ -83,7 +83,7 @@ def assert_page_shows(at, result: dict, stdout: str, seed: int, span: int) -> No
     assert step == pytest.approx(rotation_per_step(coords), abs=TOL)
     assert result["period"] == pytest.approx(360 / step, abs=TOL)
     markdown = " ".join(m.value for m in at.markdown)
-    # what the page says about the trained curve: read from all of it (issue 21.5), the script's line
+    # what the page says about the trained curve: read from all of it, not one distance; the script's line
     f = fade(similarity_by_distance(named["Trained (all-MiniLM-L6-v2)"]))
     assert result["fade"] == {
         "low": f.low_at,

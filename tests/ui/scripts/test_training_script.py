@@ -60,7 +60,7 @@ def test_the_script_repeats_the_pages_run(tcfg, text, vocab_size, tmp_path, run)
     app = app_run(tcfg, text, vocab_size)
     assert_same_run(result, app)
     assert (
-        f"frequency-only guess (each token from its count in the training text): {app.unigram_val_loss:.4f}"
+        f"guess from token counts (each from its count in the training text): {app.unigram_val_loss:.4f}"
         in stdout
     )
     assert f"step {tcfg.steps:5d}  train loss {app.train_loss[-1]:.4f}" in stdout
@@ -97,7 +97,7 @@ def test_the_script_prints_what_the_page_shows(open_page, job_watch, tmp_path, r
     assert_same_run(result, job.result)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Validation loss"] == f"{result['val_loss_inside']:.3f}"
-    assert metrics["Frequency-only guess"] == f"{result['unigram_val_loss']:.3f}"
+    assert metrics["Guess from token counts"] == f"{result['unigram_val_loss']:.3f}"
     assert metrics["Parameters"] == f"{result['num_parameters']:,}"
 
 
