@@ -30,10 +30,9 @@ def test_family_parameters_come_from_the_url(open_page):
     assert not at.exception and not at.error
     assert at.number_input(key="heads").value == 12
     table = at.table[0].value
-    assert table.loc[FAMILIES["t5"].label, "parameters"] == "192"  # 16 buckets × 12 heads
-    assert (
-        table.loc[FAMILIES["shaw"].label, "parameters"] == f"{2 * 9 * 64:,}"
-    )  # a^K and a^V: 2 × (2k+1) × head dim
+    assert table.loc[FAMILIES["t5"].label, "numbers to train"] == "192"  # 16 buckets × 12 heads
+    # a^K and a^V: 2 × (2k+1) × head dim
+    assert table.loc[FAMILIES["shaw"].label, "numbers to train"] == f"{2 * 9 * 64:,}"
 
 
 def test_rope_shift_invariance_is_shown_with_numbers(open_page):
@@ -109,7 +108,7 @@ def learned_panel(at):
 
 @pytest.mark.parametrize("context, fitted", [("4", True), ("100", True), ("512", False)])
 def test_the_learned_panel_fits_its_axis_to_its_rows(context, fitted, open_page):
-    # issue 21.5: at T = 4 its 4 points sat against an axis running to 260, as its neighbours'
+    # at T = 4 its 4 points would sit against an axis running to 260, as its neighbours'
     at = open_page(PAGE, context=context, extrapolate="1")
     assert not at.exception and not at.error
     line, frame = learned_panel(at)
@@ -128,7 +127,7 @@ def test_the_learned_panel_fits_its_axis_to_its_rows(context, fitted, open_page)
 
 @pytest.mark.parametrize("method", METHODS)
 def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
-    # issue 26: a Seed change rebuilt all seven panels; ALiBi's and NoPE's curves do not read the seed
+    # ALiBi's and NoPE's curves do not read the seed: a Seed change keeps their panels
     from dataclasses import replace
 
     from core.config import FamilyConfig, PipelineConfig
@@ -170,8 +169,8 @@ def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_di
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("change", [{"output_dim": 64}, {"vocab_size": 50_304}])
 def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change):
-    # issue 26: a new d rebuilds no ALiBi or NoPE panel, a new V only the learned one (drawn after the
-    # token table); each kept panel equals the one built for the new settings
+    # A new d rebuilds no ALiBi or NoPE panel, a new V only the learned one (drawn after the token
+    # table); each kept panel equals the one built for the new settings
     from dataclasses import replace
 
     from core.config import FAMILIES, FamilyConfig, PipelineConfig
@@ -209,7 +208,7 @@ def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_toke
 def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(
     method, open_page, monkeypatch, fresh_caches
 ):
-    # issue 26: the similarity curve and the close-up's table heatmap were built again on every rerun
+    # The similarity curve and the close-up's table heatmap are kept across a rerun that changes no data
     from ui.families import close_up, compare
 
     at = open_page(PAGE, method=method)
@@ -252,8 +251,10 @@ def test_the_t5_close_up_and_finding_say_where_the_last_bucket_begins(open_page)
     text = " ".join(m.value for m in [*at.markdown, *at.caption])
     assert "T5 bias is flat from distance 113 on (max distance 128)" in text
     assert "Distances past 128 share the last bucket, and that bucket begins earlier" in text
-    assert "The last bucket, shared by all offsets past 128, begins at 113 in a decoder" in text
-    assert "at 91 in an encoder" in text
+    assert "The last bucket, shared by every distance past 128, begins at 113 with a causal mask" in text
+    assert "at 91 without one" in text
+    assert "Each wider bucket is about 1.14 times as wide as the one before" in text  # 8^(1/16)
+    assert "every distance from 113 on shares the last one" in at.table[0].value.loc["T5 bias"].iloc[3]
     assert "N(0, 1/d)" not in text and "logit contribution" not in text and "weight-free" not in text
 
 
