@@ -266,3 +266,108 @@ def test_the_learned_close_up_says_a_longer_table_is_another_table(open_page):
         "`nn.Embedding(8, 256)` say, but that is a different, bigger table, with 1,024 more parameters"
         in text
     )
+
+
+def test_the_answer_comes_first_and_a_button_shows_another_method(open_page):
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    words = [m.value for m in at.markdown]
+    question = next(k for k, w in enumerate(words) if w.startswith("**The question:**"))
+    assert words[question + 1] == "**The answer, in short**"  # right under the question
+    assert (at.metric[0].label, at.metric[0].value) == ("Learned absolute: numbers to train", "1,024")
+    assert "**Learned absolute**, has 1,024 numbers to train" in words[question + 2]
+    buttons = [b.label for b in at.button if b.key and b.key.startswith("answer_")]
+    assert buttons == [FAMILIES[m].label for m in METHODS if m != "learned"]
+    at.button(key="answer_rope").click().run()  # no trip to the sidebar
+    assert not at.exception
+    assert at.selectbox(key="method").value == "rope"
+    assert (at.metric[0].label, at.metric[0].value) == ("RoPE: numbers to train", "0")
+    assert any(s.value.startswith("3. Close-up: RoPE") for s in at.subheader)
+
+
+def test_the_answer_follows_the_settings(open_page):
+    at = open_page(PAGE, method="t5", buckets="16", heads="4")
+    assert (at.metric[0].label, at.metric[0].value) == ("T5 bias: numbers to train", "64")  # 16 × 4
+    at = open_page(PAGE, dim="64", context="8")
+    assert at.metric[0].value == "512"  # 8 positions × 64 numbers
+    assert "its own vector of 64 numbers" in " ".join(m.value for m in at.markdown)
+
+
+def test_no_answer_box_when_presenting(open_page):
+    at = open_page(PAGE, present="true")
+    assert not at.exception
+    assert not at.metric and "**The answer, in short**" not in [m.value for m in at.markdown]
+
+
+def test_the_table_marks_the_sidebars_method_and_says_what_generalize_means_under_it(open_page):
+    at = open_page(PAGE, method="sinusoidal")
+    table = at.table[0].value
+    assert list(table["kind"]) == [
+        "none", "absolute, learned", "absolute, fixed", "relative, learned", "relative, learned",
+        "relative, fixed", "relative, fixed",
+    ]  # fmt: skip
+    past = table["past the trained length (T = 4)"]
+    assert past["Sinusoidal"].startswith("a vector from the same waves")
+    assert (
+        past["Learned absolute"]
+        == "nothing: the table has rows 0 … 3 only, so position 4 cannot be looked up"
+    )
+    assert "IndexError" not in " ".join(past) and "pairs" not in past["RoPE"]  # words taught later
+    words = [m.value for m in at.markdown]
+    assert any(w.startswith("**Past the trained length.** The lecture says relative methods") for w in words)
+
+
+def test_the_t5_table_and_finding_name_the_same_distance(open_page):
+    at = open_page(PAGE, method="t5", buckets="16", max_distance="64")
+    from core.config import FamilyConfig
+    from core.positional.t5 import last_distinct_distance
+
+    start = last_distinct_distance(FamilyConfig(buckets=16, max_distance=64))
+    cell = at.table[0].value.loc["T5 bias", "past the trained length (T = 4)"]
+    assert (
+        f"every distance from {start} on shares the last one, which begins before the max distance 64" in cell
+    )
+    text = " ".join(m.value for m in at.markdown)
+    assert f"T5 bias is flat from distance {start} on (max distance 64)" in text
+
+
+def test_the_sinusoids_similarity_finding_joins_the_attention_pages(open_page):
+    at = open_page(PAGE, method="sinusoidal")
+    text = " ".join(m.value for m in at.markdown)
+    assert "Sinusoidal: the similarity depends only on the distance |i − j|" in text
+    assert "On the Attention page, Sinusoidal's part of a score depends on where each token stands" in text
+
+
+def test_every_setting_label_is_defined_above_the_settings(open_page):
+    from core.views.glossary import define
+
+    at = open_page(PAGE)
+    settings = next(e for e in at.expander if e.label == "Family settings")
+    first = settings.markdown[0].value
+    for word in (define("head", "Heads"), define("clip", "clip k"), define("bucket", "buckets")):
+        assert word in first
+
+
+# Odd settings (one head, clip 0, few buckets, d 2 and 4, context 1) under every method, and presets.
+ODD = [
+    {"context": "1", "heads": "1", "clip": "0", "buckets": "4", "max_distance": "3", "dim": "8"},
+    {"context": "2", "heads": "2", "clip": "1", "buckets": "5", "max_distance": "3", "dim": "4"},
+    {"context": "1", "heads": "1", "clip": "0", "dim": "2", "extrapolate": "1"},
+]
+PAGE_CASES = [{"method": m, **odd} for m in METHODS for odd in ODD] + [
+    {"preset": p} for p in ("gpt2-small", "llama3-8b", "bloom-176b", "t5-base")
+]
+
+
+@pytest.mark.parametrize(
+    "params", PAGE_CASES, ids=["&".join(f"{k}={v}" for k, v in p.items()) for p in PAGE_CASES]
+)
+def test_every_sentence_and_table_cell_reads(params, open_page):
+    from tests.core.prose import prose_problems
+    from tests.ui.test_page_sentences import page_text
+
+    at = open_page(PAGE, **params)
+    assert not at.exception and not at.error
+    cells = [str(v) for t in at.table for v in t.value.to_numpy().ravel()]
+    text = "\n".join([page_text(at), *cells, *(b.label for b in at.button)])
+    assert not prose_problems(text), prose_problems(text)
