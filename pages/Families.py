@@ -13,6 +13,7 @@ from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import (
     EVIDENCE,
+    OVERVIEW_PARTS,
     intro,
     logit_parts,
     logit_section,
@@ -43,7 +44,7 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 said = families_answer(cfg.method, cfg.context_length, cfg.output_dim, fam)
-show_answer(slot, Answer(said.label, said.number, said.words, said.others, EVIDENCE))
+show_answer(slot, Answer(said.label, said.number, said.words, others=said.others, evidence=EVIDENCE))
 reserve_for_run(
     families_view_bytes(cfg.context_length, cfg.output_dim, drawn_span(cfg.context_length, fam)),
     "drawing these views",
@@ -59,16 +60,16 @@ family = FAMILIES[cfg.method]
 slides = Slides(  # presenting, the tall sections come a part at a time
     "families",
     [
-        f"{len(FAMILIES)} families",
+        (f"{len(FAMILIES)} families", OVERVIEW_PARTS),
         ("What position alone adds", logit_parts()),
         ("How alike are two positions?", similarity_parts(cfg, fam)),
         (f"Close-up: {family.label}", close_up_parts(cfg.method)),
     ],
 )
 if slides.shows(1):
-    if slides.on:
+    if slides.at(0) and slides.on:
         st.markdown(intro(cfg))
-    overview(cfg, fam)
+    overview(cfg, fam, slides.part)
 if slides.shows(2):
     st.subheader("1. What position alone adds to an attention score")
     logit_section(cfg, fam, slides.part)

@@ -80,10 +80,7 @@ def alibi_logits(x: LogitInputs) -> torch.Tensor:
 def alibi_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
     """The same penalty at farther distances: head 1's slope, from the settings."""
     slope = get_slopes(fam.heads)[0]
-    return (
-        f"the same penalty, {slope:.3g} more per token of distance (head 1), now at distances training "
-        "never reached"
-    )
+    return f"the same penalty, {slope:.3g} per token of distance (head 1), at distances never trained"
 
 
 def describe_alibi(

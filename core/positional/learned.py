@@ -84,7 +84,7 @@ def learned_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
     """A learned table past its rows: nothing to look up."""
     T = context_length
     rows = "row 0 only" if T == 1 else f"rows 0 … {T - 1:,} only"
-    return f"nothing: the table has {rows}, so position {T:,} cannot be looked up"
+    return f"nothing: the table has no row {T:,} ({rows})"
 
 
 def learned_logits(x: LogitInputs) -> torch.Tensor:

@@ -47,7 +47,7 @@ register(
         injects="nowhere",
         where="",
         source="the lesson's starting point",
-        extrapolates="nothing changes: it has no positions to run out of",
+        extrapolates="nothing: it has no positions to run out of",
         help="nope: no position at all: each input embedding is its token embedding alone.",
         gives="gives a position nothing, so each input embedding is its token embedding alone",
         color=FAMILY_COLORS["nope"],

@@ -129,8 +129,8 @@ def shaw_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
     """Past the clip, one shared vector: what a far key gets."""
     k = fam.clip
     if k == 0:
-        return "the one vector every distance gets, the clip being 0"
-    return f"the vector of its distance, up to the clip {k:,}; every farther distance gets distance {k:,}'s"
+        return "the one vector every distance gets (clip 0)"
+    return f"its distance's vector; every distance past the clip {k:,} gets distance {k:,}'s"
 
 
 def describe_shaw(

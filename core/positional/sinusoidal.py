@@ -159,11 +159,8 @@ class SinusoidalPositions(nn.Module):
 def sinusoidal_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
     """The waves past the trained length: a vector for any position, but one training never saw."""
     T = context_length
-    seen = "position 0 only" if T == 1 else f"positions 0 … {T - 1:,} only"
-    return (
-        f"a vector from the same waves, as every position has; but training saw {seen}, so these "
-        "vectors are new to the model"
-    )
+    seen = "position 0" if T == 1 else f"positions 0 … {T - 1:,}"
+    return f"a vector by the same formula, but one training never saw (it saw {seen})"
 
 
 def describe_sinusoidal(

@@ -215,29 +215,22 @@ def t5_score_bias(x: ScoreInputs) -> torch.Tensor:
     return t5_bias_table(x.fam, x.dim, x.seed)[buckets, x.head].double()  # [T, T]
 
 
-def why_the_last_bucket_is_wide(fam: FamilyConfig, bidirectional: bool = False) -> str:
+def bucket_growth(fam: FamilyConfig, bidirectional: bool = False) -> str:
     """Why the last bucket begins before the max distance, from the settings: the wider buckets grow by
-    one ratio each, so the last is the widest ("" when there is one wide bucket only)."""
+    one ratio each, HF's log spacing, so the last is the widest ("" when there is one wide bucket only)."""
     side = fam.buckets // 2 if bidirectional else fam.buckets
     exact = _exact_range(bidirectional, fam.buckets, fam.max_distance)
     if side - exact < 2:
         return ""
-    ratio = (fam.max_distance / exact) ** (1 / (side - exact))  # HF's log spacing: one ratio per bucket
-    start, end = last_distinct_distance(fam, bidirectional), fam.max_distance - 1
-    holds = f"distance {start:,}" if start == end else f"distances {start:,} … {end:,}"
-    return (
-        f"Each wider bucket is about {ratio:.2f} times as wide as the one before, so the last one already "
-        f"holds {holds}, and every distance past {fam.max_distance:,} is put in it too."
-    )
+    ratio = (fam.max_distance / exact) ** (1 / (side - exact))
+    return f"each about {ratio:.2f} times as wide as the one before"
 
 
 def t5_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
     """Past the trained length: its distance's bucket, and where the last bucket begins."""
     start, limit = last_distinct_distance(fam), fam.max_distance
-    where = f"every distance from {start:,} on shares the last one"
-    if start < limit:
-        where += f", which begins before the max distance {limit:,} and takes every distance past it"
-    return f"the number of its distance's bucket; {where}"
+    before = f", which begins before the max distance {limit:,}" if start < limit else ""
+    return f"its distance's bucket; from distance {start:,} on, the last bucket{before}"
 
 
 def describe_t5(label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig) -> str:
@@ -247,11 +240,11 @@ def describe_t5(label: str, r: torch.Tensor, y: torch.Tensor, context_length: in
     if start >= fam.max_distance or not sentence.endswith("look alike to it."):
         return sentence
     # "Past the max distance, one bucket" and "flat from an earlier distance" are both true: say why.
-    why = why_the_last_bucket_is_wide(fam)
+    growth = bucket_growth(fam)
     return (
         f"{sentence} Distances past {fam.max_distance:,} share the last bucket, and that bucket begins "
-        f"earlier: with a causal mask, as drawn here, T5 spends {bucket_layout(fam, False)}."
-        + (f" {why}" if why else "")
+        f"earlier: with the causal mask, T5 spends {bucket_layout(fam, False)}"
+        + (f", {growth}." if growth else ".")
     )
 
 

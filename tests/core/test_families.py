@@ -235,7 +235,7 @@ def test_t5s_table_and_finding_name_the_same_last_bucket(T, d, fam):
     start = last_distinct_distance(fam)
     row = next(r for r in overview_rows(T, d, fam) if r["family"] == "T5 bias")
     cell = row[f"past the trained length (T = {T:,})"]
-    assert f"every distance from {start:,} on shares the last one" in cell
+    assert f"from distance {start:,} on, the last bucket" in cell
     assert ("begins before the max distance" in cell) == (start < fam.max_distance)
     r = torch.arange(drawn_span(T, fam))  # every distance: the flat tail starts where the bucket does
     finding = logit_findings("t5", r, position_logits("t5", r, fam, d, SEED, None, T), T, fam)
@@ -246,12 +246,14 @@ def test_t5s_table_and_finding_name_the_same_last_bucket(T, d, fam):
 def test_t5s_finding_says_why_the_last_bucket_begins_before_the_max_distance():
     text = findings("t5")
     # 16 log-spaced buckets from 16 to 128: each 8^(1/16) = 1.139 times as wide as the one before
-    assert (
-        "Each wider bucket is about 1.14 times as wide as the one before, so the last one already holds "
-        in text
+    assert text.endswith(
+        "Distances past 128 share the last bucket, and that bucket begins earlier: with the causal mask, T5 "
+        "spends all 32 on keys before the query: distances 0 … 15 one each, then 16 buckets of growing "
+        "width up to 128, the last starting at 113, each about 1.14 times as wide as the one before."
     )
-    assert "distances 113 … 127, and every distance past 128 is put in it too." in text
-    assert "decoder" not in text and "with a causal mask, as drawn here" in text
+    assert "decoder" not in text
+    one_wide = findings("t5", FamilyConfig(buckets=4, max_distance=3), span=64)  # no ratio for one bucket
+    assert "times as wide" not in one_wide
 
 
 @pytest.mark.parametrize("T, fits", [(4, 0), (64, 5), (65_536, 16)])
@@ -262,11 +264,14 @@ def test_ropes_table_counts_the_speeds_that_turn_once_within_the_trained_length(
     assert int((wavelengths <= T).sum()) == fits
     cell = FAMILIES["rope"].past_trained(T, 256, FamilyConfig())
     if fits == 16:
-        every = f"each of its 16 speeds turns fully within {T:,} positions, so no angle is new"
-        assert cell == f"the same rotation; {every}"
+        assert (
+            cell
+            == f"the same rotation; each of its 16 speeds turns fully within {T:,} positions: no angle is new"
+        )
     else:
         slow = "all 16 speeds are" if fits == 0 else f"{16 - fits} of the 16 speeds are"
-        assert cell.startswith(f"the same rotation, but {slow} too slow to turn once in {T:,} positions")
+        too_slow = f"{slow} too slow to turn once in {T:,} positions"
+        assert cell == f"the same rotation; {too_slow}: past it, they reach new angles"
 
 
 @pytest.mark.parametrize("T", [1, 4, 1024])
@@ -281,7 +286,8 @@ def test_past_the_trained_length_says_what_the_lectures_claim_means_and_where_it
     assert f"training on {T:,} token{'' if T == 1 else 's'} shows {shows}" in note
     assert "even the sinusoid's vectors there are new to the model" in note
     sinusoid = FAMILIES["sinusoidal"].past_trained(T, 256, FamilyConfig())
-    assert sinusoid.startswith("a vector from the same waves") and "new to the model" in sinusoid
+    seen = "position 0" if T == 1 else f"positions 0 … {T - 1:,}"
+    assert sinusoid == f"a vector by the same formula, but one training never saw (it saw {seen})"
 
 
 def test_the_sinusoids_similarity_finding_joins_the_attention_pages():

@@ -251,10 +251,14 @@ def test_the_t5_close_up_and_finding_say_where_the_last_bucket_begins(open_page)
     text = " ".join(m.value for m in [*at.markdown, *at.caption])
     assert "T5 bias is flat from distance 113 on (max distance 128)" in text
     assert "Distances past 128 share the last bucket, and that bucket begins earlier" in text
-    assert "The last bucket, shared by every distance past 128, begins at 113 with a causal mask" in text
-    assert "at 91 without one" in text
-    assert "Each wider bucket is about 1.14 times as wide as the one before" in text  # 8^(1/16)
-    assert "every distance from 113 on shares the last one" in at.table[0].value.loc["T5 bias"].iloc[3]
+    assert "The last bucket, for every distance past 128, begins at 113 with a causal mask" in text
+    assert "and at 91 without." in text
+    assert "the last starting at 113, each about 1.14 times as wide as the one before" in text  # 8^(1/16)
+    cell = at.table[0].value.loc["T5 bias", "past the trained length (T = 4)"]
+    assert cell == (
+        "its distance's bucket; from distance 113 on, the last bucket, which begins before the max "
+        "distance 128"
+    )
     assert "N(0, 1/d)" not in text and "logit contribution" not in text and "weight-free" not in text
 
 
@@ -307,11 +311,11 @@ def test_the_table_marks_the_sidebars_method_and_says_what_generalize_means_unde
         "relative, fixed", "relative, fixed",
     ]  # fmt: skip
     past = table["past the trained length (T = 4)"]
-    assert past["Sinusoidal"].startswith("a vector from the same waves")
     assert (
-        past["Learned absolute"]
-        == "nothing: the table has rows 0 … 3 only, so position 4 cannot be looked up"
+        past["Sinusoidal"]
+        == "a vector by the same formula, but one training never saw (it saw positions 0 … 3)"
     )
+    assert past["Learned absolute"] == "nothing: the table has no row 4 (rows 0 … 3 only)"
     assert "IndexError" not in " ".join(past) and "pairs" not in past["RoPE"]  # words taught later
     words = [m.value for m in at.markdown]
     assert any(w.startswith("**Past the trained length.** The lecture says relative methods") for w in words)
@@ -324,9 +328,7 @@ def test_the_t5_table_and_finding_name_the_same_distance(open_page):
 
     start = last_distinct_distance(FamilyConfig(buckets=16, max_distance=64))
     cell = at.table[0].value.loc["T5 bias", "past the trained length (T = 4)"]
-    assert (
-        f"every distance from {start} on shares the last one, which begins before the max distance 64" in cell
-    )
+    assert f"from distance {start} on, the last bucket, which begins before the max distance 64" in cell
     text = " ".join(m.value for m in at.markdown)
     assert f"T5 bias is flat from distance {start} on (max distance 64)" in text
 

@@ -51,28 +51,41 @@ def logit_parts() -> list[str]:
 
 
 def intro(cfg: PipelineConfig) -> str:
-    """The page's opening under its answer (presenting, where no answer box is shown: the answer's gist
-    first), each word the lecture did not teach defined where it first appears."""
-    gist = (
-        "Absolute methods give every **position** a vector; relative methods act inside "
-        f"{define('attention')}, on the **distance** between two tokens. "
-        if presenting()
-        else ""
-    )
+    """The page's opening under its answer, each word the lecture did not teach defined where it first
+    appears; presenting, where no answer box is shown, the answer's gist in the projector's few lines."""
+    if presenting():
+        return (
+            "Absolute methods give every **position** a vector; relative methods act inside attention, on "
+            f"the **distance** between two tokens. Here all {len(FAMILIES)} meet on the same axes."
+        )
     return (
-        f"{gist}Here all {len(FAMILIES)} methods meet on the same axes. A relative method acts on the "
-        f"distance between a {define('query and key')}. The sidebar's context length is the *trained* "
-        f"length, T = {cfg.context_length:,}; its method picks the close-up at the bottom."
+        f"Here all {len(FAMILIES)} methods meet on the same axes. A relative method acts on the distance "
+        f"between a {define('query and key')}. The sidebar's context length is the *trained* length, "
+        f"T = {cfg.context_length:,}; its method picks the close-up at the bottom."
     )
 
 
-def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
+# Presenting, a slide each: the question's columns, what a longer text gets, what "generalize" means.
+OVERVIEW_PARTS = ["what each gives", "past the trained length", "what “generalize” means"]
+
+
+def overview(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
     """One row per family: kind, where position enters, numbers to train, what happens past the context;
-    the sidebar's method marked, and under it what the lecture's "generalize" means and where it stops."""
+    the sidebar's method marked, and under it what the lecture's "generalize" means and where it stops.
+
+    ``part`` (presenting): ``OVERVIEW_PARTS[part]``, each on a slide of its own.
+    """
     frame = pd.DataFrame(overview_rows(cfg.context_length, cfg.output_dim, fam)).set_index("family")
-    shown = frame.drop(columns=["source"]) if presenting() else frame  # a projector has no room for it
-    table(shown, marked={list(FAMILIES).index(cfg.method)})
-    st.markdown(past_trained_note(cfg.context_length))
+    marked = {list(FAMILIES).index(cfg.method)}
+    past = frame.columns[-2]  # "past the trained length (T = …)"
+    if part == 0:
+        table(frame.drop(columns=["source", past]), marked=marked)
+    elif part == 1:
+        table(frame[["kind", past]], marked=marked)
+    elif part is None:
+        table(frame, marked=marked)
+    if part in (None, 2):
+        st.markdown(past_trained_note(cfg.context_length))
 
 
 def method_rows(
@@ -156,7 +169,7 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
     if part is not None:
         shown = chunks(len(panels))[part]
         for column, k in zip(st.columns(PER_SLIDE), shown, strict=False):
-            column.altair_chart(readable(panels[k][0]), width="stretch", height=slide_height(300))
+            column.altair_chart(readable(panels[k][0]), width="stretch", height=slide_height(280))
         st.markdown("\n".join(f"- {findings[k]}" for k in shown))
         if part < len(chunks(len(panels))) - 1:
             return
@@ -261,8 +274,9 @@ def similarity_charts(
 
 
 def similarity_parts(cfg: PipelineConfig, fam: FamilyConfig) -> list[str]:
-    """Chart 2's presenter parts: its matrices, ``PER_SLIDE`` to a slide, then the curves."""
-    return ["the matrices"] * len(chunks(len(similarity_families()))) + ["against distance"]
+    """Chart 2's presenter parts: its matrices, ``PER_SLIDE`` to a slide, the curves, what to look at."""
+    matrices = ["the matrices"] * len(chunks(len(similarity_families())))
+    return [*matrices, "against distance", "what to look at"]
 
 
 def similarity_lead(drawn: str) -> str:
@@ -293,12 +307,9 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
     elif part < len(slides):  # square matrices in a row, as tall as the screen allows
         for column, k in zip(st.columns(PER_SLIDE), slides[part], strict=False):
             column.altair_chart(readable(heatmaps[k]), width="stretch", height=340)
-    findings_cell = st
     if part is None:
         cells[len(heatmaps)].altair_chart(readable(curve), width="stretch", height=330)
-    elif part < len(slides):
-        return
-    else:  # the curves beside what to look at in them
-        left, findings_cell = st.columns(2)
-        left.altair_chart(readable(curve), width="stretch", height=440)
-    findings_cell.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
+    elif part == len(slides):  # the curves, as tall as the screen allows
+        st.altair_chart(readable(curve), width="stretch", height=slide_height(440))
+    if part in (None, len(slides) + 1):  # what to look at, on a slide of its own when presenting
+        st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))

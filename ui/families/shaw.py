@@ -15,14 +15,13 @@ from ui.families.close_up import GRID, matrix_view
 def shaw_words(clip: int, head_dim: int) -> str:
     """What Shaw learns, each word the lecture did not teach defined here."""
     learn = (
-        f"learn vectors by {define('offset')}, and with the clip at 0 every offset shares one"
+        f"learn vectors by {define('offset')}; with the clip at 0, every offset shares one"
         if clip == 0
         else f"learn one vector for each {define('offset')} from −{clip:,} to {clip:,}"
     )
     return (
-        f"Shaw et al. {learn}: "
-        f"{plural(2 * clip + 1, 'vector')} of {plural(head_dim, 'number')} added to the keys, and as many "
-        f"added to the {define('value vector', 'value vectors')}. Offsets farther than the clip share "
+        f"Shaw et al. {learn}: {plural(2 * clip + 1, 'vector')} of {plural(head_dim, 'number')} added to "
+        "the keys, and as many added to what attention passes on from each token. Farther offsets share "
         "the outermost vector."
     )
 
@@ -42,7 +41,6 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     )
     k = fam.clip
     st.caption(
-        f"Each cell: which of the {plural(2 * k + 1, 'vector')} the pair uses, index = clip(j − i, −{k}, "
-        f"{k}) + {k}, so offset 0 uses vector {k}. The key vectors aᴷ form a table of shape "
-        f"({2 * k + 1}, {head_dim})."
+        f"Each cell: which of the {plural(2 * k + 1, 'vector')} the pair uses, clip(j − i, −{k}, {k}) + {k}: "
+        f"offset 0 uses vector {k}. The key vectors aᴷ form a ({2 * k + 1}, {head_dim}) table."
     )

@@ -10,7 +10,6 @@ from core.pipeline import sample_indices
 from core.positional import t5_relative_bucket
 from core.positional.t5 import last_distinct_distance, t5_bias_table
 from core.views.charts import line_chart
-from core.views.glossary import define
 from core.views.units import plural
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import readable
@@ -23,12 +22,11 @@ def t5_words(fam: FamilyConfig, dim: int) -> str:
     """What T5 learns and where its last bucket begins, with and without the causal mask."""
     causal, both = last_distinct_distance(fam), last_distinct_distance(fam, bidirectional=True)
     return (
-        f"T5 sorts each {define('offset')} into one of {plural(fam.buckets, 'bucket')} (one per small "
-        f"offset, then ever wider up to {fam.max_distance:,}) and adds a learned number per bucket and head "
-        f"to the attention score (untrained here: random, of standard deviation 1/√d = {dim**-0.5:.3g}). "
-        f"The last bucket, shared by every distance past {fam.max_distance:,}, begins at {causal:,} with a "
-        f"causal mask (as in chart 1: every bucket looks back), at {both:,} without one (half of the "
-        "buckets look forward)."
+        f"T5 puts each pair's distance j − i, with its sign, in one of {plural(fam.buckets, 'bucket')}: one "
+        f"per small distance, then wider and wider up to {fam.max_distance:,}. It adds a learned number "
+        f"(random here) per bucket and head to the score. The last bucket, for every distance past "
+        f"{fam.max_distance:,}, begins at {causal:,} with a causal mask, as in chart 1, and at {both:,} "
+        "without."
     )
 
 
@@ -40,7 +38,7 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     frames = [
         pd.DataFrame(
             {
-                "offset j − i": offsets.numpy(),
+                "j − i (key − query)": offsets.numpy(),
                 "bucket": t5_relative_bucket(offsets, bidir, fam.buckets, fam.max_distance).numpy(),
                 "mode": label,
             }
@@ -52,7 +50,7 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         st.altair_chart(
             readable(
                 cache.chart(
-                    line_chart, pd.concat(frames), "offset j − i", "bucket", "Bucket map", color="mode"
+                    line_chart, pd.concat(frames), "j − i (key − query)", "bucket", "Bucket map", color="mode"
                 )
             ),
             width="stretch",
