@@ -11,12 +11,16 @@ computes it in its own module (``Family.logits``); this module runs them on the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import torch
 
 from core.embeddings import TableRows
 from core.positional import FAMILIES, FamilyConfig
-from core.positional.family import MAX_USED_LENGTH, LogitInputs
+from core.positional.family import MAX_USED_LENGTH, Family, LogitInputs
 from core.similarity import pair_distances
+from core.views.glossary import define
+from core.views.units import capitalized, listing, plural, verb
 
 LOGIT_CHUNK_ELEMENTS = 2**18  # distance × dimension values computed at once
 CURVE_POINTS = 400  # distances drawn per method on the logit chart
@@ -77,13 +81,125 @@ def similarity_findings(name: str, positions: torch.Tensor, sim: torch.Tensor) -
     off = sim[gap > 0].abs()
     if spread <= 1e-5:  # float32 tables: equal up to rounding
         near = float(sim[gap == gap[gap > 0].min()].mean()) if bool((gap > 0).any()) else 1.0
-        return (
+        stripes = (
             f"{label}: the similarity depends only on the distance |i − j| (stripes parallel to the "
             f"diagonal), {near:.2f} for the nearest drawn pair, the same everywhere along the sequence."
         )
+        return f"{stripes} {added_vectors_join(label)}" if FAMILIES[name].additive else stripes
     mean_off = float(off.mean()) if len(off) else 0.0
     return (
         f"{label}: only the diagonal is 1; other pairs average |cos| = {mean_off:.2f}"
         + (", close to 0: neighbours are no more alike than distant positions" if mean_off < 0.15 else "")
         + " — training has to discover that neighbours should be similar."
+    )
+
+
+def added_vectors_join(label: str) -> str:
+    """Why the Attention page finds that an added table's part of a score depends on where each token
+    stands, while its vectors' similarity depends on the distance alone: both are true."""
+    return (
+        f"On the Attention page, {label}'s part of a score depends on where each token stands, not only on "
+        "i − j, and both are true: here the position vectors are compared alone, so only their distance "
+        "counts; there each is added to a token's vector and goes through the query and key matrices, "
+        "which mix token and position."
+    )
+
+
+def trains(family: Family, context_length: int, dim: int, fam: FamilyConfig) -> bool:
+    """Whether training optimizes numbers of ``family`` at these settings (learned, not fixed)."""
+    return family.parameter_count(context_length, dim, fam) > 0
+
+
+def kind_of(family: Family, context_length: int, dim: int, fam: FamilyConfig) -> str:
+    """The page's question for one family: "absolute, learned", "relative, fixed", … or "none"."""
+    if family.kind == "none":
+        return "none"
+    return f"{family.kind}, {'learned' if trains(family, context_length, dim, fam) else 'fixed'}"
+
+
+def overview_rows(context_length: int, dim: int, fam: FamilyConfig) -> list[dict[str, str]]:
+    """The families' table, one row per family: what it is, where position enters, its numbers to train
+    and what a position past the trained length gets, from its record and the settings."""
+    T = context_length
+    return [
+        {
+            "family": f.label,
+            "kind": kind_of(f, T, dim, fam),
+            "position enters at": f.injects,
+            "numbers to train": f"{f.parameter_count(T, dim, fam):,}",
+            f"past the trained length (T = {T:,})": f.past_trained(T, dim, fam),
+            "source": f.source,
+        }
+        for f in FAMILIES.values()
+    ]
+
+
+@dataclass(frozen=True)
+class PageAnswer:
+    """The Families page's answer for the settings in force (the page shows it in ``ui.answer``)."""
+
+    label: str
+    number: str
+    words: str
+    others: tuple[str, ...]
+
+
+def _named(families: list[Family]) -> str:
+    return listing([f.label for f in families])
+
+
+def families_answer(method: str, context_length: int, dim: int, fam: FamilyConfig) -> PageAnswer:
+    """What each method gives a position, and the sidebar's method's numbers to train, from the registry
+    and the settings: absolute methods a vector, relative ones a change to a pair's score, NoPE nothing."""
+    T, family = context_length, FAMILIES[method]
+    by_kind = {k: [f for f in FAMILIES.values() if f.kind == k] for k in ("absolute", "relative", "none")}
+    learned = [f for f in FAMILIES.values() if f.kind != "none" and trains(f, T, dim, fam)]
+    fixed = [f for f in FAMILIES.values() if f.kind != "none" and not trains(f, T, dim, fam)]
+    count = family.parameter_count(T, dim, fam)
+    sentences = [
+        f"Absolute methods ({_named(by_kind['absolute'])}) give each position its own vector of "
+        f"{plural(dim, 'number')}, added to its token's embedding.",
+        f"Relative methods ({_named(by_kind['relative'])}) give a position no vector: inside "
+        f"{define('attention')}, they change the {define('score')} of two tokens according to how far "
+        "apart the two are, not where they stand.",
+        _learned_or_fixed(learned, fixed, by_kind["none"]),
+        f"The sidebar's method, **{family.label}**, has {plural(count, 'number')} to train: it "
+        f"{family.gives}.",
+    ]
+    return PageAnswer(
+        label=f"{family.label}: numbers to train",
+        number=f"{count:,}",
+        words=" ".join(sentences),
+        others=tuple(name for name in FAMILIES if name != method),
+    )
+
+
+def _learned_or_fixed(learned: list[Family], fixed: list[Family], none: list[Family]) -> str:
+    """Which methods training optimizes and which compute their numbers by a fixed rule."""
+    parts = []
+    if learned:
+        learn = verb(len(learned), "learns its", "learn their")
+        parts.append(f"{_named(learned)} {learn} numbers in training")
+    if fixed:
+        parts.append(f"{_named(fixed)} {verb(len(fixed), 'computes its', 'compute theirs')} by a fixed rule")
+    if none:
+        parts.append(f"{_named(none)} {verb(len(none), 'gives', 'give')} nothing")
+    return capitalized("; ".join(parts)) + "."
+
+
+def past_trained_note(context_length: int) -> str:
+    """What the lecture's "generalize to lengths not seen in training" means, and where it stops: the
+    sentence beside the table's column on positions past the trained length."""
+    T = context_length
+    seen = "distance 0 only" if T == 1 else f"distances 0 … {T - 1:,} only"
+    return (
+        "**Past the trained length.** The lecture says relative methods “generalize better to sequences of "
+        "varying lengths, even if it has not seen such lengths during training”, and its notebook that the "
+        f"fixed sinusoid can {define('extrapolate')}. What a method can promise there is that it still "
+        "gives something, by the same rule as in training: the column “past the trained length” says what. "
+        "Where that stops: "
+        f"training on {plural(T, 'token')} shows {seen}. In a longer text, a relative method meets those "
+        "distances again between nearby tokens, and new ones only between far tokens, which is why it "
+        f"generalizes better; an absolute method meets a new position at every token past {T - 1:,}, so "
+        "even the sinusoid's vectors there are new to the model."
     )

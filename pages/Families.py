@@ -3,14 +3,18 @@
 import streamlit as st
 
 from core.config import FAMILIES
-from core.families import drawn_span
+from core.families import drawn_span, families_answer
 from core.scripts.families import families_script
 from core.serving import families_view_bytes
+from ui.answer import Answer, answer_slot, show_answer
 from ui.app import settings
 from ui.attention.views import attention_bridge_expander
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import (
+    EVIDENCE,
+    OVERVIEW_PARTS,
+    intro,
     logit_parts,
     logit_section,
     overview,
@@ -24,13 +28,9 @@ from ui.server.memory import reserve_for_run
 
 cfg, _ = settings()
 page_title("Positional-encoding families, side by side")
-INTRO = (
-    "Absolute methods give every **position** a vector; relative methods act on the **distance** between a "
-    f"query and a key, inside attention. Here all {len(FAMILIES)} meet on the same axes. The sidebar's "
-    "context length is the *trained* length; its method picks the close-up at the bottom."
-)
+slot = answer_slot()  # filled once the settings are checked: the answer comes first in reading order
 if not presenting():
-    st.markdown(INTRO)
+    st.markdown(intro(cfg))
     attention_bridge_expander()  # query, key and score, for a student the lecture has not taught them
     with st.expander("Family settings", expanded=True):
         fam = family_settings()
@@ -43,6 +43,8 @@ try:
 except ValueError as exc:
     st.error(str(exc))
     st.stop()
+said = families_answer(cfg.method, cfg.context_length, cfg.output_dim, fam)
+show_answer(slot, Answer(said.label, said.number, said.words, others=said.others, evidence=EVIDENCE))
 reserve_for_run(
     families_view_bytes(cfg.context_length, cfg.output_dim, drawn_span(cfg.context_length, fam)),
     "drawing these views",
@@ -58,16 +60,16 @@ family = FAMILIES[cfg.method]
 slides = Slides(  # presenting, the tall sections come a part at a time
     "families",
     [
-        f"{len(FAMILIES)} families",
+        (f"{len(FAMILIES)} families", OVERVIEW_PARTS),
         ("What position alone adds", logit_parts()),
         ("How alike are two positions?", similarity_parts(cfg, fam)),
         (f"Close-up: {family.label}", close_up_parts(cfg.method)),
     ],
 )
 if slides.shows(1):
-    if slides.on:
-        st.markdown(INTRO)
-    overview(cfg, fam)
+    if slides.at(0) and slides.on:
+        st.markdown(intro(cfg))
+    overview(cfg, fam, slides.part)
 if slides.shows(2):
     st.subheader("1. What position alone adds to an attention score")
     logit_section(cfg, fam, slides.part)

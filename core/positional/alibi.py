@@ -77,6 +77,12 @@ def alibi_logits(x: LogitInputs) -> torch.Tensor:
     return alibi_bias(x.fam.heads, length, queries, key)[0, :, 0].double()  # [R]: head 1, query r, key 0
 
 
+def alibi_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
+    """The same penalty at farther distances: head 1's slope, from the settings."""
+    slope = get_slopes(fam.heads)[0]
+    return f"the same penalty, {slope:.3g} per token of distance (head 1), at distances never trained"
+
+
 def describe_alibi(
     label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
 ) -> str:
@@ -95,8 +101,10 @@ register(
         injects="score bias",
         where="ALiBi lowers the attention between two tokens by a penalty that grows with their distance",
         source="Press, Smith & Lewis 2022",
-        extrapolates="the linear penalty simply continues",
-        help="alibi: a linear distance penalty.",
+        extrapolates=alibi_past,
+        help="alibi: lowers the attention score of two tokens by a fixed amount per token of distance "
+        "between them; each head has its own amount, nothing to train.",
+        gives="lowers the score of two tokens by a fixed amount for each token of distance between them",
         color=FAMILY_COLORS["alibi"],
         dash=FAMILY_DASHES["alibi"],
         logits=alibi_logits,

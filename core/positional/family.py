@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from core.embeddings import TableRows
+from core.views.glossary import define
 
 
 @dataclass(frozen=True)
@@ -26,10 +27,13 @@ class Param:
     key: str  # URL key and attribute name
     label: str  # widget label; also names the setting in messages
     default: int | float | str
-    help: str
+    help: str  # the widget's tooltip, in the lecture's words
     low: int | float | None = None  # numbers: the smallest allowed value (inclusive)
     high: int | float | None = None  # numbers: the largest allowed value (inclusive)
     options: tuple = ()  # choices: the allowed values, the default among them
+    # A sentence that defines the glossary words of ``label`` (core.views.glossary), shown above the
+    # settings: a widget's label is read before anything under it.
+    words: str = ""
 
     def check(self, value: object) -> None:
         """Raise ``ValueError`` naming the setting when ``value`` is out of its range or options."""
@@ -88,8 +92,11 @@ class Family:
     injects: str  # where position enters the model, in a few words
     where: str  # the same as a sentence ("RoPE rotates each query and key ..."); "" for nowhere
     source: str  # paper and the code people copy
-    extrapolates: str  # what happens past the trained length
-    help: str  # one line for the sidebar's method picker
+    # What a position past the trained length gets, as the Families table says it: a phrase, or one
+    # built from the trained length T, d and the settings (``past_trained``).
+    extrapolates: str | Callable[[int, int, FamilyConfig], str]
+    help: str  # one line for the sidebar's method picker, "name: ..." in the lecture's words
+    gives: str  # what it gives a position, a clause after its name ("gives each position ..."), plain words
     color: str  # its colour on every chart (``core.views.colors.FAMILY_COLORS``)
     dash: tuple[int, ...]  # its line's dash where families share a chart (``FAMILY_DASHES``)
     logits: Callable[[LogitInputs], torch.Tensor]  # position-only logit [R] float64 at ``distances``
@@ -122,16 +129,30 @@ class Family:
         """Whether it adds a [T, d] table to the token embeddings (the lesson's broadcasting add)."""
         return self.input_rows is not None
 
+    def past_trained(self, context_length: int, dim: int, fam: FamilyConfig) -> str:
+        """What a position past the trained length ``context_length`` gets, for d and the settings."""
+        said = self.extrapolates
+        return said if isinstance(said, str) else said(context_length, dim, fam)
+
 
 # Settings every family shares on the Families page.
 HEADS = Param(
-    "heads", "Heads H", 8, "Attention heads: ALiBi slopes and T5 biases are per head.", low=1, high=128
+    "heads",
+    "Heads H",
+    8,
+    "How many attentions a layer runs side by side. ALiBi gives each head its own slope and T5 its own "
+    "numbers; Shaw and RoPE work on each head's share of a vector, d / H numbers.",
+    low=1,
+    high=128,
+    words=f"{define('head', 'Heads')}: ALiBi and T5 give each head numbers of its own, and Shaw and RoPE "
+    "work on each head's share of a vector, d / H numbers.",
 )
 EXTRAPOLATE = Param(
     "extrapolate",
     "Used length ×",
     2,
-    "Look past the trained length (the context): used = factor × context.",
+    "How far the charts look past the trained length (the sidebar's context length): the used length is "
+    "this factor times the context length.",
     options=(1, 2, 4, 8),
 )
 MAX_USED_LENGTH = 65_536  # positions any family is evaluated at (used length = factor × context)

@@ -20,7 +20,9 @@ INIT = Param(
     "init",
     "Learned init",
     "torch",
-    "torch: N(0, 1) as nn.Embedding. openai: N(0, 0.01²) as GPT-2's code. hf: N(0, 0.02²).",
+    "How spread out the untrained table's random numbers are, before training optimizes them: torch "
+    "draws them as the lecture's code does (spread 1), openai as GPT-2's released code (spread 0.01), hf "
+    "as Hugging Face's copy of GPT-2 (spread 0.02).",
     options=tuple(INITS),
 )
 
@@ -78,6 +80,13 @@ def describe_learned(
     )
 
 
+def learned_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
+    """A learned table past its rows: nothing to look up."""
+    T = context_length
+    rows = "row 0 only" if T == 1 else f"rows 0 … {T - 1:,} only"
+    return f"nothing: the table has no row {T:,} ({rows})"
+
+
 def learned_logits(x: LogitInputs) -> torch.Tensor:
     return additive_logits(x, rows_end=x.context_length)  # no row at T or later: NaN
 
@@ -90,8 +99,10 @@ register(
         injects="input add",
         where="the learned table adds one trained vector per position to the input",
         source="GPT-2 (Radford et al. 2019)",
-        extrapolates="no row past the context length: nn.Embedding raises IndexError",
-        help="learned: a trained table (GPT-2).",
+        extrapolates=learned_past,
+        help="learned: one vector per position, optimized in training (GPT-2, the lecture's code).",
+        gives="gives each position its own row of a table, a vector that training optimizes like the token "
+        "embeddings",
         color=FAMILY_COLORS["learned"],
         dash=FAMILY_DASHES["learned"],
         logits=learned_logits,

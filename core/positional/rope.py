@@ -20,6 +20,7 @@ import torch
 from core.positional.family import Family, FamilyConfig, LogitInputs, Param, content_vector, register
 from core.positional.sinusoidal import BASE, check_base
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
+from core.views.units import count_of, plural
 
 
 def _check_dim(dim: int) -> None:
@@ -140,8 +141,9 @@ PAIRING = Param(
     "pairing",
     "RoPE pairs",
     "interleaved",
-    "interleaved: (0,1), (2,3)… as the paper and Meta's LLaMA. "
-    "halves: (i, i+d/2) with rotate_half, as GPT-NeoX and Hugging Face.",
+    "Which numbers of a query and a key RoPE turns together: interleaved pairs neighbours, numbers 0 and "
+    "1, 2 and 3, …, as the paper; halves pairs number i with number i + dh/2, as GPT-NeoX and Hugging "
+    "Face's code. The same turning, with the numbers in another order.",
     options=PAIRINGS,
 )
 
@@ -190,6 +192,21 @@ def rope_logits(x: LogitInputs) -> torch.Tensor:
     return (q @ k - uh[0] @ uh[0]) / math.sqrt(head_dim)  # [R]
 
 
+def rope_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
+    """The turning past the trained length: how many of its speeds reach angles training never showed
+    (those too slow to turn once within it)."""
+    T, speeds = context_length, (dim // fam.heads) // 2
+    slow = int((2 * math.pi / rope_inv_freq(2 * speeds, fam.base, torch.float64) > T).sum())
+    if slow == 0:
+        each = "its one speed turns" if speeds == 1 else f"each of its {speeds:,} speeds turns"
+        return f"the same rotation; {each} fully within {plural(T, 'position')}: no angle is new"
+    reach = "it reaches" if slow == 1 else "they reach"
+    return (
+        f"the same rotation; {count_of(slow, speeds, 'speed')} too slow to turn once in "
+        f"{plural(T, 'position')}: past it, {reach} new angles"
+    )
+
+
 def describe_rope(
     label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
 ) -> str:
@@ -208,8 +225,11 @@ register(
         injects="query/key rotation",
         where="RoPE turns the vectors that attention compares by an angle that grows with the position",
         source="Su et al. 2021 (RoFormer)",
-        extrapolates="rotations continue; slow pairs reach angles never seen in training",
-        help="rope: rotates queries and keys.",
+        extrapolates=rope_past,
+        help="rope: turns each query and key by an angle that grows with its position, so their score "
+        "depends only on their distance; nothing to train.",
+        gives="turns the two vectors a score compares by angles that grow with their positions, so the "
+        "score depends only on their distance",
         color=FAMILY_COLORS["rope"],
         dash=FAMILY_DASHES["rope"],
         logits=rope_logits,

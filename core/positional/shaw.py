@@ -23,6 +23,7 @@ from core.positional.family import (
     register,
 )
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
+from core.views.glossary import define
 
 
 def shaw_relative_indices(length: int, clip: int, positions: torch.Tensor | None = None) -> torch.Tensor:
@@ -84,8 +85,15 @@ def shaw_attention(
 
 
 CLIP = Param(
-    "clip", "Shaw clip k", 16, "Shaw: offsets beyond ±k share one vector.", low=0, high=8_192
-)  # k = 16 in the paper's base model
+    "clip",
+    "Shaw clip k",
+    16,  # the paper's base model
+    "Shaw relative's farthest distance with a vector of its own: a key more than k tokens away from "
+    "the token looking at it gets the vector of distance k.",
+    low=0,
+    high=8_192,
+    words=f"The {define('clip', 'clip k')}.",
+)
 
 
 def shaw_key_vectors(head_dim: int, seed: int, rows: torch.Tensor) -> torch.Tensor:
@@ -117,6 +125,14 @@ def shaw_score_bias(x: ScoreInputs) -> torch.Tensor:
     return per_row.gather(1, inverse) / math.sqrt(dh)  # [T, T]
 
 
+def shaw_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
+    """Past the clip, one shared vector: what a far key gets."""
+    k = fam.clip
+    if k == 0:
+        return "the one vector every distance gets (clip 0)"
+    return f"its distance's vector; every distance past the clip {k:,} gets distance {k:,}'s"
+
+
 def describe_shaw(
     label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
 ) -> str:
@@ -131,8 +147,11 @@ register(
         injects="key (and value) vectors",
         where="Shaw relative adds a learned vector for each distance, up to a largest one, inside attention",
         source="Shaw, Uszkoreit & Vaswani 2018",
-        extrapolates="offsets past the clip share the last vector",
-        help="shaw: learned vectors per clipped offset.",
+        extrapolates=shaw_past,
+        help="shaw: a learned vector for each distance between two tokens, used inside attention; all "
+        "distances past the clip k share one.",
+        gives="adds, inside attention, a learned vector for each distance between two tokens, one vector "
+        "shared by all distances past a limit",
         color=FAMILY_COLORS["shaw"],
         dash=FAMILY_DASHES["shaw"],
         logits=shaw_logits,

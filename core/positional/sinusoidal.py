@@ -21,6 +21,11 @@ from core.positional.family import Family, FamilyConfig, Param, additive_logits,
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 LAYOUTS = ("interleaved", "concat", "fairseq")
+LAYOUT_WORDS = {  # each layout's order of a position's numbers, in plain words (its sources: the docstring)
+    "interleaved": "each sine next to its cosine, as the 2017 paper",
+    "concat": "all sines first, then all cosines",
+    "fairseq": "all sines, then all cosines, with slightly different speeds",
+}
 SINUSOID_CHUNK_ELEMENTS = 2**18  # values computed at once
 
 
@@ -95,13 +100,21 @@ def sinusoidal(positions, d, base=10000.0, layout="interleaved"):
 
 
 # The frequency base, shared with RoPE (which rotates by the same frequencies).
-BASE = Param("base", "Base", 10000.0, "Sinusoidal and RoPE frequency base (LLaMA-3: 500000).")
+BASE = Param(
+    "base",
+    "Base",
+    10000.0,
+    "How slow the slowest waves are, for the sinusoid and RoPE. Both use a vector's numbers two at a "
+    "time: the first two go round once every 2π ≈ 6.3 positions, each next two more slowly, and the "
+    "last about once every 2π × base positions. 10,000 in the 2017 paper; LLaMA 3 uses 500,000.",
+)
 LAYOUT = Param(
     "layout",
     "Sinusoid layout",
     "interleaved",
-    "interleaved: the paper. concat: [sin | cos]. fairseq: [sin | cos] with "
-    "frequencies base^(-i/(d/2-1)), as in tensor2tensor and fairseq.",
+    "The order of the sinusoid's numbers in a position's vector: "
+    + "; ".join(f"{name}, {words}" for name, words in LAYOUT_WORDS.items())
+    + ". The same kind of waves, in another order.",
     options=LAYOUTS,
 )
 
@@ -143,6 +156,13 @@ class SinusoidalPositions(nn.Module):
         return x * self.dim**0.5 + sinusoidal(torch.arange(T), d).to(x.device)  # [B, T, d] + [T, d]
 
 
+def sinusoidal_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
+    """The waves past the trained length: a vector for any position, but one training never saw."""
+    T = context_length
+    seen = "position 0" if T == 1 else f"positions 0 … {T - 1:,}"
+    return f"a vector by the same formula, but one training never saw (it saw {seen})"
+
+
 def describe_sinusoidal(
     label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig
 ) -> str:
@@ -161,8 +181,10 @@ register(
         injects="input add",
         where="the sinusoidal table adds one fixed wave vector per position to the input",
         source="Vaswani et al. 2017 §3.5",
-        extrapolates="defined for any position, but never seen in training",
-        help="sinusoidal: fixed waves (2017 Transformer).",
+        extrapolates=sinusoidal_past,
+        help="sinusoidal: one vector of fixed waves per position, nothing to train (the 2017 Transformer).",
+        gives="gives each position a vector of fixed waves, the same in every model and defined for any "
+        "position",
         color=FAMILY_COLORS["sinusoidal"],
         dash=FAMILY_DASHES["sinusoidal"],
         logits=additive_logits,

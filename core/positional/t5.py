@@ -26,6 +26,7 @@ from core.positional.family import (
     seeded_normal,
 )
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
+from core.views.glossary import define
 from core.views.units import plural
 
 
@@ -133,12 +134,22 @@ def t5_relative_bias(
     return values.permute(2, 0, 1)  # [H, Lq, Lk]
 
 
-BUCKETS = Param("buckets", "T5 buckets", 32, "T5: number of relative-position buckets.", low=2, high=1024)
+BUCKETS = Param(
+    "buckets",
+    "T5 buckets",
+    32,
+    "How many groups of distances T5 learns a number for (per head): each near distance gets a group of "
+    "its own, farther ones share wider and wider groups.",
+    low=2,
+    high=1024,
+    words=f"The {define('bucket', 'buckets')}, up to the max distance.",
+)
 MAX_DISTANCE = Param(
     "max_distance",
     "T5 max distance",
     128,
-    "T5: offsets beyond this share the last bucket.",
+    "Where T5's groups of distances stop growing: every distance past it lands in the last group, which "
+    "begins a little before it.",
     low=1,
     high=MAX_USED_LENGTH,
 )
@@ -204,6 +215,24 @@ def t5_score_bias(x: ScoreInputs) -> torch.Tensor:
     return t5_bias_table(x.fam, x.dim, x.seed)[buckets, x.head].double()  # [T, T]
 
 
+def bucket_growth(fam: FamilyConfig, bidirectional: bool = False) -> str:
+    """Why the last bucket begins before the max distance, from the settings: the wider buckets grow by
+    one ratio each, HF's log spacing, so the last is the widest ("" when there is one wide bucket only)."""
+    side = fam.buckets // 2 if bidirectional else fam.buckets
+    exact = _exact_range(bidirectional, fam.buckets, fam.max_distance)
+    if side - exact < 2:
+        return ""
+    ratio = (fam.max_distance / exact) ** (1 / (side - exact))
+    return f"each about {ratio:.2f} times as wide as the one before"
+
+
+def t5_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
+    """Past the trained length: its distance's bucket, and where the last bucket begins."""
+    start, limit = last_distinct_distance(fam), fam.max_distance
+    before = f", which begins before the max distance {limit:,}" if start < limit else ""
+    return f"its distance's bucket; from distance {start:,} on, the last bucket{before}"
+
+
 def describe_t5(label: str, r: torch.Tensor, y: torch.Tensor, context_length: int, fam: FamilyConfig) -> str:
     limit = f"max distance {fam.max_distance:,}"
     start = last_distinct_distance(fam)
@@ -211,9 +240,11 @@ def describe_t5(label: str, r: torch.Tensor, y: torch.Tensor, context_length: in
     if start >= fam.max_distance or not sentence.endswith("look alike to it."):
         return sentence
     # "Past the max distance, one bucket" and "flat from an earlier distance" are both true: say why.
+    growth = bucket_growth(fam)
     return (
         f"{sentence} Distances past {fam.max_distance:,} share the last bucket, and that bucket begins "
-        f"earlier: causal (decoder) attention, drawn here, spends {bucket_layout(fam, False)}."
+        f"earlier: with the causal mask, T5 spends {bucket_layout(fam, False)}"
+        + (f", {growth}." if growth else ".")
     )
 
 
@@ -225,8 +256,11 @@ register(
         injects="score bias",
         where="T5 bias adds a learned number for each range of distances to the attention between two tokens",
         source="Raffel et al. 2020 (T5)",
-        extrapolates="offsets past the max distance share the last bucket",
-        help="t5: a learned bias per offset bucket.",
+        extrapolates=t5_past,
+        help="t5: a learned number for each group of distances, added to the attention score; near "
+        "distances have a group each, far ones share wider and wider groups.",
+        gives="adds to the score of two tokens a learned number for their distance, one number per group of "
+        "distances, the far groups wider and wider",
         color=FAMILY_COLORS["t5"],
         dash=FAMILY_DASHES["t5"],
         logits=t5_logits,

@@ -112,13 +112,14 @@ output_dim = {cfg.output_dim}  # d
 context_length = {cfg.context_length}  # T: the trained length
 seed = {cfg.seed}
 heads = {fam.heads}  # H
-base = {fam.base!r}  # sinusoidal and RoPE frequency base
-layout = "{fam.layout}"  # sinusoidal: interleaved (paper), concat or fairseq
-pairing = "{fam.pairing}"  # RoPE: interleaved (paper, LLaMA) or halves (GPT-NeoX, HF)
+base = {fam.base!r}  # sinusoidal and RoPE frequency base (10000 in the paper, 500000 in LLaMA 3)
+layout = "{fam.layout}"  # Vaswani §3.5; concat: [sin | cos] (Transformer-XL, tensor2tensor)
+# fairseq: [sin | cos] of base^(-i/(d/2-1)) (fairseq's SinusoidalPositionalEmbedding.get_embedding)
+pairing = "{fam.pairing}"  # (2i, 2i+1): RoFormer, Meta's LLaMA; halves (i, i + d/2): rotate_half, NeoX, HF
 buckets = {fam.buckets}  # T5's buckets
 max_distance = {fam.max_distance}  # T5: offsets past it share the last bucket
 clip = {fam.clip}  # Shaw's k: offsets past ±k share one vector
-init = "{fam.init}"  # learned table's std: torch 1, openai 0.01, hf 0.02
+init = "{fam.init}"  # std: torch 1 (nn.Embedding), openai 0.01 (GPT-2's code), hf 0.02 (HF's GPT-2)
 extrapolate = {fam.extrapolate}  # used length = extrapolate × T"""
     cells = [
         Cell("Settings (the sidebar's and the page's)", settings),

@@ -133,3 +133,174 @@ def test_similarity_findings_follow_the_matrix():
     assert "only the diagonal is 1" in text and "close to 0" in text  # |cos| ~ 1/sqrt(256)
     alike = torch.ones(16, 4, dtype=torch.float64) + 0.01 * noise[:, :4]  # every row nearly the same
     assert "close to 0" not in similarity_findings("learned", positions, cosine_matrix(alike))
+
+
+# Settings the Families page accepts, odd ones among them: one head, clip 0, few buckets, d 2 and 4,
+# context 1; and every preset's (its method, d, T, heads, base, buckets).
+def preset_settings():
+    from core.presets import PRESETS
+
+    for p in PRESETS.values():
+        given = {"heads": p.heads, "base": p.rope_base, "buckets": p.buckets, "max_distance": p.max_distance}
+        yield p.method, p.context_length, p.dim, FamilyConfig(**{k: v for k, v in given.items() if v})
+
+
+ODD_SETTINGS = [
+    (4, 256, FamilyConfig()),
+    (1, 8, FamilyConfig(heads=1, clip=0, buckets=4, max_distance=3)),
+    (2, 4, FamilyConfig(heads=2, clip=1, buckets=4, max_distance=3, extrapolate=1)),
+    (1, 2, FamilyConfig(heads=1, clip=0, buckets=5, max_distance=3)),
+    (64, 4, FamilyConfig(heads=2, base=2.0)),
+    (8, 2, FamilyConfig(heads=1, base=2.0, clip=8_192)),
+    (8192, 16384, FamilyConfig(heads=1, clip=8192, max_distance=65536, extrapolate=8)),
+]
+EVERY_SETTING = [(m, T, d, fam) for m in FAMILIES for T, d, fam in ODD_SETTINGS] + list(preset_settings())
+
+
+def sentences(text: str) -> int:
+    """How many sentences ``text`` has: a full stop (or ? or !) before a capital, and its last."""
+    import re
+
+    from core.views.glossary import plain
+
+    return len(re.findall(r"[.?!] (?=\*?\*?[A-Z])", plain(text))) + 1
+
+
+@pytest.mark.parametrize("method, T, d, fam", EVERY_SETTING)
+def test_the_answer_reads_and_defines_its_words_at_every_setting(method, T, d, fam):
+    from core.families import families_answer
+    from core.views.glossary import first_undefined
+    from tests.core.prose import prose_problems
+
+    fam.validate(d, T)
+    said = families_answer(method, T, d, fam)
+    count = FAMILIES[method].parameter_count(T, d, fam)
+    assert said.number == f"{count:,}" and said.label == f"{FAMILIES[method].label}: numbers to train"
+    assert f"has {said.number} number{'' if count == 1 else 's'} to train" in said.words  # its number
+    assert 2 <= sentences(said.words) <= 4, said.words
+    assert not prose_problems(said.words), (prose_problems(said.words), said.words)
+    assert first_undefined(said.words) == []  # attention and score defined where it uses them
+    assert said.others == tuple(name for name in FAMILIES if name != method)  # a button each
+
+
+def test_the_answer_says_what_each_kind_gives_and_which_train():
+    from core.families import families_answer
+    from core.views.glossary import define
+
+    said = families_answer("learned", 4, 256, FamilyConfig())
+    assert said.label == "Learned absolute: numbers to train" and said.number == "1,024"  # 4 × 256
+    assert said.words.startswith(
+        "Absolute methods (Learned absolute and Sinusoidal) give each position its own vector of 256 "
+        "numbers, added to its token's embedding. Relative methods (Shaw relative, T5 bias, ALiBi and "
+        f"RoPE) give a position no vector: inside {define('attention')}, they change the {define('score')}"
+    )
+    assert (
+        "Learned absolute, Shaw relative and T5 bias learn their numbers in training; Sinusoidal, ALiBi "
+        "and RoPE compute theirs by a fixed rule; NoPE gives nothing." in said.words
+    )
+    assert (
+        "**Learned absolute**, has 1,024 numbers to train: it gives each position its own row" in said.words
+    )
+
+
+def test_the_answer_changes_with_the_settings():
+    from core.families import families_answer
+
+    assert families_answer("learned", 8, 64, FamilyConfig()).number == "512"  # 8 × 64
+    assert "vector of 64 numbers" in families_answer("rope", 8, 64, FamilyConfig()).words
+    shaw = families_answer("shaw", 4, 64, FamilyConfig(clip=2, heads=4))
+    assert shaw.number == f"{2 * 5 * 16:,}"  # a^K and a^V: 2k + 1 rows of d/H each
+    rope = families_answer("rope", 4, 256, FamilyConfig())
+    assert rope.number == "0" and "it turns the two vectors a score compares" in rope.words
+
+
+@pytest.mark.parametrize("method, T, d, fam", EVERY_SETTING)
+def test_the_table_reads_at_every_setting(method, T, d, fam):
+    from core.families import overview_rows, past_trained_note
+    from tests.core.prose import prose_problems
+
+    fam.validate(d, T)
+    cells = [str(v) for row in overview_rows(T, d, fam) for v in row.values()]
+    text = "\n".join([*cells, past_trained_note(T)])
+    assert not prose_problems(text), prose_problems(text)
+    assert "IndexError" not in text and "extrapolate" not in "\n".join(cells)  # words taught later
+
+
+@pytest.mark.parametrize("T, d, fam", ODD_SETTINGS)
+def test_t5s_table_and_finding_name_the_same_last_bucket(T, d, fam):
+    # The table's "past the trained length" and chart 1's finding both say where the last bucket begins
+    from core.families import drawn_span, logit_findings, overview_rows
+    from core.positional.t5 import last_distinct_distance
+
+    start = last_distinct_distance(fam)
+    row = next(r for r in overview_rows(T, d, fam) if r["family"] == "T5 bias")
+    cell = row[f"past the trained length (T = {T:,})"]
+    assert f"from distance {start:,} on, the last bucket" in cell
+    assert ("begins before the max distance" in cell) == (start < fam.max_distance)
+    r = torch.arange(drawn_span(T, fam))  # every distance: the flat tail starts where the bucket does
+    finding = logit_findings("t5", r, position_logits("t5", r, fam, d, SEED, None, T), T, fam)
+    if "flat from" in finding:
+        assert f"flat from distance {start:,} on" in finding
+
+
+def test_t5s_finding_says_why_the_last_bucket_begins_before_the_max_distance():
+    text = findings("t5")
+    # 16 log-spaced buckets from 16 to 128: each 8^(1/16) = 1.139 times as wide as the one before
+    assert text.endswith(
+        "Distances past 128 share the last bucket, and that bucket begins earlier: with the causal mask, T5 "
+        "spends all 32 on keys before the query: distances 0 … 15 one each, then 16 buckets of growing "
+        "width up to 128, the last starting at 113, each about 1.14 times as wide as the one before."
+    )
+    assert "decoder" not in text
+    one_wide = findings("t5", FamilyConfig(buckets=4, max_distance=3), span=64)  # no ratio for one bucket
+    assert "times as wide" not in one_wide
+
+
+@pytest.mark.parametrize("T, fits", [(4, 0), (64, 5), (65_536, 16)])
+def test_ropes_table_counts_the_speeds_that_turn_once_within_the_trained_length(T, fits):
+    from core.positional import rope_inv_freq
+
+    wavelengths = 2 * math.pi / rope_inv_freq(32, 10000.0, torch.float64)  # head dim 256 / 8
+    assert int((wavelengths <= T).sum()) == fits
+    cell = FAMILIES["rope"].past_trained(T, 256, FamilyConfig())
+    if fits == 16:
+        assert (
+            cell
+            == f"the same rotation; each of its 16 speeds turns fully within {T:,} positions: no angle is new"
+        )
+    else:
+        slow = "all 16 speeds are" if fits == 0 else f"{16 - fits} of the 16 speeds are"
+        too_slow = f"{slow} too slow to turn once in {T:,} positions"
+        assert cell == f"the same rotation; {too_slow}: past it, they reach new angles"
+
+
+@pytest.mark.parametrize("T", [1, 4, 1024])
+def test_past_the_trained_length_says_what_the_lectures_claim_means_and_where_it_stops(T):
+    from core.families import past_trained_note
+    from core.views.glossary import define
+
+    note = past_trained_note(T)
+    assert "“generalize better to sequences of varying lengths, even if it has not seen such lengths" in note
+    assert f"fixed sinusoid can {define('extrapolate')}" in note  # the notebook's word, defined
+    shows = "distance 0 only" if T == 1 else f"distances 0 … {T - 1:,} only"
+    assert f"training on {T:,} token{'' if T == 1 else 's'} shows {shows}" in note
+    assert "even the sinusoid's vectors there are new to the model" in note
+    sinusoid = FAMILIES["sinusoidal"].past_trained(T, 256, FamilyConfig())
+    seen = "position 0" if T == 1 else f"positions 0 … {T - 1:,}"
+    assert sinusoid == f"a vector by the same formula, but one training never saw (it saw {seen})"
+
+
+def test_the_sinusoids_similarity_finding_joins_the_attention_pages():
+    from core.families import similarity_findings
+    from core.similarity import cosine_matrix
+
+    positions = torch.arange(16)
+    waves = cosine_matrix(sinusoidal_at(positions, 64).double())
+    text = similarity_findings("sinusoidal", positions, waves)
+    assert "depends only on the distance |i − j|" in text
+    assert (
+        "On the Attention page, Sinusoidal's part of a score depends on where each token stands, not only on "
+        "i − j, and both are true: here the position vectors are compared alone" in text
+    )
+    turned = FAMILIES["rope"].vectors(positions, 64, FamilyConfig())
+    assert "Attention page" not in similarity_findings("rope", positions, cosine_matrix(turned))  # agrees

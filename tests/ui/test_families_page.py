@@ -30,10 +30,9 @@ def test_family_parameters_come_from_the_url(open_page):
     assert not at.exception and not at.error
     assert at.number_input(key="heads").value == 12
     table = at.table[0].value
-    assert table.loc[FAMILIES["t5"].label, "parameters"] == "192"  # 16 buckets × 12 heads
-    assert (
-        table.loc[FAMILIES["shaw"].label, "parameters"] == f"{2 * 9 * 64:,}"
-    )  # a^K and a^V: 2 × (2k+1) × head dim
+    assert table.loc[FAMILIES["t5"].label, "numbers to train"] == "192"  # 16 buckets × 12 heads
+    # a^K and a^V: 2 × (2k+1) × head dim
+    assert table.loc[FAMILIES["shaw"].label, "numbers to train"] == f"{2 * 9 * 64:,}"
 
 
 def test_rope_shift_invariance_is_shown_with_numbers(open_page):
@@ -109,7 +108,7 @@ def learned_panel(at):
 
 @pytest.mark.parametrize("context, fitted", [("4", True), ("100", True), ("512", False)])
 def test_the_learned_panel_fits_its_axis_to_its_rows(context, fitted, open_page):
-    # issue 21.5: at T = 4 its 4 points sat against an axis running to 260, as its neighbours'
+    # at T = 4 its 4 points would sit against an axis running to 260, as its neighbours'
     at = open_page(PAGE, context=context, extrapolate="1")
     assert not at.exception and not at.error
     line, frame = learned_panel(at)
@@ -128,7 +127,7 @@ def test_the_learned_panel_fits_its_axis_to_its_rows(context, fitted, open_page)
 
 @pytest.mark.parametrize("method", METHODS)
 def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
-    # issue 26: a Seed change rebuilt all seven panels; ALiBi's and NoPE's curves do not read the seed
+    # ALiBi's and NoPE's curves do not read the seed: a Seed change keeps their panels
     from dataclasses import replace
 
     from core.config import FamilyConfig, PipelineConfig
@@ -170,8 +169,8 @@ def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_di
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("change", [{"output_dim": 64}, {"vocab_size": 50_304}])
 def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change):
-    # issue 26: a new d rebuilds no ALiBi or NoPE panel, a new V only the learned one (drawn after the
-    # token table); each kept panel equals the one built for the new settings
+    # A new d rebuilds no ALiBi or NoPE panel, a new V only the learned one (drawn after the token
+    # table); each kept panel equals the one built for the new settings
     from dataclasses import replace
 
     from core.config import FAMILIES, FamilyConfig, PipelineConfig
@@ -209,7 +208,7 @@ def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_toke
 def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(
     method, open_page, monkeypatch, fresh_caches
 ):
-    # issue 26: the similarity curve and the close-up's table heatmap were built again on every rerun
+    # The similarity curve and the close-up's table heatmap are kept across a rerun that changes no data
     from ui.families import close_up, compare
 
     at = open_page(PAGE, method=method)
@@ -252,8 +251,14 @@ def test_the_t5_close_up_and_finding_say_where_the_last_bucket_begins(open_page)
     text = " ".join(m.value for m in [*at.markdown, *at.caption])
     assert "T5 bias is flat from distance 113 on (max distance 128)" in text
     assert "Distances past 128 share the last bucket, and that bucket begins earlier" in text
-    assert "The last bucket, shared by all offsets past 128, begins at 113 in a decoder" in text
-    assert "at 91 in an encoder" in text
+    assert "The last bucket, for every distance past 128, begins at 113 with a causal mask" in text
+    assert "and at 91 without." in text
+    assert "the last starting at 113, each about 1.14 times as wide as the one before" in text  # 8^(1/16)
+    cell = at.table[0].value.loc["T5 bias", "past the trained length (T = 4)"]
+    assert cell == (
+        "its distance's bucket; from distance 113 on, the last bucket, which begins before the max "
+        "distance 128"
+    )
     assert "N(0, 1/d)" not in text and "logit contribution" not in text and "weight-free" not in text
 
 
@@ -265,3 +270,106 @@ def test_the_learned_close_up_says_a_longer_table_is_another_table(open_page):
         "`nn.Embedding(8, 256)` say, but that is a different, bigger table, with 1,024 more parameters"
         in text
     )
+
+
+def test_the_answer_comes_first_and_a_button_shows_another_method(open_page):
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    words = [m.value for m in at.markdown]
+    question = next(k for k, w in enumerate(words) if w.startswith("**The question:**"))
+    assert words[question + 1] == "**The answer, in short**"  # right under the question
+    assert (at.metric[0].label, at.metric[0].value) == ("Learned absolute: numbers to train", "1,024")
+    assert "**Learned absolute**, has 1,024 numbers to train" in words[question + 2]
+    buttons = [b.label for b in at.button if b.key and b.key.startswith("answer_")]
+    assert buttons == [FAMILIES[m].label for m in METHODS if m != "learned"]
+    at.button(key="answer_rope").click().run()  # no trip to the sidebar
+    assert not at.exception
+    assert at.selectbox(key="method").value == "rope"
+    assert (at.metric[0].label, at.metric[0].value) == ("RoPE: numbers to train", "0")
+    assert any(s.value.startswith("3. Close-up: RoPE") for s in at.subheader)
+
+
+def test_the_answer_follows_the_settings(open_page):
+    at = open_page(PAGE, method="t5", buckets="16", heads="4")
+    assert (at.metric[0].label, at.metric[0].value) == ("T5 bias: numbers to train", "64")  # 16 × 4
+    at = open_page(PAGE, dim="64", context="8")
+    assert at.metric[0].value == "512"  # 8 positions × 64 numbers
+    assert "its own vector of 64 numbers" in " ".join(m.value for m in at.markdown)
+
+
+def test_no_answer_box_when_presenting(open_page):
+    at = open_page(PAGE, present="true")
+    assert not at.exception
+    assert not at.metric and "**The answer, in short**" not in [m.value for m in at.markdown]
+
+
+def test_the_table_marks_the_sidebars_method_and_says_what_generalize_means_under_it(open_page):
+    at = open_page(PAGE, method="sinusoidal")
+    table = at.table[0].value
+    assert list(table["kind"]) == [
+        "none", "absolute, learned", "absolute, fixed", "relative, learned", "relative, learned",
+        "relative, fixed", "relative, fixed",
+    ]  # fmt: skip
+    past = table["past the trained length (T = 4)"]
+    assert (
+        past["Sinusoidal"]
+        == "a vector by the same formula, but one training never saw (it saw positions 0 … 3)"
+    )
+    assert past["Learned absolute"] == "nothing: the table has no row 4 (rows 0 … 3 only)"
+    assert "IndexError" not in " ".join(past) and "pairs" not in past["RoPE"]  # words taught later
+    words = [m.value for m in at.markdown]
+    assert any(w.startswith("**Past the trained length.** The lecture says relative methods") for w in words)
+
+
+def test_the_t5_table_and_finding_name_the_same_distance(open_page):
+    at = open_page(PAGE, method="t5", buckets="16", max_distance="64")
+    from core.config import FamilyConfig
+    from core.positional.t5 import last_distinct_distance
+
+    start = last_distinct_distance(FamilyConfig(buckets=16, max_distance=64))
+    cell = at.table[0].value.loc["T5 bias", "past the trained length (T = 4)"]
+    assert f"from distance {start} on, the last bucket, which begins before the max distance 64" in cell
+    text = " ".join(m.value for m in at.markdown)
+    assert f"T5 bias is flat from distance {start} on (max distance 64)" in text
+
+
+def test_the_sinusoids_similarity_finding_joins_the_attention_pages(open_page):
+    at = open_page(PAGE, method="sinusoidal")
+    text = " ".join(m.value for m in at.markdown)
+    assert "Sinusoidal: the similarity depends only on the distance |i − j|" in text
+    assert "On the Attention page, Sinusoidal's part of a score depends on where each token stands" in text
+
+
+def test_every_setting_label_is_defined_above_the_settings(open_page):
+    from core.views.glossary import define
+
+    at = open_page(PAGE)
+    settings = next(e for e in at.expander if e.label == "Family settings")
+    first = settings.markdown[0].value
+    for word in (define("head", "Heads"), define("clip", "clip k"), define("bucket", "buckets")):
+        assert word in first
+
+
+# Odd settings (one head, clip 0, few buckets, d 2 and 4, context 1) under every method, and presets.
+ODD = [
+    {"context": "1", "heads": "1", "clip": "0", "buckets": "4", "max_distance": "3", "dim": "8"},
+    {"context": "2", "heads": "2", "clip": "1", "buckets": "5", "max_distance": "3", "dim": "4"},
+    {"context": "1", "heads": "1", "clip": "0", "dim": "2", "extrapolate": "1"},
+]
+PAGE_CASES = [{"method": m, **odd} for m in METHODS for odd in ODD] + [
+    {"preset": p} for p in ("gpt2-small", "llama3-8b", "bloom-176b", "t5-base")
+]
+
+
+@pytest.mark.parametrize(
+    "params", PAGE_CASES, ids=["&".join(f"{k}={v}" for k, v in p.items()) for p in PAGE_CASES]
+)
+def test_every_sentence_and_table_cell_reads(params, open_page):
+    from tests.core.prose import prose_problems
+    from tests.ui.test_page_sentences import page_text
+
+    at = open_page(PAGE, **params)
+    assert not at.exception and not at.error
+    cells = [str(v) for t in at.table for v in t.value.to_numpy().ravel()]
+    text = "\n".join([page_text(at), *cells, *(b.label for b in at.button)])
+    assert not prose_problems(text), prose_problems(text)

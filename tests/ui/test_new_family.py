@@ -38,6 +38,7 @@ FAKE = Family(
     source="a test (no paper)",
     extrapolates="the tilt simply continues",
     help="fake: a test-only family.",
+    gives="tilts the score of two tokens by their distance",
     color=NEXT_FAMILY_COLOR,  # the palette's colour kept for the next family
     dash=NEXT_FAMILY_DASH,
     logits=fake_logits,
@@ -71,10 +72,14 @@ def test_the_families_page_lists_a_new_family_everywhere(fake_family, open_page)
     assert not at.exception and not at.error
     table = at.table[0].value  # one row per family, by display name
     assert list(table.index)[-1] == "Fake tilt"
-    assert table.loc["Fake tilt", "parameters"] == f"{5 * 16:,}"  # tilt × T
+    assert table.loc["Fake tilt", "numbers to train"] == f"{5 * 16:,}"  # tilt × T
+    assert table.loc["Fake tilt", "kind"] == "relative, learned"
     assert at.number_input(key="tilt").value == 5  # its own setting, bound to the URL
     assert "fake" in at.selectbox(key="method").options  # the sidebar's method picker
     text = " ".join(m.value for m in at.markdown)
+    # the answer, from its record: its kind among the relative ones, its numbers to train, what it gives
+    assert "Relative methods (Shaw relative, T5 bias, ALiBi, RoPE and Fake tilt)" in text
+    assert "The sidebar's method, **Fake tilt**, has 80 numbers to train: it tilts the score" in text
     # chart 1's finding, computed from its logits: tilt 5 → 5/8 per token
     assert f"Fake tilt falls by {5 / 8:.3f} per token." in text
     assert "The fake close-up, tilt 5." in text

@@ -4,7 +4,7 @@ show it), feedback on a guess it cannot read, kept through page switches (issue 
 import pytest
 
 from ui.families.close_up import close_up_parts
-from ui.families.compare import logit_parts
+from ui.families.compare import OVERVIEW_PARTS, logit_parts, similarity_parts
 
 
 def subheaders(at):
@@ -168,8 +168,9 @@ def test_trained_positions_asks_for_the_neighbour_similarity_first(open_page):
 def test_families_comes_a_part_at_a_time_with_its_settings_in_the_sidebar(open_page):
     at = open_page("pages/Families.py", present="true", method="rope")
     assert at.sidebar.number_input(key="heads").value == 8  # the family settings wait in the sidebar
-    total = 1 + len(logit_parts()) + 2 + len(close_up_parts("rope"))
-    assert progress(at) == f"Section 1 of {total}: 7 families"
+    sections = [OVERVIEW_PARTS, logit_parts(), similarity_parts(None, None), close_up_parts("rope")]
+    total = sum(len(parts) for parts in sections)
+    assert progress(at) == f"Section 1 of {total}: 7 families — what each gives"
     seen = []
     for _ in range(total - 1):
         at.button(key="next_families").click().run()
@@ -207,8 +208,10 @@ def test_presenting_the_families_overview_wraps_its_facts_in_the_projector_s_typ
         "ALiBi",
         "RoPE",
     ]
-    assert "source" not in table.columns and "past the trained length (T = 4)" in table.columns
+    assert "source" not in table.columns and "numbers to train" in table.columns
     assert not at.dataframe
+    past = open_page("pages/Families.py", present="true", slide="1.2").table[0].value
+    assert list(past.columns) == ["kind", "past the trained length (T = 4)"]
     normal = open_page("pages/Families.py")
     assert "source" in normal.table[0].value.columns
 

@@ -15,14 +15,26 @@ from ui.presenter import presenting, readable
 from ui.server import cache
 
 
+def alibi_words(slopes: torch.Tensor) -> str:
+    """What ALiBi adds, and its slopes from the first head to the last."""
+    H = len(slopes)
+    per_head = (
+        f"one slope m = {float(slopes[0]):.3g} for its one head"
+        if H == 1
+        else f"a slope m of its own for each head, from {float(slopes[0]):.3g} for head 1 down to "
+        f"{float(slopes.min()):.3g}"
+    )
+    return (
+        "ALiBi adds −m·(i − j) to the attention score of query i for key j: a penalty growing linearly "
+        f"with the distance i − j, with {per_head} (the paper's rule). Nothing to train, nothing added at "
+        "the input."
+    )
+
+
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """ALiBi up close: the slope per head and one head's bias matrix."""
     slopes = alibi_slopes(fam.heads)
-    st.markdown(
-        "ALiBi adds −m·(i − j) to the attention score of query i for key j: a penalty growing linearly "
-        "with distance, with a different slope m per head (a geometric sequence, from the paper's code). "
-        "No parameters, nothing added at the input."
-    )
+    st.markdown(alibi_words(slopes))
     c1, c2 = st.columns(2)
     with c1:
         frame = pd.DataFrame({"head": range(1, fam.heads + 1), "slope m": slopes.numpy()})

@@ -11,11 +11,20 @@ import torch
 
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import TableRows
-from core.families import CURVE_POINTS, drawn_span, logit_findings, position_logits, similarity_findings
+from core.families import (
+    CURVE_POINTS,
+    drawn_span,
+    logit_findings,
+    overview_rows,
+    past_trained_note,
+    position_logits,
+    similarity_findings,
+)
 from core.pipeline import sample_indices
 from core.similarity import cosine_matrix, mean_by_distance
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
-from core.views.units import every
+from core.views.glossary import define
+from core.views.units import every, plural
 from ui.presenter import presenting, readable, slide_height
 from ui.server import cache
 from ui.server.cache import additive_rows, kept_chart, per_process
@@ -24,6 +33,10 @@ from ui.widgets import table
 SCORE = "score from position"  # chart 1's y: what position alone adds to the attention score
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
 PER_SLIDE = 3  # presenting: chart 1's panels (each with its finding) and chart 2's matrices per slide
+EVIDENCE = (
+    "The evidence is below: the table gives each method's kind, where position enters and its numbers "
+    "to train (the sidebar's method marked), and chart 1 what each adds to a score."
+)
 
 
 def chunks(count: int) -> list[range]:
@@ -37,22 +50,42 @@ def logit_parts() -> list[str]:
     return [f"{k + 1} of {len(parts)}" for k in range(len(parts))]
 
 
-def overview(cfg: PipelineConfig, fam: FamilyConfig) -> None:
-    """One row per family: kind, where position enters, parameters, what happens past the context."""
-    T, d = cfg.context_length, cfg.output_dim
-    rows = [
-        {
-            "family": f.label,
-            "kind": f.kind,
-            "position enters at": f.injects,
-            "parameters": f"{f.parameter_count(T, d, fam):,}",
-            f"past the trained length (T = {T:,})": f.extrapolates,
-            "source": f.source,
-        }
-        for f in FAMILIES.values()
-    ]
-    frame = pd.DataFrame(rows).set_index("family")
-    table(frame.drop(columns=["source"]) if presenting() else frame)  # a projector's type has no room for it
+def intro(cfg: PipelineConfig) -> str:
+    """The page's opening under its answer, each word the lecture did not teach defined where it first
+    appears; presenting, where no answer box is shown, the answer's gist in the projector's few lines."""
+    if presenting():
+        return (
+            "Absolute methods give every **position** a vector; relative methods act inside attention, on "
+            f"the **distance** between two tokens. Here all {len(FAMILIES)} meet on the same axes."
+        )
+    return (
+        f"Here all {len(FAMILIES)} methods meet on the same axes. A relative method acts on the distance "
+        f"between a {define('query and key')}. The sidebar's context length is the *trained* length, "
+        f"T = {cfg.context_length:,}; its method picks the close-up at the bottom."
+    )
+
+
+# Presenting, a slide each: the question's columns, what a longer text gets, what "generalize" means.
+OVERVIEW_PARTS = ["what each gives", "past the trained length", "what “generalize” means"]
+
+
+def overview(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
+    """One row per family: kind, where position enters, numbers to train, what happens past the context;
+    the sidebar's method marked, and under it what the lecture's "generalize" means and where it stops.
+
+    ``part`` (presenting): ``OVERVIEW_PARTS[part]``, each on a slide of its own.
+    """
+    frame = pd.DataFrame(overview_rows(cfg.context_length, cfg.output_dim, fam)).set_index("family")
+    marked = {list(FAMILIES).index(cfg.method)}
+    past = frame.columns[-2]  # "past the trained length (T = …)"
+    if part == 0:
+        table(frame.drop(columns=["source", past]), marked=marked)
+    elif part == 1:
+        table(frame[["kind", past]], marked=marked)
+    elif part is None:
+        table(frame, marked=marked)
+    if part in (None, 2):
+        st.markdown(past_trained_note(cfg.context_length))
 
 
 def method_rows(
@@ -114,6 +147,16 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
     return panel, finding
 
 
+def logit_lead() -> str:
+    """How chart 1 is made, before its panels: the query, the key and what is taken away."""
+    return (
+        "Each panel puts a query at position r and a key at position 0, r tokens before it, as a "
+        f"{define('causal mask')} allows. Both get the same token vector, so only their positions differ; "
+        "the score is q·k/√d, with no weights of its own, and NoPE's score (the token vector's alone) is "
+        "taken away: what is left is what position alone adds."
+    )
+
+
 def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
     """What position alone adds to the attention score, against distance: one panel per method.
 
@@ -126,11 +169,12 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
     if part is not None:
         shown = chunks(len(panels))[part]
         for column, k in zip(st.columns(PER_SLIDE), shown, strict=False):
-            column.altair_chart(readable(panels[k][0]), width="stretch", height=slide_height(300))
+            column.altair_chart(readable(panels[k][0]), width="stretch", height=slide_height(280))
         st.markdown("\n".join(f"- {findings[k]}" for k in shown))
         if part < len(chunks(len(panels))) - 1:
             return
     else:
+        st.markdown(logit_lead())
         for k, (panel, _) in enumerate(panels):
             if k % 2 == 0:  # a new row of two panels: a phone stacks them in the registry's order
                 columns = st.columns(2)
@@ -138,11 +182,9 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
     step = int(distances[1] - distances[0]) if len(distances) > 1 else 1
     cut = [f.label for f in FAMILIES.values() if f.fixed_length] if int(distances[-1]) >= T else []
     st.caption(
-        f"Query at position r, key at position 0, both with the same content (one random vector, "
-        f"drawn with the seed), scored by attention without weights of its own (the query and key vectors "
-        f"as they are, q·k/√d), d = {cfg.output_dim} "
-        f"(RoPE and Shaw: head dim {cfg.output_dim // fam.heads}); T5 and ALiBi: head 1 of {fam.heads}. "
-        f"Each panel has its own linear y axis. Distances 0 … {span - 1:,}: the used length "
+        f"The token vector is one random vector, drawn with the seed; d = {cfg.output_dim:,} (RoPE and "
+        f"Shaw use head 1's {plural(cfg.output_dim // fam.heads, 'number')}); T5 and ALiBi: head 1 of "
+        f"{fam.heads:,}. Each panel has its own linear y axis. Distances 0 … {span - 1:,}: the used length "
         f"{fam.extrapolate} × T = {fam.extrapolate * T:,}, and at least twice T5's max distance and "
         f"Shaw's clip, so their flat tails show; the dashed line is the trained length T = {T:,}"
         + (f" ({cut[0]}'s axis ends there: its table has rows 0…{T - 1:,} only). " if cut else ". ")
@@ -232,8 +274,18 @@ def similarity_charts(
 
 
 def similarity_parts(cfg: PipelineConfig, fam: FamilyConfig) -> list[str]:
-    """Chart 2's presenter parts: its matrices, ``PER_SLIDE`` to a slide, then the curves."""
-    return ["the matrices"] * len(chunks(len(similarity_families()))) + ["against distance"]
+    """Chart 2's presenter parts: its matrices, ``PER_SLIDE`` to a slide, the curves, what to look at."""
+    matrices = ["the matrices"] * len(chunks(len(similarity_families())))
+    return [*matrices, "against distance", "what to look at"]
+
+
+def similarity_lead(drawn: str) -> str:
+    """What chart 2's squares compare, before them: ``drawn`` says which positions ("all 4 positions")."""
+    return (
+        f"Each square compares the vectors of two positions by their {define('cosine similarity')}; "
+        f"drawn: {drawn}. RoPE gives a position no vector of its own: shown is a query of all ones, "
+        "turned to each position."
+    )
 
 
 def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
@@ -245,6 +297,9 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
     positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
     heatmaps, curve, findings = similarity_charts(cfg, fam)
     slides = chunks(len(heatmaps))
+    step = int(positions[1] - positions[0]) if len(positions) > 1 else 1
+    if part is None or part < len(slides):  # what the squares are, before the charts that draw them
+        st.markdown(similarity_lead(every(step, T, "positions")))
     if part is None:
         cells = [column for _ in range(len(heatmaps) // 2 + 1) for column in st.columns(2)]  # 2 wide
         for column, chart in zip(cells, heatmaps, strict=False):
@@ -252,19 +307,9 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
     elif part < len(slides):  # square matrices in a row, as tall as the screen allows
         for column, k in zip(st.columns(PER_SLIDE), slides[part], strict=False):
             column.altair_chart(readable(heatmaps[k]), width="stretch", height=340)
-    step = int(positions[1] - positions[0]) if len(positions) > 1 else 1
-    note = every(step, T, "positions")
-    if part is None or part < len(slides):
-        st.caption(
-            f"Cosine similarity of the position vectors ({note}). RoPE has no position vector of its "
-            "own: shown is the all-ones query rotated to each position, cos = qᵀR(j−i)q / |q|²."
-        )
-    findings_cell = st
     if part is None:
         cells[len(heatmaps)].altair_chart(readable(curve), width="stretch", height=330)
-    elif part < len(slides):
-        return
-    else:  # the curves beside what to look at in them
-        left, findings_cell = st.columns(2)
-        left.altair_chart(readable(curve), width="stretch", height=440)
-    findings_cell.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))
+    elif part == len(slides):  # the curves, as tall as the screen allows
+        st.altair_chart(readable(curve), width="stretch", height=slide_height(440))
+    if part in (None, len(slides) + 1):  # what to look at, on a slide of its own when presenting
+        st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))

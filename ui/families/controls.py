@@ -26,10 +26,17 @@ def setting(param: Param) -> object:
     return bound_number(param.label, param.key, param.default, param.help)
 
 
+def settings_words() -> str:
+    """The words the settings' labels use, each defined (``Param.words``): shown above the widgets,
+    whose labels are read before anything under them."""
+    return " ".join(p.words for p in all_params().values() if p.words)
+
+
 def family_settings(columns: int = COLUMNS) -> FamilyConfig:
     """Every family setting (heads, base, buckets, max_distance, clip, extrapolate, layout, …), in rows of
     ``columns`` widgets (1 in the sidebar)."""
     params = list(all_params().values())
+    st.markdown(settings_words())
     values = {}
     for start in range(0, len(params), columns):  # row by row: a phone stacks them in reading order
         for column, param in zip(st.columns(columns), params[start : start + columns], strict=False):

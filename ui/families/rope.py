@@ -14,6 +14,7 @@ from core.positional import rope_inv_freq, rope_long_term_decay, rope_pairing_pe
 from core.positional.rope import rope_shift_table
 from core.views.charts import line_chart, scatter_chart
 from core.views.describe import lines_description
+from core.views.glossary import define
 from core.views.units import plural
 from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
@@ -38,13 +39,19 @@ def view(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> Non
         pairings(head_dim)
 
 
+def turning_words(head_dim: int) -> str:
+    """How RoPE turns a query and a key, each word the lecture did not teach defined here."""
+    return (
+        f"RoPE turns each {define('pair i')} of a query's and a key's {plural(head_dim, 'number')} (head "
+        f"1's share) by an angle: the position p times the pair's {define('frequency θᵢ')}, here θᵢ = "
+        f"base^(−2i/{head_dim}). The dot product of two turned vectors depends only on the *difference* "
+        "of their positions — shown below with numbers."
+    )
+
+
 def shift_invariance(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> None:
     """A query and a key shifted together: the same logit, with numbers."""
-    st.markdown(
-        f"RoPE rotates each pair of a query's and a key's {head_dim} head dimensions by the angle "
-        f"p·θᵢ, θᵢ = base^(−2i/{head_dim}). A dot product of two rotated vectors depends only on the "
-        "*difference* of their positions — shown below with numbers."
-    )
+    st.markdown(turning_words(head_dim))
     g = torch.Generator().manual_seed(cfg.seed)
     q, k = torch.randn(head_dim, generator=g).double(), torch.randn(head_dim, generator=g).double()
     m, n = 7, 3
@@ -65,6 +72,10 @@ def shift_invariance(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> N
 
 def wavelengths_and_decay(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> None:
     """Each pair's wavelength beside RoFormer's long-term decay bound."""
+    st.markdown(
+        f"Each pair's {define('wavelength 2π/θᵢ')}, left, against the trained length; right, RoFormer's "
+        "bound on how large a score can be at each distance."
+    )
     c1, c2 = st.columns(2)
     with c1:
         wavelengths = 2 * math.pi / rope_inv_freq(head_dim, fam.base).double()
@@ -129,8 +140,8 @@ def pairings(head_dim: int) -> None:
     perm = rope_pairing_permutation(head_dim).tolist()
     shown = ", ".join(map(str, perm[:8])) + (", …" if head_dim > 8 else "")
     st.markdown(
-        f"**Two pairings, one rotation.** Interleaved (paper, Meta's LLaMA) pairs dimensions (0,1), "
-        f"(2,3), …; halves (GPT-NeoX, Hugging Face) pairs (i, i+{head_dim // 2}) with `rotate_half`. "
-        f"Permuting the dimensions by [{shown}] turns one into the other — which is why checkpoints "
-        "are permuted when converted between the two codebases."
+        f"**Two pairings, one rotation.** Interleaved, as the paper, pairs neighbouring numbers (0, 1), "
+        f"(2, 3), …; halves, as other code, pairs number i with number i + {head_dim // 2}. Putting the "
+        f"numbers in the order [{shown}] turns one into the other, so both give the same scores; a "
+        "trained model's weights are reordered when it moves from one code to the other."
     )

@@ -6,30 +6,38 @@ import streamlit as st
 
 from core.config import FamilyConfig, PipelineConfig
 from core.positional import sinusoidal_wavelengths
+from core.positional.sinusoidal import LAYOUT_WORDS
+from core.views.glossary import define
+from core.views.units import plural
 from ui.families.close_up import table_heatmap, wavelength_chart
 
 PARTS = ["the table", "wavelengths"]  # presenting, one slide each
 
 
+def waves_words(dim: int, fam: FamilyConfig) -> str:
+    """What the table is made of, each word the lecture did not teach defined here."""
+    return (
+        f"Fixed waves: a position's {plural(dim, 'number')} come two at a time, and {define('pair i')} "
+        f"holds a sine and a cosine of the position at its own {define('frequency θᵢ')}. Layout "
+        f"**{fam.layout}**: {LAYOUT_WORDS[fam.layout]}. Nothing is trained, and any position has a vector."
+    )
+
+
+WAVELENGTHS = (
+    f"Each pair's {define('wavelength 2π/θᵢ')} runs from 2π ≈ 6.3 positions for pair 0 to about 2π × base "
+    "for the last, against the trained length:"
+)
+
+
 def view(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
     """The fixed waves up close: the table and each pair's wavelength (presenting: ``PARTS[part]``)."""
-    if part == 1:
+    if part in (None, 0):
+        st.markdown(waves_words(cfg.output_dim, fam))
+        table_heatmap(cfg, fam, f"Sinusoidal table ({fam.layout})")
+    if part in (None, 1):
+        st.markdown(WAVELENGTHS)
         wavelength_chart(
             sinusoidal_wavelengths(cfg.output_dim, fam.base, fam.layout),
             cfg.context_length,
             "Wavelength per pair",
         )
-        return
-    st.markdown(
-        "Fixed waves: each pair of dimensions is a sine and a cosine of the position at one frequency, "
-        "from fast (pair 0, wavelength 2π) to slow (wavelength up to 2π·base). Layout: "
-        f"**{fam.layout}**. Nothing is trained, and any position has a vector."
-    )
-    table_heatmap(cfg, fam, f"Sinusoidal table ({fam.layout})")
-    if part is not None:
-        return
-    wavelength_chart(
-        sinusoidal_wavelengths(cfg.output_dim, fam.base, fam.layout),
-        cfg.context_length,
-        "Wavelength per pair",
-    )

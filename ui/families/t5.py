@@ -10,39 +10,47 @@ from core.pipeline import sample_indices
 from core.positional import t5_relative_bucket
 from core.positional.t5 import last_distinct_distance, t5_bias_table
 from core.views.charts import line_chart
+from core.views.units import plural
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import readable
 from ui.server import cache
 
+MODES = {True: "no mask: both sides", False: "causal mask: keys before"}  # the bucket map's two lines
+
+
+def t5_words(fam: FamilyConfig, dim: int) -> str:
+    """What T5 learns and where its last bucket begins, with and without the causal mask."""
+    causal, both = last_distinct_distance(fam), last_distinct_distance(fam, bidirectional=True)
+    return (
+        f"T5 puts each pair's distance j − i, with its sign, in one of {plural(fam.buckets, 'bucket')}: one "
+        f"per small distance, then wider and wider up to {fam.max_distance:,}. It adds a learned number "
+        f"(random here) per bucket and head to the score. The last bucket, for every distance past "
+        f"{fam.max_distance:,}, begins at {causal:,} with a causal mask, as in chart 1, and at {both:,} "
+        "without."
+    )
+
 
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """T5 up close: the bucket map and head 1's bias matrix."""
-    causal, encoder = last_distinct_distance(fam), last_distinct_distance(fam, bidirectional=True)
-    st.markdown(
-        f"T5 sorts each offset j − i into one of {fam.buckets} buckets (one per small offset, then ever "
-        f"wider up to {fam.max_distance:,}) and adds a learned number per bucket and head to the attention "
-        f"score (untrained here: random, of standard deviation 1/√d = {cfg.output_dim**-0.5:.3g}). The last "
-        f"bucket, shared by all offsets past {fam.max_distance:,}, begins at {causal:,} in a decoder "
-        f"(causal, as chart 1), at {encoder:,} in an encoder."
-    )
+    st.markdown(t5_words(fam, cfg.output_dim))
     span = 2 * fam.max_distance
     offsets = sample_indices(2 * span + 1, 801) - span  # at most 801 offsets in [-2·max, 2·max]
     frames = [
         pd.DataFrame(
             {
-                "offset j − i": offsets.numpy(),
+                "j − i (key − query)": offsets.numpy(),
                 "bucket": t5_relative_bucket(offsets, bidir, fam.buckets, fam.max_distance).numpy(),
                 "mode": label,
             }
         )
-        for bidir, label in ((True, "bidirectional (encoder)"), (False, "causal (decoder)"))
+        for bidir, label in ((True, MODES[True]), (False, MODES[False]))
     ]
     c1, c2 = st.columns(2)
     with c1:
         st.altair_chart(
             readable(
                 cache.chart(
-                    line_chart, pd.concat(frames), "offset j − i", "bucket", "Bucket map", color="mode"
+                    line_chart, pd.concat(frames), "j − i (key − query)", "bucket", "Bucket map", color="mode"
                 )
             ),
             width="stretch",
@@ -52,4 +60,4 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
         offsets = positions[None, :] - positions[:, None]  # [P, P] key - query
         buckets = t5_relative_bucket(offsets, True, fam.buckets, fam.max_distance)  # [P, P]
         bias = t5_bias_table(fam, cfg.output_dim, cfg.seed)[buckets, 0]  # [P, P], head 1
-        matrix_view(bias, positions, "Bias of head 1 (bidirectional)")
+        matrix_view(bias, positions, f"Bias of head 1 ({MODES[True]})")
