@@ -165,6 +165,15 @@ def method_words(view: LongContextView, words: FirstUse) -> str:
     return f"{shown}: {variant.idea} Source: {variant.paper}."
 
 
+def pairs_lead(words: FirstUse) -> str:
+    """How to read the two pair charts: what each draws, and their axes' log scale defined."""
+    return (
+        "The left chart draws how many positions each pair needs for one full turn, as trained (dotted) and "
+        "scaled (dots); the right one how many times slower scaling turns each pair. Both count upward on a "
+        f"{words('log scale')}."
+    )
+
+
 def _method_name(name: str, words: FirstUse) -> str:
     """A line's name on the score chart, defined where the page first writes it."""
     if name in TERM_OF_LABEL:
@@ -179,11 +188,13 @@ def drawn_words(view: LongContextView, label: str, words: FirstUse) -> str:
     others = [name for name in view.scores if name not in (PLAIN, label)]
     if not others:
         return (
-            f"The chart draws {label} beside plain RoPE. With s = 1 there is nothing to extend, so the other "
-            "methods would all be plain RoPE."
+            f"The chart draws {label} beside plain RoPE, its distances on a {words('log scale')}. With s = 1 "
+            "there is nothing to extend, so the other methods would all be plain RoPE."
         )
     names = _listed([_method_name(name, words) for name in others])
-    return f"The chart draws {label} beside plain RoPE and, at the same s = {view.cfg.factor:g}, {names}."
+    scale = f"Its distances run on a {words('log scale')}."
+    drawn = f"The chart draws {label} beside plain RoPE and, at the same s = {view.cfg.factor:g}, {names}."
+    return f"{drawn} {scale}"
 
 
 def _points_words(view: LongContextView) -> str:

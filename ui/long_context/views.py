@@ -40,6 +40,7 @@ from core.positional.long_context_words import (
     factors_words,
     measured_lead,
     method_words,
+    pairs_lead,
     score_words,
     tiny_factor_words,
 )
@@ -418,7 +419,7 @@ def pairs_section(view: LongContextView, words: FirstUse) -> None:
     """Which pairs scaling slows down: their turns before and after, the slow-downs, and what they show."""
     cfg, on = view.cfg, presenting()
     if not on:
-        st.markdown(method_words(view, words))
+        st.markdown(f"{method_words(view, words)}\n\n{pairs_lead(words)}")
     said = pair_findings(view)  # what a screen reader says for the charts: every word plain
 
     def build() -> tuple[tuple, int]:  # kept with the view: built once per config
