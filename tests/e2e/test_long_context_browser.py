@@ -49,6 +49,7 @@ def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_s
     wait_for_app(page)
     wait_for_settled(page)
     page.get_by_test_id("stExpander").filter(has_text="Change the model").locator("summary").click()
+    wait_for_settled(page)  # opening it reruns the page: a list opened during the rerun closes again
     page.get_by_test_id("stSelectbox").filter(has_text="Preset: a released model's config").click()
     page.get_by_role("option", name="DeepSeek-V3 (YaRN ×40 on 4,096)").click()
     expect(page.get_by_text("Of the 32 pairs: 11 kept as trained")).to_be_visible(timeout=30_000)
