@@ -4,12 +4,15 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from core.positional.long_context import KEPT, PRESETS
+from core.positional.long_context import KEPT, PRESETS, FirstUse
+from core.positional.long_context_words import short_answer
 from core.scripts.long_context import long_context_script
+from ui.answer import Answer, answer_slot, show_answer
 from ui.app import settings
 from ui.attention.views import attention_bridge_expander
 from ui.code_view import show_script
 from ui.long_context.views import (
+    STORY_PARTS,
     attention_section,
     config_controls,
     config_json_view,
@@ -26,16 +29,21 @@ from ui.long_context.views import (
 from ui.navigation import page_title
 from ui.presenter import Slides, predict_number, presenting
 
+EVIDENCE = (
+    "The evidence is below: the numbered steps and sections 1 to 3, computed from this config, and "
+    "section 4, a tiny model measured past its trained length."
+)
 settings()  # the shared sidebar; this page reads only its own config
 page_title("Long context: RoPE scaling in released models")
+answer = answer_slot()  # filled once the config's numbers are computed
 # The story comes first, told from the config chosen below it; presenting, it is the first section.
 story = nullcontext() if presenting() else st.container()
-titles = ["The question", "Which pairs are slowed", "What position alone adds", "The attention factor"]
-titles.append("Measured on a tiny model")
+titles = [("The question", STORY_PARTS), "Which pairs are slowed", "What position alone adds"]
+titles += ["The attention factor", "Measured on a tiny model"]
 slides = Slides("long_context", titles)  # presenting, Previous / Next come before the settings: fewer Tabs
 # Tracked (a rerun when opened or closed), so it stays open while its own settings change the page.
 with st.expander(
-    "Change the model or its settings (its config.json)",
+    "Change the model or its settings (its config file)",
     icon=":material/tune:",
     key="long_context_settings",
     on_change="rerun",
@@ -52,6 +60,9 @@ except ValueError as exc:
     st.stop()
 with json_tab:
     config_json_view(preset, cfg)
+said = short_answer(view, model_name(preset))
+show_answer(answer, Answer(said.label, said.number, said.words, evidence=EVIDENCE))
+words = FirstUse(teach=not presenting())  # each glossary word defined where the page first writes it
 
 if not presenting():
     show_script(
@@ -61,22 +72,22 @@ if not presenting():
     )
 if slides.shows(1):
     with story:
-        story_section(view, model_name(preset))
+        story_section(view, model_name(preset), words, slides)
         if not presenting():
-            lengths(cfg, view)
+            lengths(cfg, view, words)
             attention_bridge_expander()
 if slides.shows(2):
     st.subheader("1. Which pairs scaling slows down")
     kept = view.regimes.count(KEPT)
     question = f"How many of the {len(view.regimes)} pairs does {label} leave as they were trained?"
     if not slides.on or predict_number("lc_kept", question, kept, 0.5):
-        pairs_section(view)
+        pairs_section(view, words)
 if slides.shows(3):
     st.subheader(f"2. What position alone adds to a score, out to L' = {cfg.extended:,}")
-    score_section(view, label)
+    score_section(view, label, words)
 if slides.shows(4):
     st.subheader("3. The attention factor")
-    attention_section(view)
+    attention_section(view, words)
 if slides.shows(5):
     st.subheader("4. Measured: a tiny RoPE model past its trained length")
-    extrapolation_section()
+    extrapolation_section(view, label, words)

@@ -23,6 +23,7 @@ from core.positional.rope_scaling import (
     longrope_attention_factor,
     scaled_inv_freq,
 )
+from core.views.glossary import GLOSSARY, define
 
 ORIGINAL = "original_max_position_embeddings"
 LISTS = ("short_factor", "long_factor")
@@ -104,6 +105,12 @@ class LongContextPreset:
     source: str  # the config.json (or paper) the values are copied from
     note: str = ""  # what else to know (a head_dim taken from another key, a first release, …)
     legacy_type_key: str = "rope_type"  # the key its legacy rope_scaling used: "type" or "rope_type"
+    model: str = ""  # the model alone, where the label's name also names its method: "Qwen2.5 7B"
+
+    @property
+    def name(self) -> str:
+        """The model's name in a sentence: before the method is taught, it must not name the method."""
+        return self.model or self.label.split(" (")[0]
 
 
 # Phi-3-mini-128k-instruct's config.json as first released (April 2024, "type": "su"), 48 values per
@@ -173,6 +180,7 @@ PRESETS: dict[str, LongContextPreset] = {
             "the rope_scaling its model card adds for texts over 32,768 tokens",
             "Its config.json keeps max_position_embeddings 32,768; the factor 4 extends it to 131,072.",
             "type",
+            "Qwen2.5 7B",
         ),
         LongContextPreset(
             "phi3-mini-128k",
@@ -185,7 +193,7 @@ PRESETS: dict[str, LongContextPreset] = {
                 (("long_factor", PHI3_LONG), ("short_factor", PHI3_SHORT), (ORIGINAL, 4096)),
             ),
             'microsoft/Phi-3-mini-128k-instruct config.json, as first released (April 2024, type "su")',
-            "No factor key: LongRoPE takes s = max_position_embeddings / L = 32 for its attention factor.",
+            "No factor key: s = max_position_embeddings / L = 32, which sets its attention factor.",
             "type",
         ),
         LongContextPreset(
@@ -213,13 +221,14 @@ PRESETS: dict[str, LongContextPreset] = {
             "transformers 5.23 Gemma4TextConfig defaults for its full-attention layers "
             "(global_head_dim 512, partial_rotary_factor 0.25, rope_theta 1,000,000)",
             "Gemma 4's sliding-window layers use plain RoPE with rope_theta 10,000 and head_dim 256.",
+            model="Gemma 4",
         ),
         LongContextPreset(
             "llama-7b-pi",
             "LLaMA 7B + position interpolation (linear ×16 on 2,048)",
             RopeConfig("linear", 128, 10000.0, 2048, (("factor", 16.0),)),
-            "Chen et al. 2023 extend LLaMA 7B (2,048 positions, rope_theta 10,000) to 32,768 by "
-            "position interpolation",
+            "Chen et al. 2023, extending LLaMA 7B (2,048 positions, rope_theta 10,000) to 32,768",
+            model="LLaMA 7B",
         ),
         LongContextPreset(
             "llama2-7b-dynamic",
@@ -227,6 +236,7 @@ PRESETS: dict[str, LongContextPreset] = {
             RopeConfig("dynamic", 128, 10000.0, 4096, (("factor", 4.0),)),
             "meta-llama/Llama-2-7b-hf config.json (rope_theta 10,000, 4,096 positions) with the dynamic "
             "rope_scaling transformers accepts; no released model ships this factor",
+            model="Llama 2 7B",
         ),
         LongContextPreset(
             "llama2-7b",
@@ -508,6 +518,22 @@ def _json_text(obj: dict, indent: int = 0) -> str:
     return "{\n" + ",\n".join(lines) + "\n" + "  " * indent + "}"
 
 
+class FirstUse:
+    """A page's glossary words as it writes them in reading order: defined the first time (``define``),
+    plain after. ``teach=False`` writes every word plain (a projector's slide, a chart's description)."""
+
+    def __init__(self, teach: bool = True):
+        self.teach = teach
+        self.taught: set[str] = set()
+
+    def __call__(self, name: str, shown: str | None = None) -> str:
+        """The word ``name`` (or its form ``shown``), with its definition where the page first writes it."""
+        if not self.teach or name in self.taught:
+            return shown or GLOSSARY[name].name
+        self.taught.add(name)
+        return define(name, shown)
+
+
 def _n(count: int, noun: str, plural: str = "") -> str:
     """``count`` and ``noun``, agreeing: "1 pair", "2 pairs", "no pair"."""
     if count == 0:
@@ -561,135 +587,170 @@ def scaling_clause(view: LongContextView) -> str:
     return _listed([phrases[r](c) for r, c in counts.items()])
 
 
-def story(view: LongContextView, name: str) -> list[str]:
-    """The page's story for this config, in the order a student follows it: the two lengths, how RoPE
-    turns fast and slow pairs, the angles the slow pairs never saw, and what scaling changes about that.
-
-    ``name`` is the model's name ("Llama 3.1 8B", "A model with your settings"), in bold at the start.
-    Every number is computed from the view.
-    """
-    cfg = view.cfg
-    L, longest, s = cfg.original, cfg.extended, cfg.factor
-    turning, slow_mask = view.turning, view.slow
-    m, slow = int(turning.sum()), int(slow_mask.sum())
-    fast, half = m - slow, cfg.head_dim // 2
-    waves = (2 * math.pi / view.plain.double()[turning]).tolist()  # [m] positions per full turn
-    out = []
+def _lengths_step(view: LongContextView, name: str) -> str:
+    """The story's first step: the trained length L and the length L' the config reads."""
+    L, longest = view.cfg.original, view.cfg.extended
     trained = f"**{name}**: trained on texts of up to L = {L:,} positions"
     if longest > L:
-        out.append(f"{trained}; its config lets it read L' = {longest:,} ({_ratio(longest / L)} × L).")
-    else:
-        out.append(f"{trained}; its config does not make it read further (s = 1, so L' = L).")
+        return f"{trained}; its config lets it read L' = {longest:,} ({_ratio(longest / L)} × L)."
+    return f"{trained}; its config does not make it read further (s = 1, so L' = L)."
+
+
+def _rope_step(view: LongContextView, words: FirstUse) -> str:
+    """Where RoPE acts and how fast its pairs turn, each word defined where the story first uses it."""
+    m, half = int(view.turning.sum()), view.cfg.head_dim // 2
+    waves = (2 * math.pi / view.plain.double()[view.turning]).tolist()  # [m] positions per full turn
     rope = (
-        "RoPE turns each pair of a query's and a key's dimensions by an angle that grows with the position: "
-        "by p·θᵢ at position p, θᵢ being pair i's frequency."
+        f"RoPE acts in {words('attention')}, on each token's {words('query and key')} in every "
+        f"{words('head')}: it turns each {words('pair i', 'pair')} of their dimensions at its own "
+        f"{words('frequency θᵢ')}, by the angle p·θᵢ at position p."
     )
     if m < half:
         rest = half - m
         other = "the other one carries" if rest == 1 else f"the other {rest:,} carry"
         rope += f" Only {m:,} of each head's {half:,} pairs turn{'s' * (m == 1)}; {other} no position."
+    wavelength = words("wavelength 2π/θᵢ", "wavelength")
     if m == 1:
-        rope += f" Its one turning pair makes a full turn every {_positions(waves[0])} positions."
-    else:
-        rope += (
-            f" The first pairs turn fast: pair 0 makes a full turn every {_positions(waves[0])} positions; "
-            f"the later ones slower: pair {m - 1:,} needs {_positions(waves[-1])} positions for one."
-        )
-    out.append(rope)
-    the_slow = "the slow pair" if slow == 1 else f"the {slow:,} slow pairs"
+        once = _positions(waves[0])
+        return rope + f" Its one turning pair makes a full turn every {once} positions, its {wavelength}."
+    return rope + (
+        f" The first pairs turn fast: pair 0 makes a full turn every {_positions(waves[0])} positions, its "
+        f"{wavelength}; the later ones slower: pair {m - 1:,} needs {_positions(waves[-1])} positions for "
+        "one."
+    )
+
+
+def lecture_join(view: LongContextView, words: FirstUse) -> str:
+    """What the lecture's "relative methods generalize to unseen lengths" means for RoPE, and where it
+    stops: next to the story's unseen angles, which seem to say the opposite."""
+    angles = ", nor the angles such distances turn the slow pairs to" if bool(view.slow.any()) else ""
+    return (
+        "The lecture says a relative method “can generalize better to sequences of varying lengths, even if "
+        "it hasn't seen such lengths during training”, and the notebook that a fixed sinusoid "
+        f"{words('extrapolate', 'extrapolates')}. That holds in one sense: with RoPE the {words('score')} of "
+        "a query for a key depends only on how far apart their two tokens are, so past L no position is "
+        "missing, as a row would be from a learned table of L rows. It stops where training stopped: the "
+        f"model never saw two tokens further apart than L{angles}. That is why released models scale RoPE "
+        "and then train further on long texts."
+    )
+
+
+def _unseen_step(view: LongContextView, words: FirstUse, join: bool) -> str:
+    """Which pairs finish a turn within L, and the angles the others meet past L."""
+    L, longest = view.cfg.original, view.cfg.extended
+    m, slow = int(view.turning.sum()), int(view.slow.sum())
+    fast = m - slow
     if slow == 0:
         every = "its pair makes" if m == 1 else "every turning pair makes"
-        out.append(
+        seen = (
             f"Within L = {L:,} {every} at least one full turn, so the model has seen every angle: past L no "
             "pair meets an angle it has not seen."
         )
+        return f"{seen} {lecture_join(view, words)}" if join else seen
+    if fast == 0:
+        seen = f"Within L = {L:,} no pair finishes a full turn."
     else:
-        if fast == 0:
-            seen = f"Within L = {L:,} no pair finishes a full turn."
-        else:
-            quick = "the fastest pair makes" if fast == 1 else f"the {fast:,} fastest pairs make"
-            rest = "the slowest never finishes one" if slow == 1 else f"the {slow:,} slowest never finish one"
-            seen = f"Within L = {L:,} {quick} at least one full turn, so every angle was seen; {rest}."
-        they = "it" if slow == 1 else "they"
-        if longest > L:
-            past = (
-                f" Past L, {the_slow} turn{'s' * (slow == 1)} to angles the model never saw in training: by "
-                f"L' = {longest:,} {they} reach{'es' * (slow == 1)} {_times(longest / L)} the largest angle "
-                f"{they} reached within L."
-            )
-        else:
-            past = f" Past L {they} would turn to angles never seen in training; this config stops at L."
-        out.append(seen + past)
-    if longest == L:
-        return out
-    clause = scaling_clause(view)
-    if not clause:
-        out.append(
-            "This config leaves every pair as trained"
-            + (": nothing slows the slow pairs down." if slow else ".")
+        quick = "the fastest pair makes" if fast == 1 else f"the {fast:,} fastest pairs make"
+        rest = "the slowest never finishes one" if slow == 1 else f"the {slow:,} slowest never finish one"
+        seen = f"Within L = {L:,} {quick} at least one full turn, so every angle was seen; {rest}."
+    they = "it" if slow == 1 else "they"
+    if longest > L:
+        past = (
+            f" Past L, {_the_slow(slow)} turn{'s' * (slow == 1)} to angles the model never saw in training: "
+            f"by L' = {longest:,} {they} reach{'es' * (slow == 1)} {_times(longest / L)} the largest angle "
+            f"{they} reached within L."
         )
-        return out
+    else:
+        past = f" Past L {they} would turn to angles never seen in training; this config stops at L."
+    return f"{seen}{past} {lecture_join(view, words)}" if join else seen + past
+
+
+def _the_slow(slow: int) -> str:
+    return "the slow pair" if slow == 1 else f"the {slow:,} slow pairs"
+
+
+def _scaling_step(view: LongContextView) -> str:
+    """What the config's scaling does to the pairs, and how far past the seen angles the slow ones go."""
+    L, longest, s = view.cfg.original, view.cfg.extended, view.cfg.factor
+    slow, clause = int(view.slow.sum()), scaling_clause(view)
+    if not clause:
+        return "This config leaves every pair as trained" + (
+            ": nothing slows the slow pairs down." if slow else "."
+        )
     scaling = (
         "Scaling slows pairs down, so that their angles at L' stay closer to the ones seen in training: "
         f"this config {clause}."
     )
-    unseen = view.unseen_scaled
+    unseen, the_slow = view.unseen_scaled, _the_slow(slow)
     if slow and not unseen:
         stay = "stays" if slow == 1 else "stay"
-        scaling += (
-            f" Slowed down, {the_slow} {stay} within the angles seen in training all the way to L' = "
-            f"{longest:,}."
-        )
-    elif unseen:
-        if unseen == slow:
-            who = f"{the_slow[0].upper()}{the_slow[1:]} still turn{'s' * (slow == 1)}"
-        else:
-            who = f"{unseen:,} of the {slow:,} slow pairs still turn{'s' * (unseen == 1)}"
-        short = f": s·L = {s * L:,.0f} is shorter than L'" if s * L < longest else ""
-        if view.reach < longest / L:
-            plain = _times(longest / L)
-            far = f"but only up to {_times(view.reach)} the largest angle seen, not {plain}{short}"
-        else:  # sped up: further than plain RoPE goes
-            far = f"up to {_times(view.reach)} the largest angle seen (plain RoPE: {_times(longest / L)})"
-        scaling += f" {who} past the angles seen by L' = {longest:,}, {far}."
-    out.append(scaling)
+        within = f"within the angles seen in training all the way to L' = {longest:,}"
+        return f"{scaling} Slowed down, {the_slow} {stay} {within}."
+    if not unseen:
+        return scaling
+    if unseen == slow:
+        who = f"{the_slow[0].upper()}{the_slow[1:]} still turn{'s' * (slow == 1)}"
+    else:
+        who = f"{unseen:,} of the {slow:,} slow pairs still turn{'s' * (unseen == 1)}"
+    short = f": s·L = {s * L:,.0f} is shorter than L'" if s * L < longest else ""
+    if view.reach < longest / L:
+        far = f"but only up to {_times(view.reach)} the largest angle seen, not {_times(longest / L)}{short}"
+    else:  # sped up: further than plain RoPE goes
+        far = f"up to {_times(view.reach)} the largest angle seen (plain RoPE: {_times(longest / L)})"
+    return scaling + f" {who} past the angles seen by L' = {longest:,}, {far}."
+
+
+def story(view: LongContextView, name: str, words: FirstUse | None = None, join: bool = True) -> list[str]:
+    """The page's story for this config, in the order a student follows it: the two lengths, how RoPE
+    turns fast and slow pairs, the angles the slow pairs never saw (and what the lecture's claim about
+    unseen lengths means for them), and what scaling changes about that.
+
+    ``name`` is the model's name ("Llama 3.1 8B", "A model with your settings"), in bold at the start;
+    ``words`` defines each glossary word where the story first uses it (default: every word plain);
+    ``join=False`` leaves the lecture's claim out (a projector shows it on a slide of its own).
+    Every number is computed from the view.
+    """
+    words = words or FirstUse(teach=False)
+    out = [_lengths_step(view, name), _rope_step(view, words), _unseen_step(view, words, join)]
+    if view.cfg.extended > view.cfg.original:
+        out.append(_scaling_step(view))
     return out
 
 
-def pair_findings(view: LongContextView) -> list[str]:
-    """What the two pair charts show, in sentences computed from the numbers: how many pairs each kind of
-    change touches (first), which pairs the config's method picks, and the papers' names for them."""
-    cfg, n = view.cfg, len(view.regimes)
-    L, longest, s = cfg.original, cfg.extended, cfg.factor
-    counts = {r: view.regimes.count(r) for r in REGIMES if r in view.regimes}
-    parts = ", ".join(f"{c:,} {r}" for r, c in counts.items())
-    out = [f"Of the {n:,} pairs: {parts}." if n > 1 else f"Its one pair: {view.regimes[0]}."]
-    p = cfg.parameters()
-    if cfg.rope_type == "yarn":
-        from core.positional.rope_scaling import rotary_dim, yarn_correction_range
+def _yarn_finding(view: LongContextView) -> str:
+    """Which pairs YaRN keeps, blends and slows by s, from its turn thresholds."""
+    from core.positional.rope_scaling import rotary_dim, yarn_correction_range
 
-        dim = rotary_dim(cfg.head_dim, p.get(PARTIAL, 1.0))
-        fast, slow = p.get("beta_fast") or 32, p.get("beta_slow") or 1
-        low, high = yarn_correction_range(fast, slow, dim, cfg.base, L, p.get("truncate", True))
-        turns = f"{slow:g} turn{'s' * (slow != 1)}"
-        least = f"at least {fast:g} turn{'s' * (fast != 1)}"
-        keep = f"keeps the pairs up to pair {low:.3g} ({least} within L = {L:,})"
-        if low >= n - 1:
-            out.append(f"YaRN keeps every pair: each turns at least {_count_times(fast)} within L = {L:,}.")
-        elif high > n - 1:  # the blend runs past the last pair (transformers clamps it to dims, not pairs)
-            out.append(
-                f"YaRN {keep} and blends all the later ones: none turns so few times (at most {turns}) "
-                "that it is slowed by the whole s."
-            )
-        else:
-            out.append(
-                f"YaRN {keep}, slows the pairs from {high:.3g} on (at most {turns}) by s = {s:g}, and blends "
-                "the ones between."
-            )
+    cfg, n, p = view.cfg, len(view.regimes), view.cfg.parameters()
+    L, s = cfg.original, cfg.factor
+    dim = rotary_dim(cfg.head_dim, p.get(PARTIAL, 1.0))
+    fast, slow = p.get("beta_fast") or 32, p.get("beta_slow") or 1
+    low, high = yarn_correction_range(fast, slow, dim, cfg.base, L, p.get("truncate", True))
+    turns = f"{slow:g} turn{'s' * (slow != 1)}"
+    least = f"at least {fast:g} turn{'s' * (fast != 1)}"
+    keep = f"keeps the pairs up to pair {low:.3g} ({least} within L = {L:,})"
+    if low >= n - 1:
+        return f"YaRN keeps every pair: each turns at least {_count_times(fast)} within L = {L:,}."
+    if high > n - 1:  # the blend runs past the last pair (transformers clamps it to dims, not pairs)
+        return (
+            f"YaRN {keep} and blends all the later ones: none turns so few times (at most {turns}) that it "
+            "is slowed by the whole s."
+        )
+    return (
+        f"YaRN {keep}, slows the pairs from {high:.3g} on (at most {turns}) by s = {s:g}, and blends the "
+        "ones between."
+    )
+
+
+def _method_finding(view: LongContextView) -> str | None:
+    """The config's method's own rule for picking pairs, in its numbers (None: a method without one)."""
+    cfg, p = view.cfg, view.cfg.parameters()
+    L, longest, s = cfg.original, cfg.extended, cfg.factor
+    if cfg.rope_type == "yarn":
+        return _yarn_finding(view)
     if cfg.rope_type == "llama3":
         low, high = p["low_freq_factor"], p["high_freq_factor"]
-
-        out.append(
+        return (
             f"Llama 3 scaling keeps the pairs that turn more than {_count_times(high)} within L = {L:,} "
             f"(each turn under {L / high:,.0f} positions), slows those that turn less than "
             f"{_count_times(low)} (each turn over {L / low:,.0f} positions) by s = {s:g}, and blends the "
@@ -697,23 +758,43 @@ def pair_findings(view: LongContextView) -> list[str]:
         )
     if cfg.rope_type == "dynamic":
         slowest = float(view.plain[-1] / view.scaled[-1])
-        out.append(
-            f"Dynamic NTK raises the base for the current length; at L' = {longest:,} the slowest pair is "
+        return (
+            f"Dynamic NTK raises RoPE's base for the current length; at L' = {longest:,} the slowest pair is "
             f"slowed by s·L'/L − (s − 1) = {slowest:.4g}, the fastest by 1."
         )
     if cfg.rope_type == "longrope":
         factors = p["long_factor"]
-        out.append(
+        return (
             f"Past L = {L:,} LongRoPE slows each pair by its own factor, found by a search (shown here: "
             f"{min(factors):.3g} to {max(factors):.3g}); up to L it uses a second list."
         )
     if cfg.rope_type == "linear" and s != 1:
-        out.append(f"Position interpolation slows every pair by s = {s:g}: position p turns as p/{s:g} did.")
+        return f"Position interpolation slows every pair by s = {s:g}: position p turns as p/{s:g} did."
+    return None
+
+
+def _papers_names(view: LongContextView, words: FirstUse) -> str | None:
+    """What papers call a kept pair and a pair slowed by s (None: the config has neither)."""
     names = []
-    if KEPT in counts and scaling_clause(view):
-        names.append("a kept pair extrapolated (past L it turns on as in training)")
-    if INTERPOLATED in counts:
-        names.append("a pair slowed by s interpolated (up to s·L its angles stay within the ones it saw)")
-    if names:
-        out.append(f"Papers call {_listed(names)}.")
-    return out
+    if KEPT in view.regimes and scaling_clause(view):
+        names.append(
+            f"a kept pair {words('extrapolate', 'extrapolated')} (past L it turns on as in training)"
+        )
+    if INTERPOLATED in view.regimes:
+        names.append(
+            f"a pair slowed by s interpolated, after {words('position interpolation')}, which slows every "
+            "pair by s (up to s·L its angles stay within the ones it saw)"
+        )
+    return f"Papers call {_listed(names)}." if names else None
+
+
+def pair_findings(view: LongContextView, words: FirstUse | None = None) -> list[str]:
+    """What the two pair charts show, in sentences computed from the numbers: how many pairs each kind of
+    change touches (first), which pairs the config's method picks, and the papers' names for them
+    (``words``: the page's glossary words, defined at first use; default: every word plain)."""
+    n = len(view.regimes)
+    counts = {r: view.regimes.count(r) for r in REGIMES if r in view.regimes}
+    parts = ", ".join(f"{c:,} {r}" for r, c in counts.items())
+    out = [f"Of the {n:,} pairs: {parts}." if n > 1 else f"Its one pair: {view.regimes[0]}."]
+    more = (_method_finding(view), _papers_names(view, words or FirstUse(teach=False)))
+    return out + [sentence for sentence in more if sentence]

@@ -24,6 +24,8 @@ REGIME_COLORS = (*SERIES_COLORS[:5], GREY)
 REGIME_SHAPES = (*SERIES_SHAPES[:5], "circle")
 PLAIN_STYLE = (GREY, (2, 3))  # plain RoPE: grey, dotted, as in the wavelength chart
 THIS_STYLE = (SERIES_COLORS[1], (1, 0))  # this config: solid (and thicker)
+# Line widths (px): a dotted line as thin as the others reads as faint, so plain RoPE's is wider
+PLAIN_WIDTH, LINE_WIDTH, THIS_WIDTH = 2.5, 1.8, 3.0
 THIS_POINT = NEXT_FAMILY_COLOR  # this config on the attention factor's curves: black, as no line is
 # Every other RoPE of the score chart: the series' other colours and dashes
 OTHER_STYLES = tuple(
@@ -54,6 +56,61 @@ def _height(plot: int, entries: int, side: bool, columns: int = 2) -> int:
     """The chart's height for a plot of ``plot`` px: Streamlit fits title, plot and a legend below it
     into the height, so a legend below adds its rows."""
     return plot if side else plot + 22 * -(-entries // columns) + 44
+
+
+# What a chart with a line key draws besides its plot (px): a key's entry is as tall as its 40-px line
+TITLE, SUBTITLE, X_AXIS, LEGEND_TITLE, LEGEND_ROW = 30, 18, 50, 26, 44
+
+
+def line_chart_height(
+    plot: int, entries: int, side: bool = False, columns: int = 2, subtitle: bool = False
+) -> int:
+    """The height of a chart whose key shows each line's dash (``LINE_KEY``) for a plot of ``plot`` px:
+    Streamlit fits title, axis, key and plot into it, so the plot keeps its size only if they are
+    counted (``side``: a projector's key at the right, where the height is the plot's alone)."""
+    if side:
+        return plot
+    rows = -(-entries // columns)
+    return plot + TITLE + SUBTITLE * subtitle + X_AXIS + LEGEND_TITLE + LEGEND_ROW * rows
+
+
+# A long name on two lines, split at its first space: two columns of keys then fit a phone's width
+TWO_LINES = (
+    "length(datum.label) > 14 && indexof(datum.label, ' ') > 0 ? [substring(datum.label, 0, "
+    "indexof(datum.label, ' ')), substring(datum.label, indexof(datum.label, ' ') + 1)] : datum.label"
+)
+
+
+def line_styles(field: str, names: list[str], plain: str, side: bool, this: str | None = None) -> dict:
+    """The colour, dash and width encodings of lines named by ``field`` (``names`` in key order): plain
+    RoPE grey, dotted and wider, ``this`` config solid and thickest, the others the series' colours and
+    dashes; one key for colour and dash, below the plot (``side``: at its right)."""
+    others = iter(OTHER_STYLES)
+    styles = {n: PLAIN_STYLE if n == plain else THIS_STYLE if n == this else next(others) for n in names}
+    widths = [PLAIN_WIDTH if n == plain else THIS_WIDTH if n == this else LINE_WIDTH for n in names]
+    legend = alt.Legend(**_legend(side).to_dict(), **LINE_KEY, **({} if side else {"labelExpr": TWO_LINES}))
+
+    def scale(values: list) -> alt.Scale:
+        return alt.Scale(domain=names, range=values)
+
+    return {
+        "color": alt.Color(
+            f"{field}:N", sort=names, legend=legend, scale=scale([c for c, _ in styles.values()])
+        ),
+        "strokeDash": alt.StrokeDash(
+            f"{field}:N", sort=names, legend=legend, scale=scale([list(d) for _, d in styles.values()])
+        ),
+        "strokeWidth": alt.StrokeWidth(f"{field}:N", sort=names, legend=None, scale=scale(widths)),
+    }
+
+
+def trained_rule(at: float, label: str, field: str) -> alt.LayerChart:
+    """A dashed vertical rule at the trained length, labelled at its top (left out of the accessibility
+    tree: the chart's description names it)."""
+    base = alt.Chart(pd.DataFrame({field: [at], "label": [label]})).encode(x=f"{field}:Q")
+    rule = base.mark_rule(strokeDash=[6, 4], color="#374151", aria=False)
+    text = base.mark_text(align="left", dx=4, dy=-6, color="#111827", aria=False)
+    return rule + text.encode(text="label:N", y=alt.value(10))
 
 
 def pair_frame(view: LongContextView) -> pd.DataFrame:
@@ -122,7 +179,7 @@ def wavelength_chart(
     y_axis = alt.Axis(values=decades, format=",")  # one grid line a decade
     plain = (
         alt.Chart(frame)
-        .mark_line(color=PLAIN_STYLE[0], strokeDash=[2, 2])
+        .mark_line(color=PLAIN_STYLE[0], strokeDash=list(PLAIN_STYLE[1]), strokeWidth=PLAIN_WIDTH)
         .encode(
             x=alt.X(f"{PAIR}:Q", title=PAIR),
             y=alt.Y("plain RoPE:Q", title=WAVELENGTH, scale=y_scale, axis=y_axis),
@@ -209,13 +266,6 @@ def score_frame(view: LongContextView) -> pd.DataFrame:
     )
 
 
-def score_styles(names: list[str], this: str) -> dict[str, tuple[str, tuple[int, ...]]]:
-    """Each RoPE's (colour, dash): plain RoPE grey and dotted, this config solid, the general methods in
-    the other colours and dashes."""
-    others = iter(OTHER_STYLES)
-    return {n: PLAIN_STYLE if n == PLAIN else THIS_STYLE if n == this else next(others) for n in names}
-
-
 SCORE_TITLE = "What position alone does to a score, out to L'"
 
 
@@ -236,8 +286,7 @@ def score_chart(
 ) -> alt.LayerChart:
     """The position-only score against distance (log x from 1 to L'), one line per RoPE, this config's
     drawn thicker, with the trained length L as a rule (``description``: ``score_description``)."""
-    styles = score_styles(list(dict.fromkeys(frame["RoPE"])), this)
-    legend = alt.Legend(**_legend(side).to_dict(), **LINE_KEY)
+    names = list(dict.fromkeys(frame["RoPE"]))
     lines = (
         alt.Chart(frame)
         .mark_line()
@@ -248,33 +297,17 @@ def score_chart(
                 scale=alt.Scale(type="log", nice=False, domain=[1, float(frame[DISTANCE].max())]),
             ),
             y=alt.Y(f"{SCORE}:Q", title=SCORE),
-            color=alt.Color(
-                "RoPE:N",
-                sort=None,
-                scale=alt.Scale(domain=list(styles), range=[c for c, _ in styles.values()]),
-                legend=legend,
-            ),
-            strokeDash=alt.StrokeDash(
-                "RoPE:N",
-                sort=None,
-                scale=alt.Scale(domain=list(styles), range=[list(d) for _, d in styles.values()]),
-                legend=legend,
-            ),
-            strokeWidth=alt.condition(alt.datum.RoPE == this, alt.value(3), alt.value(1.4)),
             tooltip=[
                 "RoPE:N",
                 alt.Tooltip(f"{DISTANCE}:Q", format=","),
                 alt.Tooltip(f"{SCORE}:Q", format=".4f"),
             ],
+            **line_styles("RoPE", names, PLAIN, side, this),
         )
     )
-    rule = pd.DataFrame({DISTANCE: [original], "label": [f"trained L = {original:,}"]})
-    base = alt.Chart(rule).encode(x=f"{DISTANCE}:Q")
-    marks = base.mark_rule(strokeDash=[6, 4], color="#374151", aria=False) + base.mark_text(
-        align="left", dx=4, dy=-6, color="#111827", aria=False
-    ).encode(text="label:N", y=alt.value(10))
+    marks = trained_rule(original, f"trained L = {original:,}", DISTANCE)
     title = alt.Title(SCORE_TITLE)
-    chart = alt.layer(lines, marks, title=title, height=_height(height, len(styles), side))
+    chart = alt.layer(lines, marks, title=title, height=line_chart_height(height, len(names), side))
     return described(chart, description)
 
 
@@ -340,6 +373,7 @@ def attention_chart(
             x="factor s:Q", y="attention factor:Q", tooltip=["label:N", "factor s:Q", "attention factor:Q"]
         )
     )
-    title = alt.Title("The attention factor", subtitle="against the extension factor s")  # fits a phone
-    chart = alt.layer(lines, point, title=title, height=_height(height, frame["method"].nunique(), side, 1))
+    title = alt.Title("The attention factor", subtitle="against the scaling's factor s")  # fits a phone
+    height = line_chart_height(height, frame["method"].nunique(), side, 1, subtitle=True)
+    chart = alt.layer(lines, point, title=title, height=height)
     return described(chart, description)

@@ -1,5 +1,7 @@
 """The Long context page's measured run past the trained length: a chart and sentences from the numbers."""
 
+import json
+
 from core.training.extrapolation import SCALINGS, SHOWN
 
 PAGE = "pages/Long_context.py"
@@ -26,12 +28,30 @@ def test_the_measured_extrapolation_is_drawn_with_its_numbers(open_page):
     assert len(at.get("vega_lite_chart")) == 5  # four before it, and this one
     spec = at.get("vega_lite_chart")[-1].proto.spec
     assert all(f'"{SHOWN[name]}"' in spec for name in SCALINGS) and '"rule"' in spec
-    assert "loss (lower is better)" in spec
+    assert '"Loss at each position of the window"' in spec and '"lower is better"' in spec
+    layers = json.loads(spec)["layer"]
+    assert layers[0]["encoding"]["y"]["title"] == "loss"  # short: a long one squeezed the plot
+    assert any(layer["mark"]["type"] == "text" for layer in layers[1]["layer"])  # the rule has a label
 
 
-def test_presenter_mode_shows_it_as_the_fifth_slide(open_page):
+def test_the_trained_length_is_labelled_and_plain_rope_is_not_faint():
+    from tests.contrast import contrast
+    from ui.long_context.views import extrapolation_chart, measured_run
+
+    spec = extrapolation_chart(measured_run()).to_dict()
+    assert "trained T = 32" in json.dumps(spec["datasets"])
+    encoding = spec["layer"][0]["encoding"]
+    plain = encoding["color"]["scale"]["domain"].index(SHOWN["none"])
+    widths = encoding["strokeWidth"]["scale"]["range"]
+    dashes = encoding["strokeDash"]["scale"]["range"]
+    assert contrast(encoding["color"]["scale"]["range"][plain]) >= 3  # a line's contrast on white
+    assert widths[plain] >= 2.5 and all(w < widths[plain] for k, w in enumerate(widths) if k != plain)
+    assert dashes.count(dashes[plain]) == 1  # and a dash of its own
+
+
+def test_presenter_mode_shows_it_as_the_last_slide(open_page):
     at = open_page(PAGE, present="true")
-    for _ in range(4):
+    for _ in range(5):  # the first section has two slides
         at = at.button(key="next_long_context").click().run()
     assert not at.exception
     assert [s.value for s in at.subheader] == ["4. Measured: a tiny RoPE model past its trained length"]

@@ -48,6 +48,7 @@ def test_every_preset_draws_its_numbers(key, open_page):
     ]
     assert len(charts(at)) == 5
     assert metrics(at) == {
+        "Longest text it reads (L')": f"{cfg.extended:,}",  # the answer's number, first
         "Trained length L": f"{cfg.original:,}",
         "Extended length L'": f"{cfg.extended:,}",
         "Slow-down factor s": f"{cfg.factor:g}",
@@ -55,7 +56,7 @@ def test_every_preset_draws_its_numbers(key, open_page):
     }
     text = " ".join(m.value for m in at.markdown)
     assert text.index("**The question:** A model learns positions from texts of a fixed length") < text.index(
-        f"1. **{preset.label.split(' (')[0]}**: trained on"
+        f"1. **{preset.name}**: trained on"
     )
     assert VARIANTS[cfg.rope_type].idea in text
     assert f"Of the {len(view.regimes)} pairs:" in text
@@ -114,8 +115,8 @@ def test_changing_the_type_keeps_the_values_it_shares(open_page):
     assert "YaRN keeps the pairs up to pair" in text
     assert "1. **A model with your settings**: trained on texts of up to L = 8,192 positions" in text
     assert len(charts(at)) == 5
-    assert "your config starts at 1.4591: its attention factor 1.2079, squared." in " ".join(
-        c.value for c in at.caption
+    assert (
+        "your config's attention factor is 1.2079, the metric above, so its line starts near 1.4591" in text
     )
 
 
@@ -140,6 +141,13 @@ def test_presenter_mode_shows_one_section_and_asks_before_the_pairs(open_page):
     text = " ".join(m.value for m in at.markdown)
     assert "**The question:**" in text and "4. Scaling slows pairs down" in text
     assert "5. " not in text  # the measured answer has its own section
+    assert "The lecture says" not in text  # the lecture's claim: the next slide, so each fits the screen
+    at = at.button(key="next_long_context").click().run()
+    lecture = " ".join(m.value for m in at.markdown)
+    assert [
+        s.value for s in at.subheader
+    ] == [] and "What the lecture's “generalize to unseen lengths”" in lecture
+    assert "That holds in one sense" in lecture and "It stops where training stopped" in lecture
     at = at.button(key="next_long_context").click().run()
     assert [s.value for s in at.subheader] == [SUBHEADERS[0]]
     assert len(charts(at)) == 0  # the answer waits for a guess

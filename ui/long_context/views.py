@@ -21,24 +21,36 @@ from core.positional.long_context import (
     LISTS,
     ORIGINAL,
     PRESETS,
+    FirstUse,
     LongContextPreset,
     LongContextView,
     RopeConfig,
     attention_factor_curves,
     config_json,
     factor_list_text,
+    lecture_join,
     long_context_view,
     pair_findings,
     parse_factor_list,
     story,
 )
-from core.positional.rope_scaling import PARTIAL, ROPE_TYPES, VARIANTS, get_mscale
+from core.positional.long_context_words import (
+    attention_words,
+    drawn_words,
+    factors_words,
+    measured_lead,
+    method_words,
+    pairs_lead,
+    score_words,
+    tiny_factor_words,
+)
+from core.positional.rope_scaling import PARTIAL, ROPE_TYPES, VARIANTS
 from core.positional.rope_scaling_charts import (
-    OTHER_STYLES,
-    PLAIN_STYLE,
     attention_chart,
     attention_description,
     attention_frame,
+    line_chart_height,
+    line_styles,
     pair_frame,
     pairs_description,
     score_chart,
@@ -47,13 +59,14 @@ from core.positional.rope_scaling_charts import (
     slowdown_chart,
     slowdown_description,
     this_config,
+    trained_rule,
     wavelength_chart,
 )
 from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
-from core.views.charts import LINE_KEY
 from core.views.describe import described
+from core.views.glossary import define
 from ui.navigation import question_line
-from ui.presenter import presenting, readable
+from ui.presenter import Slides, presenting, readable
 from ui.server import cache
 from ui.state.url_keys import register_url_keys, url_bound
 
@@ -74,31 +87,37 @@ class Field:
 
 
 TURNS = "turns within L"
+LIST_HELP = "One number per pair, separated by commas: that pair turns this many times slower"
 FIELDS: dict[str, Field] = {
     "head_dim": Field(
         "Dimensions per head (head_dim)",
         "int",
-        "dh: the dimensions of one head's query and key that RoPE turns.",
+        "How many numbers each query and key has in one head (dh). RoPE turns them two at a time, so a head "
+        "has dh/2 pairs.",
     ),
     "rope_theta": Field(
         "Frequency base (rope_theta)",
         "float",
-        "θᵢ = base^(−2i/dh): a larger base makes the slow pairs slower.",
+        "RoPE's base: pair i turns base^(−2i/dh) radians per position, so a larger base turns the later "
+        "pairs slower still.",
     ),
     "max_position_embeddings": Field(
         "Length in the config (max_position_embeddings)",
         "int",
-        "The trained length L for plain RoPE, position interpolation and dynamic NTK; YaRN, Llama 3 and "
-        "LongRoPE read L below, and this is the length they extend to.",
+        "For plain RoPE, position interpolation and dynamic NTK: the length the model was trained on, L. For "
+        "YaRN, Llama 3 and LongRoPE: the length it reads after scaling; they take L from a box of its own.",
     ),
     ORIGINAL: Field(
-        "Trained length L (original_max_position_embeddings)", "int", "Blank: the length in the config."
+        "Trained length L (original_max_position_embeddings)",
+        "int",
+        "The length the model was trained on. Blank: the length in the config.",
     ),
     "factor": Field(
         "Slow-down factor s (factor)",
         "optional",
-        "How many times further the model should read. Blank for YaRN and LongRoPE: the length in the "
-        "config divided by L.",
+        "How many times slower the scaling turns the pairs it slows most (position interpolation: every "
+        "pair). It need not equal how many times longer the model reads. Blank for YaRN and LongRoPE: the "
+        "length in the config divided by L.",
     ),
     "low_freq_factor": Field(
         f"Slowed by s below this many {TURNS} (low_freq_factor)",
@@ -123,32 +142,34 @@ FIELDS: dict[str, Field] = {
     "mscale": Field(
         "Attention factor, numerator (mscale)",
         "optional",
-        "DeepSeek's form: the factor is (0.1·this·ln s + 1) / (0.1·denominator·ln s + 1). Blank: YaRN's own.",
+        "DeepSeek's way to write the attention factor: (0.1·this·ln s + 1) divided by (0.1·the denominator·"
+        "ln s + 1). Blank: YaRN's own formula.",
     ),
     "mscale_all_dim": Field(
-        "Attention factor, denominator (mscale_all_dim)", "optional", "DeepSeek's form (blank: YaRN's own)."
+        "Attention factor, denominator (mscale_all_dim)",
+        "optional",
+        "DeepSeek's way to write the attention factor; its attention also multiplies every score by "
+        "(0.1·this·ln s + 1)². Blank: YaRN's own formula.",
     ),
     "attention_factor": Field(
         "Attention factor, set by hand (attention_factor)",
         "optional",
-        "Multiplies the turned part of each query and key (blank: the paper's formula).",
+        "Multiplies the turned part of each query and key. Blank: the paper's formula.",
     ),
     PARTIAL: Field(
-        "Share of each head that turns (partial_rotary_factor)", "float", "1: every pair of the head turns."
+        "Share of each head that turns (partial_rotary_factor)",
+        "float",
+        "The share of each head's pairs RoPE turns: 1, every pair; 0.25, the first quarter of them.",
     ),
     "truncate": Field(
         "Round the blend's ends to whole pairs (truncate)",
         "bool",
-        "YaRN rounds where its blend starts and ends.",
+        "On: YaRN rounds where its blend starts and ends to whole pairs. Off: it does not, as gpt-oss.",
     ),
     "short_factor": Field(
-        "Slow-down of each pair up to L (short_factor)",
-        "list",
-        "One number per pair: its θ is divided by it.",
+        "Slow-down of each pair up to L (short_factor)", "list", f"{LIST_HELP}, in texts up to L."
     ),
-    "long_factor": Field(
-        "Slow-down of each pair past L (long_factor)", "list", "One number per pair: its θ is divided by it."
-    ),
+    "long_factor": Field("Slow-down of each pair past L (long_factor)", "list", f"{LIST_HELP}, past L."),
 }
 BLANK = {"factor": None, ORIGINAL: None, "beta_fast": None, "beta_slow": None, "mscale": None}
 BLANK |= {"mscale_all_dim": None, "attention_factor": None, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
@@ -256,10 +277,18 @@ def _widget(name: str, rope_type: str) -> None:
         st.number_input(label, value=None, step=None, format="%g", **common)
 
 
+SETTINGS_INTRO = (
+    f"These are the model's settings for RoPE, as its {define('config.json')} writes them: a box's label "
+    "says what it does, its name in the file is in brackets, and its ⓘ says more. One of them is "
+    f"{define('partial_rotary_factor')}. Change any value and the page follows it, as a config of your own."
+)
+
+
 def config_controls() -> tuple[str, dict]:
     """The preset, the method and the fields it reads; returns the preset's key (or ``CUSTOM``) and
     the values in force (see ``rope_config``)."""
     base = _seed()
+    st.markdown(SETTINGS_INTRO)
     c1, c2 = st.columns(2, vertical_alignment="bottom")
     c1.selectbox(
         "Preset: a released model's config",
@@ -340,26 +369,36 @@ def label_of(preset: str) -> str:
 
 def model_name(preset: str) -> str:
     """The model the story is about: a released one's name, or a model with the user's settings."""
-    return label_of(preset) if preset in PRESETS else "A model with your settings"
+    return PRESETS[preset].name if preset in PRESETS else "A model with your settings"
 
 
-def story_section(view: LongContextView, name: str) -> None:
+STORY_PARTS = ["the story", "the lecture's claim"]  # presenting, the first section's two slides
+LECTURE_TITLE = "What the lecture's “generalize to unseen lengths” means here"
+
+
+def story_section(view: LongContextView, name: str, words: FirstUse, slides: Slides) -> None:
     """The page's story for this config, step by step (``core.positional.long_context.story``), then the
-    measured answer; presenting, the steps alone (the measurement has its own section)."""
-    steps = story(view, name)
+    measured answer; presenting, the steps alone (the measurement has its own section) and the lecture's
+    claim on a slide of its own, so each fits the screen."""
     if not presenting():
-        steps.append(verdict(measured_run()))
-    numbered = "\n".join(f"{k}. {step}" for k, step in enumerate(steps, 1))
-    st.markdown(question_line() + "\n\n" + numbered if presenting() else numbered)  # else under the title
+        steps = [*story(view, name, words), verdict(measured_run())]
+        st.markdown("\n".join(f"{k}. {step}" for k, step in enumerate(steps, 1)))  # under the title
+        return
+    if slides.at(0):
+        numbered = "\n".join(f"{k}. {step}" for k, step in enumerate(story(view, name, words, False), 1))
+        st.markdown(question_line() + "\n\n" + numbered)
+    if slides.at(1):
+        st.markdown(f"**{LECTURE_TITLE}**\n\n{lecture_join(view, words)}")
 
 
-def lengths(cfg: RopeConfig, view: LongContextView) -> None:
-    """The story's numbers at a glance."""
+def lengths(cfg: RopeConfig, view: LongContextView, words: FirstUse) -> None:
+    """The story's numbers at a glance, and what each is: L'/L and s are two numbers, which may differ."""
     c = st.columns(4)
     c[0].metric("Trained length L", f"{cfg.original:,}")
     c[1].metric("Extended length L'", f"{cfg.extended:,}")
     c[2].metric("Slow-down factor s", f"{cfg.factor:g}")
     c[3].metric("Attention factor", f"{view.attention_factor:.4f}")
+    st.markdown(factors_words(view, words))
 
 
 def config_json_view(preset: str, cfg: RopeConfig) -> None:
@@ -376,30 +415,24 @@ def config_json_view(preset: str, cfg: RopeConfig) -> None:
     st.caption(f"The frequencies are computed as `{VARIANTS[cfg.rope_type].reference}` computes them.")
 
 
-def method_intro(cfg: RopeConfig) -> None:
-    """The config's method in one sentence, and its source."""
-    variant = VARIANTS[cfg.rope_type]
-    st.markdown(f"**{variant.label[0].upper()}{variant.label[1:]}**: {variant.idea} Source: {variant.paper}.")
-
-
-def pairs_section(view: LongContextView) -> None:
+def pairs_section(view: LongContextView, words: FirstUse) -> None:
     """Which pairs scaling slows down: their turns before and after, the slow-downs, and what they show."""
     cfg, on = view.cfg, presenting()
     if not on:
-        method_intro(cfg)
-    findings = pair_findings(view)  # beside the charts, and what a screen reader says for them
+        st.markdown(f"{method_words(view, words)}\n\n{pairs_lead(words)}")
+    said = pair_findings(view)  # what a screen reader says for the charts: every word plain
 
     def build() -> tuple[tuple, int]:  # kept with the view: built once per config
         frame = pair_frame(view)
-        said = pairs_description(frame, cfg.original, cfg.extended, findings[0])
+        pairs = pairs_description(frame, cfg.original, cfg.extended, said[0])
         if on:  # one chart, the whole width, its legend at the side: a projector is short
             chart = cache.chart(
-                wavelength_chart, frame, cfg.original, cfg.extended, 300, side=True, description=said
+                wavelength_chart, frame, cfg.original, cfg.extended, 300, side=True, description=pairs
             )
             return (chart,), 64 * len(frame)
-        slowed = slowdown_description(frame, cfg.factor, findings[1:])
+        slowed = slowdown_description(frame, cfg.factor, said[1:])
         charts = (
-            cache.chart(wavelength_chart, frame, cfg.original, cfg.extended, description=said),
+            cache.chart(wavelength_chart, frame, cfg.original, cfg.extended, description=pairs),
             cache.chart(slowdown_chart, frame, cfg.factor, description=slowed),
         )
         return charts, 64 * len(frame)
@@ -408,12 +441,15 @@ def pairs_section(view: LongContextView) -> None:
     cells = st.columns(len(charts)) if len(charts) > 1 else [st]  # presenting: one chart, full width
     for cell, chart in zip(cells, charts, strict=True):
         cell.altair_chart(readable(chart), width="stretch")
+    findings = pair_findings(view, words)
     st.markdown(findings[0] if on else " ".join(findings))
 
 
-def score_section(view: LongContextView, label: str) -> None:
+def score_section(view: LongContextView, label: str, words: FirstUse) -> None:
     """The position-only score against distance, this config beside plain RoPE and the general methods."""
     height, side = (300, True) if presenting() else (300, False)
+    if not presenting():
+        st.markdown(drawn_words(view, label, words))
 
     def build() -> tuple[alt.TopLevelMixin, int]:  # kept with the view
         frame = score_frame(view)
@@ -422,73 +458,15 @@ def score_section(view: LongContextView, label: str) -> None:
 
     chart = cache.kept_chart(("long context scores", label, side), (view,), build)
     st.altair_chart(readable(chart), width="stretch")
-    words = [
-        "Take a query and a key that are both all ones, r positions apart: their score (q·k, divided by q·q "
-        "so that it starts at 1) then depends on r alone. It is the mean of cos(r·θᵢ) over the pairs, so it "
-        "falls as the pairs turn apart. Each point is the mean over every distance from its r to the next "
-        "point's. Position interpolation reaches at s·r the score plain RoPE has at r."
-    ]
-    for name, a in view.factors.items():
-        if a != 1:
-            words.append(f"{name} starts at {a**2:.4f}: its attention factor {a:.4f}, squared.")
-    if len(view.scores) == 2:
-        words.append("s = 1: there is no extension, so the other methods would all be plain RoPE.")
     if not presenting():
-        st.caption(" ".join(words))
+        st.markdown(score_words(view, label, words))
 
 
-SHARPER = (
-    "The softmax that turns scores into attention weights then favours the highest ones more sharply: a "
-    "longer text spreads attention over more keys, and the factor keeps it about as sharp at L' as at L."
-)
-
-
-def attention_words(view: LongContextView, short: bool = False) -> str:
-    """What the attention factor does to a score, and this config's value, in words (``short``: without
-    where YaRN's formula comes from, for a projector)."""
-    cfg, a, p = view.cfg, view.attention_factor, view.cfg.parameters()
-    softmax = ""
-    if cfg.rope_type == "yarn" and p.get("mscale_all_dim"):  # DeepSeek scales the softmax as well
-        m = get_mscale(cfg.factor, p["mscale_all_dim"])
-        softmax = f"(0.1·{p['mscale_all_dim']:g}·ln {cfg.factor:g} + 1)² = {m**2:.4f}"
-    if a == 1:
-        words = (
-            "YaRN and LongRoPE multiply the turned part of every query and key by an attention factor above "
-            f"1, so each score (a query times a key) grows by its square. {SHARPER} This config leaves it "
-            "at 1"
-        )
-        if softmax:
-            return f"{words} but, as DeepSeek-V3 does, scales every score by {softmax} instead (not drawn)."
-        return words + "."
-    name = VARIANTS[cfg.rope_type].label
-    if a < 1:  # set by hand
-        words = (
-            f"{name} multiplies the turned part of every query and key by the attention factor, here "
-            f"{a:.4f}: below 1, so the turned part of each score shrinks to {a**2:.4f} of its size, and the "
-            "softmax that turns scores into attention weights spreads them more evenly. YaRN and LongRoPE "
-            "use a factor above 1, to keep attention about as sharp at L' as at L."
-        )
-    else:
-        words = (
-            f"{name} multiplies the turned part of every query and key by a number above 1, the attention "
-            f"factor: here {a:.4f}. A score is a query times a key, so its turned part grows by {a:.4f}² = "
-            f"{a**2:.4f}. {SHARPER}"
-        )
-    paper = not any(p.get(k) for k in ("attention_factor", "mscale", "mscale_all_dim"))
-    if cfg.rope_type == "yarn" and paper and not short:
-        words += " YaRN's authors chose 0.1·ln s + 1 because it gave the lowest loss on long texts."
-    if softmax:
-        words += (
-            f" Its attention also multiplies every score by {softmax}, as DeepSeek-V3's does (not drawn)."
-        )
-    return words
-
-
-def attention_section(view: LongContextView) -> None:
+def attention_section(view: LongContextView, words: FirstUse) -> None:
     """The attention factor: what it does, its formula against s, and this config on it."""
     cfg, a = view.cfg, view.attention_factor
-    st.markdown(attention_words(view, presenting()))
-    height, side = (230, True) if presenting() else (220, False)
+    st.markdown(attention_words(view, words, presenting()))
+    height, side = (250, True) if presenting() else (220, False)  # presenting: the key at the side
 
     def build() -> tuple[alt.TopLevelMixin, int]:  # kept with the view
         factors = torch.logspace(0, max(2.0, math.log10(2 * cfg.factor)), 60, dtype=torch.float64)  # [S]
@@ -501,9 +479,6 @@ def attention_section(view: LongContextView) -> None:
     st.caption(this_config(cfg.factor, a))
 
 
-LOSS = "loss (lower is better)"
-
-
 @cache.per_process(max_entries=1)
 def measured_run() -> Extrapolation:
     """The page's own run (``core.training.extrapolation.RUN`` on the ship's log), as shipped
@@ -511,9 +486,9 @@ def measured_run() -> Extrapolation:
     return measured()
 
 
-def extrapolation_chart(e: Extrapolation, height: int = 300, side: bool = False) -> alt.LayerChart:
-    """Loss per position for each scaling, the trained length marked by a rule (``side``: the legend at
-    the right and a short axis title, for a projector's short chart); a screen reader says the page's
+def extrapolation_chart(e: Extrapolation, height: int = 260, side: bool = False) -> alt.LayerChart:
+    """Loss per position for each scaling, the trained length marked by a labelled rule (``side``: the
+    legend at the right and no title, for a projector's short chart); a screen reader says the page's
     first two findings, which hold its numbers."""
     rows = [
         {"position": p, "loss": loss, "scaling": SHOWN.get(name, name)}
@@ -522,48 +497,32 @@ def extrapolation_chart(e: Extrapolation, height: int = 300, side: bool = False)
     ]
     frame, trained = pd.DataFrame(rows), e.trained
     said = " ".join([*findings(e)[:2], f"A dashed line marks the trained length T = {e.trained}."])
-    # An axis title longer than the plot is tall squeezes the plot: the projector's is short.
-    # Below the plot, two to a row: four names in one row are cut off on a phone.
-    below = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260, **LINE_KEY)
-    title, legend = ("loss", alt.Legend(orient="right", **LINE_KEY)) if side else (LOSS, below)
     names = [SHOWN.get(n, n) for n in SCALINGS]
-    others = iter(OTHER_STYLES)  # plain RoPE grey and dotted, as in the score chart
-    styles = [PLAIN_STYLE if n == "none" else next(others) for n in SCALINGS]
     lines = (
         alt.Chart(frame)
         .mark_line()
         .encode(
             x=alt.X("position:Q", title="position in the window"),
-            y=alt.Y("loss:Q", title=title, scale=alt.Scale(zero=False)),
-            color=alt.Color(
-                "scaling:N",
-                sort=names,
-                legend=legend,
-                scale=alt.Scale(domain=names, range=[c for c, _ in styles]),
-            ),
-            strokeDash=alt.StrokeDash(
-                "scaling:N",
-                sort=names,
-                legend=legend,
-                scale=alt.Scale(domain=names, range=[list(d) for _, d in styles]),
-            ),
+            y=alt.Y("loss:Q", title="loss", scale=alt.Scale(zero=False, padding=16)),
             tooltip=["scaling", "position", alt.Tooltip("loss:Q", format=".3f")],
+            **line_styles("scaling", names, SHOWN["none"], side),
         )
     )
-    rule = (
-        alt.Chart(pd.DataFrame({"position": [trained], "label": [f"trained length T = {trained}"]}))
-        .mark_rule(strokeDash=[4, 4], color="#6b7280", aria=False)
-        .encode(x="position:Q", tooltip=["label"])
-    )
-    return described((lines + rule).properties(height=height), said)
+    rule = trained_rule(trained, f"trained T = {trained}", "position")
+    if side:  # a projector's short chart: its section's heading says what it is
+        return described((lines + rule).properties(height=height), said)
+    title = alt.Title("Loss at each position of the window", subtitle="lower is better")
+    chart = alt.layer(lines, rule, title=title, height=line_chart_height(height, len(names), subtitle=True))
+    return described(chart, said)
 
 
-def extrapolation_section() -> None:
-    """Measured: the page's tiny RoPE model past its trained length, per scaling."""
+def extrapolation_section(view: LongContextView, label: str, words: FirstUse) -> None:
+    """Measured: the page's tiny RoPE model past its trained length, per scaling, and why its s is its own."""
     e, on = measured_run(), presenting()
     if not on:
-        st.markdown(run_intro(e))
-    height = 230 if on else 300
+        st.markdown(measured_lead(words))
+        st.markdown(f"{run_intro(e)} {tiny_factor_words(e.trained, e.length, view, label)}")
+    height = 230 if on else 260
     chart = cache.kept_chart(
         ("extrapolation", height), (e,), lambda: (extrapolation_chart(e, height, on), 20_000)
     )

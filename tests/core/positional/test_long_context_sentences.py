@@ -117,7 +117,7 @@ def test_the_checks_catch_what_they_look_for():
 
 def test_one_pair_zero_pairs_and_many_read_as_such():
     one = " ".join(story(long_context_view(CONFIGS["one slow pair"], "x"), "M"))
-    assert "Its one turning pair makes a full turn every 6.3 positions." in one
+    assert "Its one turning pair makes a full turn every 6.3 positions, its wavelength." in one
     assert "Within L = 4 no pair finishes a full turn. Past L, the slow pair turns to angles" in one
     assert "by L' = 16 it reaches 4 times the largest angle it reached within L" in one
     assert "slows 1 pair by s = 4. Slowed down, the slow pair stays within the angles seen" in one

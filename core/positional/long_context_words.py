@@ -1,0 +1,314 @@
+"""The Long context page's sentences beyond its story: the answer at the top, what each of its factors
+is, the method's introduction, how to read the score chart, the attention factor, and the measured
+run's place among them.
+
+Every sentence is derived from a ``LongContextView`` (and, for the measured run, its lengths); each
+glossary word goes through a ``FirstUse``, so the page defines it where it first writes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.positional.long_context import (
+    PLAIN,
+    FirstUse,
+    LongContextView,
+    _listed,
+    _ratio,
+    _times,
+    scaling_clause,
+)
+from core.positional.rope_scaling import VARIANTS, get_mscale
+
+# A method's glossary word, by its rope_type (the others are defined by their own sentence)
+TERM_OF = {
+    "linear": "position interpolation",
+    "dynamic": "NTK scaling",
+    "yarn": "YaRN",
+    "longrope": "LongRoPE",
+}
+TERM_OF_LABEL = {VARIANTS[k].label: term for k, term in TERM_OF.items()}
+
+
+@dataclass(frozen=True)
+class ShortAnswer:
+    """The page's answer for one config: what its number is, the number, and the sentences."""
+
+    label: str
+    number: str
+    words: str
+
+
+def _answer_lengths(view: LongContextView, name: str) -> str:
+    L, longest = view.cfg.original, view.cfg.extended
+    trained = (
+        f"**{name}** was trained on texts of up to L = {L:,} positions, and its config (the settings file"
+    )
+    if longest > L:
+        return f"{trained} it ships with) lets it read L' = {longest:,}, {_ratio(longest / L)} × L."
+    return f"{trained} it ships with) reads no further: L' = L."
+
+
+def _answer_pairs(view: LongContextView) -> str:
+    """How RoPE's pairs turn and which of them meet angles training never showed, in plain words."""
+    L, longest = view.cfg.original, view.cfg.extended
+    m, slow = int(view.turning.sum()), int(view.slow.sum())
+    pairs = "pairs" if m == view.cfg.head_dim // 2 else "turning pairs"
+    rope = "RoPE turns a vector's dimensions in pairs, each pair by an angle that grows with the position"
+    if slow == 0:
+        every = "its one pair makes" if m == 1 else f"each of its {m:,} {pairs} makes"
+        unseen = "so past L no pair meets an angle it has not seen"
+        return f"{rope}, and {every} at least one full turn within L, {unseen}."
+    if slow == m:
+        who = "its one pair never finishes" if m == 1 else f"none of its {m:,} {pairs} finishes"
+    else:
+        slowest = "the slowest" if slow == 1 else f"the {slow:,} slowest"
+        who = f"{slowest} of its {m:,} {pairs} never finish{'es' * (slow == 1)}"
+    they, them = ("it", "it") if slow == 1 else ("they", "them")
+    if longest > L:
+        largest = f"the largest angle training showed {them}"
+        past = f"unscaled, by L' {they} would reach {_times(longest / L)} {largest}"
+    else:
+        past = f"past L {they} would reach angles training never showed {them}"
+    return f"{rope}; {who} a turn within L: {past}."
+
+
+def _answer_scaling(view: LongContextView) -> str:
+    """What the config's scaling does to the pairs and how far the slow ones then turn by L'."""
+    L, longest, s = view.cfg.original, view.cfg.extended, view.cfg.factor
+    slow, clause = int(view.slow.sum()), scaling_clause(view)
+    they = "it" if slow == 1 else "they"
+    if not clause:
+        still = (
+            f", so by L' the slow pair{'s' * (slow != 1)} still meet{'s' * (slow == 1)} those angles"
+            if slow
+            else ""
+        )
+        return f"Its scaling leaves every pair as trained{still}."
+    if not slow:
+        return f"Its scaling {clause}."
+    if not view.unseen_scaled:
+        stay = "stays" if slow == 1 else "stay"
+        return f"Its scaling {clause}, so by L' {they} {stay} within the angles seen in training."
+    if view.reach >= longest / L:  # sped up: further than plain RoPE goes
+        far = f"{_times(view.reach)} the largest angle seen in training"
+        return f"Its scaling {clause}, so by L' some reach {far}."
+    short = f": s·L = {s * L:,.0f} stops short of L'" if s * L < longest else ""
+    return (
+        f"Its scaling {clause}, so by L' {they} reach only {_times(view.reach)} the largest angle seen in "
+        f"training, not {_times(longest / L)}{short}."
+    )
+
+
+def short_answer(view: LongContextView, name: str) -> ShortAnswer:
+    """The page's question answered for this config in two to four plain sentences, with the length it
+    reads (L') as the number: trained on L, reads L', how its scaling turns the pairs, and what released
+    models add. It uses no glossary word, so it needs no definition above the page's story."""
+    L, longest = view.cfg.original, view.cfg.extended
+    sentences = [_answer_lengths(view, name), _answer_pairs(view)]
+    if longest > L:
+        sentences.append(_answer_scaling(view))
+        sentences.append(
+            "Scaling alone is not the whole answer: released models then train further on long texts, so "
+            "that they learn to read the changed angles."
+        )
+    else:
+        sentences.append(
+            "Models that read past L scale RoPE and train further on long texts; the other presets show how."
+        )
+    return ShortAnswer("Longest text it reads (L')", f"{longest:,}", " ".join(sentences))
+
+
+def factors_words(view: LongContextView, words: FirstUse) -> str:
+    """What the metrics' L'/L, s and attention factor are, and why L'/L and s may differ."""
+    L, longest, s, a = view.cfg.original, view.cfg.extended, view.cfg.factor, view.attention_factor
+    out = []
+    if longest == L:
+        out.append("s = 1: the config reads no further than L, so nothing is scaled.")
+    else:
+        same = s * L >= longest * (1 - 1e-9)
+        factor = "and s" if same else "; s"
+        out.append(
+            f"L'/L = {_ratio(longest / L)} is how much longer than in training the config lets the model "
+            f"read{factor} = {s:g} is {'' if same else 'another number: '}the factor the config gives its "
+            "scaling (section 1 shows how much each pair is slowed)."
+        )
+        if not same:
+            out.append(
+                "Here s is smaller than L'/L: a pair slowed by s passes the angles seen in training at "
+                f"s·L = {s * L:,.0f}, before L', so reading well up to L' takes further training on long "
+                "texts, as released models get."
+            )
+        else:
+            out.append(
+                "They are equal: a pair slowed by s turns by L' no further than it did by L in training."
+            )
+    factor = words("attention factor")
+    if a == 1:
+        out.append(
+            f"This config has no {factor}: the metric's 1 leaves every query and key as it is (section 3)."
+        )
+    elif a < 1:
+        out.append(f"This config sets its {factor} by hand to {a:.4f}, below 1 (section 3).")
+    else:
+        out.append(f"This config's {factor} is {a:.4f} (section 3).")
+    return " ".join(out)
+
+
+def method_words(view: LongContextView, words: FirstUse) -> str:
+    """The config's method in one sentence (its name defined where the page first writes it), its source."""
+    variant = VARIANTS[view.cfg.rope_type]
+    name = variant.label[0].upper() + variant.label[1:]
+    term = TERM_OF.get(view.cfg.rope_type)
+    shown = words(term, name) if term else f"**{name}**"
+    return f"{shown}: {variant.idea} Source: {variant.paper}."
+
+
+def pairs_lead(words: FirstUse) -> str:
+    """How to read the two pair charts: what each draws, and their axes' log scale defined."""
+    return (
+        "The left chart draws how many positions each pair needs for one full turn, as trained (dotted) and "
+        "scaled (dots); the right one how many times slower scaling turns each pair. Both count upward on a "
+        f"{words('log scale')}."
+    )
+
+
+def _method_name(name: str, words: FirstUse) -> str:
+    """A line's name on the score chart, defined where the page first writes it."""
+    if name in TERM_OF_LABEL:
+        return words(TERM_OF_LABEL[name], name)
+    if name == VARIANTS["llama3"].label:
+        return "Llama 3 scaling (much as YaRN, with a blend of its own and no attention factor)"
+    return name
+
+
+def drawn_words(view: LongContextView, label: str, words: FirstUse) -> str:
+    """Which lines the score chart draws, each method's name defined where the page first writes it."""
+    others = [name for name in view.scores if name not in (PLAIN, label)]
+    if not others:
+        return (
+            f"The chart draws {label} beside plain RoPE, its distances on a {words('log scale')}. With s = 1 "
+            "there is nothing to extend, so the other methods would all be plain RoPE."
+        )
+    names = _listed([_method_name(name, words) for name in others])
+    scale = f"Its distances run on a {words('log scale')}."
+    drawn = f"The chart draws {label} beside plain RoPE and, at the same s = {view.cfg.factor:g}, {names}."
+    return f"{drawn} {scale}"
+
+
+def _points_words(view: LongContextView) -> str:
+    """What one point of the score chart stands for: one distance, or the mean over a stretch of them."""
+    longest, points = view.cfg.extended, len(view.distances)
+    if points >= longest:
+        return "Each point is one distance."
+    return (
+        f"There are {longest:,} distances and {points:,} points, so a point stands for a stretch of "
+        "distances: it is the average score over the distances from its own r up to the next point's r."
+    )
+
+
+def _factor_join(view: LongContextView, label: str) -> str:
+    """Why some lines start above 1 while this config's attention factor may be 1."""
+    raised = [(name, a) for name, a in view.factors.items() if a != 1 and name != label]
+    parts = [f"{name}'s near {a**2:.4f} ({a:.4f}²)" for name, a in raised]
+    own = view.factors[label]
+    start = "near 1" if own == 1 else f"near {own**2:.4f} ({own:.4f}²)"
+    drawn = f"{label}'s attention factor is {own:.4f}, the metric above, so its line starts {start}."
+    if not parts:
+        return drawn
+    return f"A line starts near its attention factor squared: {_listed(parts)}. {drawn}"
+
+
+def score_words(view: LongContextView, label: str, words: FirstUse) -> str:
+    """How to read the score chart: what the score from position alone is, what a point stands for, and
+    why a line starts above 1."""
+    out = [
+        f"How to read it: take a {words('query and key', 'query and a key')} that are both all ones, r "
+        "positions apart. Their score, divided by its value at distance 0 so that it starts at 1, then "
+        "depends on r alone: it is the mean over the pairs of cos(r·θᵢ), the "
+        f"{words('cosine similarity')} of the query's and the key's pair once turned r·θᵢ apart, so it falls "
+        "as the pairs turn apart.",
+        _points_words(view),
+    ]
+    if view.cfg.factor > 1:
+        out.append("Position interpolation reaches at s·r the score plain RoPE has at r.")
+    out.append(_factor_join(view, label))
+    return " ".join(out)
+
+
+def _softmax_sharper(words: FirstUse) -> str:
+    return (
+        f"The {words('softmax')} then favours the highest scores more sharply: a longer text spreads "
+        "attention over more keys, and the factor keeps it about as sharp at L' as at L."
+    )
+
+
+def _deepseek_scale(view: LongContextView) -> str:
+    """DeepSeek's extra scale of every score, as a formula with its value ("" for every other config)."""
+    cfg, p = view.cfg, view.cfg.parameters()
+    if cfg.rope_type != "yarn" or not p.get("mscale_all_dim"):
+        return ""
+    m = get_mscale(cfg.factor, p["mscale_all_dim"])
+    return f"(0.1·{p['mscale_all_dim']:g}·ln {cfg.factor:g} + 1)² = {m**2:.4f}"
+
+
+def attention_words(view: LongContextView, words: FirstUse, short: bool = False) -> str:
+    """What the attention factor does to a score, and this config's value, in words (``short``: without
+    where YaRN's formula comes from, for a projector)."""
+    cfg, a, p = view.cfg, view.attention_factor, view.cfg.parameters()
+    scale = _deepseek_scale(view)
+    methods = f"{words('YaRN')} and {words('LongRoPE')}"
+    if a == 1:
+        text = (
+            f"{methods} multiply the turned part of every query and key by an attention factor above 1, so "
+            f"each score (a query times a key) grows by its square. {_softmax_sharper(words)} This config "
+            "leaves it at 1"
+        )
+        if scale:
+            return f"{text} but, as DeepSeek-V3 does, scales every score by {scale} instead (not drawn)."
+        return text + "."
+    name = VARIANTS[cfg.rope_type].label
+    if a < 1:  # set by hand
+        text = (
+            f"{name} multiplies the turned part of every query and key by the attention factor, here "
+            f"{a:.4f}: below 1, so the turned part of each score shrinks to {a**2:.4f} of its size, and the "
+            f"{words('softmax')} spreads attention more evenly. {methods} use a factor above 1, to keep "
+            "attention about as sharp at L' as at L."
+        )
+    else:
+        text = (
+            f"{name} multiplies the turned part of every query and key by a number above 1, the attention "
+            f"factor: here {a:.4f}. A score is a query times a key, so its turned part grows by {a:.4f}² = "
+            f"{a**2:.4f}. {_softmax_sharper(words)}"
+        )
+    paper = not any(p.get(k) for k in ("attention_factor", "mscale", "mscale_all_dim"))
+    if cfg.rope_type == "yarn" and paper and not short:
+        text += (
+            f" YaRN's authors chose 0.1·ln s + 1 because it gave the lowest {words('loss')} on long texts."
+        )
+    if scale:
+        text += f" Its attention also multiplies every score by {scale}, as DeepSeek-V3's does (not drawn)."
+    return text if short else f"{text} The chart draws the attention factor of {methods} against s."
+
+
+def measured_lead(words: FirstUse) -> str:
+    """The measured section's first sentence: what it measures, each scaling's name and the loss defined
+    where the page first writes them."""
+    scalings = _listed([words("position interpolation"), words("NTK scaling", "dynamic NTK"), words("YaRN")])
+    return (
+        "Sections 1 to 3 compute what scaling does to the angles; this one measures what it does to a model. "
+        f"A tiny model is tested past its trained length with plain RoPE and with {scalings}, by its "
+        f"{words('loss')} at each position."
+    )
+
+
+def tiny_factor_words(trained: int, length: int, view: LongContextView, name: str) -> str:
+    """Why the measured run's s is not the config's: the run's s is its own window over its trained length."""
+    k = length / trained
+    theirs = f"{name}'s s = {view.cfg.factor:g} above"
+    return (
+        f"This run's s = {k:g} is its own: it reads windows of {length:,} = {k:g} × T, so each scaling takes "
+        f"s = {length:,} / {trained:,}, as a config with L = {trained:,} and L' = {length:,} would. It is "
+        f"not {theirs}: the run is the same whatever config is chosen."
+    )
