@@ -81,7 +81,8 @@ ROUTE = [
         "Long_context",
         "A model learns positions from texts of a fixed length: how can a model with RoPE (rotary position "
         "embedding, a relative method) read texts longer than the ones it was trained on?",
-        "Before it: Attention, where RoPE acts, and RoPE's curve on Families side by side.",
+        "Before it: step 3 (Attention: where position acts), where RoPE acts, and RoPE's curve in step 4 "
+        "(Families side by side).",
     ),
     Stop(
         "pages/Training.py",
@@ -89,8 +90,8 @@ ROUTE = [
         ":material/model_training:",
         "Training",
         "GPT's positional embeddings are optimized during training: what do they become?",
-        "Before it: the Pipeline's position table and Attention; here a tiny GPT trains, as the book does "
-        "in its later chapters.",
+        "Before it: the Pipeline's position table and step 3 (Attention: where position acts); here a tiny "
+        "GPT trains, as the book does in its later chapters.",
     ),
     Stop(
         "pages/Trained_positions.py",
@@ -98,7 +99,8 @@ ROUTE = [
         ":material/insights:",
         "Trained_positions",
         "What does a real model's trained positional embedding table look like?",
-        "Before it: the Pipeline's position table, and the similarity charts of Families side by side.",
+        "Before it: the Pipeline's position table, and the similarity charts of step 4 (Families side by "
+        "side).",
     ),
 ]
 CHAPTER = [stop for stop in ROUTE if not stop.needs]  # the lecture's own steps (ch. 2.8)

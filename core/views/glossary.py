@@ -106,8 +106,8 @@ TERMS = (
     ),
     Term(
         "score",
-        "how well a query matches a key: their dot product, divided by √dh; a higher score means more "
-        "attention",
+        "how well a query matches a key: their dot product, scaled down by the vectors' length; a higher "
+        "score means more attention",
         r"\bscores?\b",
         ATTENTION,
     ),
@@ -171,7 +171,7 @@ TERMS = (
     Term(
         "bucket",
         "T5's group of distances that share one learned number: each small distance has its own, farther "
-        "ones share wider and wider buckets",
+        "ones share wider and wider ranges",
         r"\bbuckets?\b",
         FAMILIES,
     ),
@@ -204,8 +204,8 @@ TERMS = (
     ),
     Term(
         "NTK scaling",
-        "scaling that raises RoPE's base instead, so the slow pairs slow down and the fast ones barely "
-        "change; dynamic NTK raises it only once a text is longer than L",
+        "scaling that raises RoPE's base, so the slow pairs slow down and the fast ones barely change; "
+        "dynamic NTK raises it only once a text is longer than L",
         r"\bNTK\b",
         LONG,
     ),
@@ -224,34 +224,18 @@ TERMS = (
     ),
     Term(
         "attention factor",
-        "a number above 1 that multiplies the turned queries and keys, so attention stays as sharp over a "
-        "long text as over a short one",
+        "a number (above 1 in YaRN and LongRoPE) that multiplies the turned queries and keys, so attention "
+        "stays as sharp over a long text as over a short one",
         r"\battention factor\b",
         LONG,
     ),
     Term(
         "config.json",
-        "the file of settings a released model ships with: its sizes, and how it handles positions",
-        r"\bconfig\.json\b",
+        "the file of settings a released model ships with: its sizes and how it handles positions, such as "
+        "rope_theta (RoPE's base), max_position_embeddings (the length in the config) and rope_type (its "
+        "scaling for long texts)",
+        r"\bconfig\.json\b|\brope_type\b|\brope_theta\b|\bmax_position_embeddings\b",
         MODELS,
-    ),
-    Term(
-        "rope_theta",
-        "RoPE's base in a model's config.json: the larger it is, the slower its slowest pairs turn",
-        r"\brope_theta\b",
-        LONG,
-    ),
-    Term(
-        "max_position_embeddings",
-        "the longest text, in tokens, that a model's config.json says it reads",
-        r"\bmax_position_embeddings\b",
-        LONG,
-    ),
-    Term(
-        "rope_type",
-        "the scaling a model's config.json applies to RoPE for texts longer than its training",
-        r"\brope_type\b",
-        LONG,
     ),
     Term(
         "partial_rotary_factor",
@@ -262,7 +246,7 @@ TERMS = (
     # More words of Long context.
     Term(
         "loss",
-        "how wrong the model's guesses of the next token are, averaged over the text; training lowers it",
+        "how wrong the model's guesses of the next token are, averaged over the text: lower is better",
         r"\bloss(?:es)?\b",
         TRAINING,
     ),
@@ -274,8 +258,8 @@ TERMS = (
     ),
     Term(
         "validation",
-        "measuring the loss on text held out of training (here its last 10%), to see how the model does "
-        "on text it never learned from",
+        "measuring the loss on text kept out of training, the text's last tenth here, to see how the model "
+        "does on text it never learned from",
         r"\bvalidation\b|\bheld out\b|\bval loss\b",
         TRAINING,
     ),
@@ -340,16 +324,19 @@ def plain(text: str) -> str:
 SLACK = 80  # characters a definition may follow its word by: "cos(' cat' in A, ' cat' in B) (how …)"
 
 
-def first_undefined(text: str, terms: tuple[Term, ...] = TERMS) -> list[tuple[str, str]]:
+def first_undefined(
+    text: str, terms: tuple[Term, ...] = TERMS, names: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
     """The terms ``text`` uses before (or without) defining them, each with the words around its first
-    use; ``text`` is a page's text in reading order. A word inside a definition is not a use."""
+    use; ``text`` is a page's text in reading order. A word inside a definition is not a use, nor one
+    inside a name in ``names`` (a page's title, "Attention: where position acts")."""
     text = plain(text)
     blanked = text
-    for term in TERMS:
-        blanked = blanked.replace(term.gloss, " " * len(term.gloss))
+    for said in (*(term.gloss for term in TERMS), *names):
+        blanked = blanked.replace(said, " " * len(said))
     missing = []
     for term in terms:
-        use = re.search(term.uses, blanked)
+        use = re.search(term.uses, blanked, re.IGNORECASE)  # "Loss" and "Attention factor" too
         if use is None:
             continue
         defined = text.find(term.gloss)

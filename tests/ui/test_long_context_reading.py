@@ -10,10 +10,9 @@ import pytest
 from core.positional.long_context import PRESETS, long_context_view
 from core.positional.long_context_words import short_answer
 from core.positional.rope_scaling import ROPE_TYPES
-from core.views.glossary import first_undefined
 from tests.core.positional.test_long_context_sentences import problems
 from tests.core.prose import prose_problems
-from tests.ui.visible_text import reading
+from tests.ui.visible_text import reading, undefined_words
 
 PAGE = "pages/Long_context.py"
 CUSTOM = {"lc_preset": "custom"}
@@ -67,10 +66,7 @@ def prose(at) -> list[str]:
 def test_no_word_is_used_before_it_is_defined(name, open_page):
     at = open_page(PAGE, **SETTINGS[name])
     assert not at.exception and not at.error
-    for k, stream in enumerate(reading(at)):
-        missing = first_undefined(stream)
-        where = "the page" if k == 0 else f"what opens as part {k}"
-        assert not missing, f"{where} uses, before defining: " + "; ".join(f"{n}: …{c}…" for n, c in missing)
+    assert not undefined_words(at), undefined_words(at)
 
 
 @pytest.mark.parametrize("name", list(SETTINGS))

@@ -5,10 +5,9 @@ import json
 
 from core.positional import FAMILIES
 from core.training.model import trainable_methods
-from core.views.glossary import first_undefined
 from tests.core.prose import prose_problems
 from tests.ui.test_page_sentences import page_text
-from tests.ui.visible_text import reading
+from tests.ui.visible_text import undefined_words
 
 
 def test_every_trained_method_is_drawn_to_twice_t_and_the_learned_table_stops_at_t(open_page, job_watch):
@@ -35,4 +34,4 @@ def test_every_trained_method_is_drawn_to_twice_t_and_the_learned_table_stops_at
         if method != "learned":
             assert f"{FAMILIES[method].label}: mean " in text and "past them: it " in text
     assert not prose_problems(page_text(at)), prose_problems(page_text(at))
-    assert all(first_undefined(stream) == [] for stream in reading(at))
+    assert not undefined_words(at), undefined_words(at)

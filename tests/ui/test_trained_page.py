@@ -5,11 +5,10 @@ import pytest
 import torch
 
 from core.positional.pretrained import load_minilm_positions, similarity_by_distance
-from core.views.glossary import first_undefined
 from core.views.units import signed
 from tests.core.prose import prose_problems
 from tests.ui.test_page_sentences import page_text
-from tests.ui.visible_text import reading
+from tests.ui.visible_text import reading, undefined_words
 
 PAGE = "pages/Trained_positions.py"
 
@@ -60,7 +59,7 @@ def test_the_answer_stands_under_the_question_and_reads_the_seeds_random_table(o
     random_name = next(name for name in tables(int(seed)) if name.startswith("Random"))
     chance = signed(float(_by_distance(random_name, int(seed))[1]), 3)
     assert f"drawn with seed {seed}, shows none of it: {chance} at distance 1, chance alone." in main
-    assert not [term for stream in reading(at) for term in first_undefined(stream)]
+    assert not undefined_words(at), undefined_words(at)
     assert not prose_problems(page_text(at)), prose_problems(page_text(at))
 
 

@@ -10,10 +10,9 @@ import pytest
 
 from core.positional import FAMILIES
 from core.training.model import trainable_methods
-from core.views.glossary import first_undefined
 from tests.core.prose import prose_problems
 from tests.ui.test_page_sentences import page_text
-from tests.ui.visible_text import reading
+from tests.ui.visible_text import reading, undefined_words
 
 PAGE = "pages/Training.py"
 
@@ -155,7 +154,7 @@ def trained(open_page, job_watch, **params):
 
 def undefined(at) -> list[str]:
     """Every glossary term a stream of the page (``reading``) uses before its definition."""
-    return [f"{name}: …{words}…" for stream in reading(at) for name, words in first_undefined(stream)]
+    return undefined_words(at)
 
 
 def test_the_answer_comes_under_the_question_and_follows_the_settings(open_page):

@@ -13,6 +13,9 @@ import json
 
 from streamlit.testing.v1 import element_tree as et
 
+from core.views.glossary import first_undefined
+from ui.navigation import PAGES
+
 _TEXT = (et.Markdown, et.Title, et.Header, et.Subheader, et.Caption, et.AlertBase)
 _LABELLED = (et.Button, et.Selectbox, et.NumberInput, et.Toggle, et.Radio, et.SelectSlider, et.Checkbox)
 
@@ -48,7 +51,7 @@ def _words(node: et.Node) -> list[str]:
         frame = node.value
         cells = [str(v) for v in frame.to_numpy().ravel() if isinstance(v, str)]
         return [" ".join(map(str, frame.columns)), " ".join(map(str, frame.index)), *cells]
-    if getattr(node, "type", None) == "arrow_vega_lite_chart":
+    if getattr(node, "type", None) == "vega_lite_chart":
         return _chart_titles(json.loads(node.proto.spec))
     return []
 
@@ -78,3 +81,16 @@ def reading(at) -> list[str]:
 
     main = "\n".join(walk(at.main, []))
     return [main, *streams]
+
+
+PAGE_NAMES = tuple(stop.title for stop in PAGES)  # a page's name is a name, not a use of its words
+
+
+def undefined_words(at) -> list[str]:
+    """Every word of the glossary that a page (an AppTest of it) uses before defining it, in any of its
+    streams (``reading``), as "term: …the words around it…"."""
+    return [
+        f"{name}: …{words}…"
+        for stream in reading(at)
+        for name, words in first_undefined(stream, names=PAGE_NAMES)
+    ]

@@ -46,7 +46,7 @@ from core.training.training import TrainResult
 from core.views.glossary import define
 from core.views.markup import escape_markdown
 from core.views.units import listing
-from ui.families.controls import setting
+from ui.families.controls import setting, settings_words
 from ui.presenter import predict_number, predict_token, presenting, readable
 from ui.server import cache
 from ui.settings import bound_number
@@ -72,11 +72,7 @@ def attention_settings(per_row: int = 4) -> Settings:
     """The widgets: heads H, the head shown, the causal mask, and each family's settings it uses."""
     params = [p for key, p in all_params().items() if key not in SKIPPED]
     values = {}
-    st.caption(
-        f"A layer runs several {define('head', 'heads')}; Shaw relative keeps a vector per distance up to "
-        f"its {define('clip')}, and T5 bias a number per {define('bucket')} of distances up to its max "
-        f"distance. The {define('causal mask')} can be turned off."
-    )
+    st.caption(f"{settings_words()} The {define('causal mask')} can be turned off.")  # before the labels
     columns = st.columns(per_row)
     with columns[0]:
         head = bound_number("Head shown", "head", 1, "Which head's scores the page shows (1 … H).")

@@ -392,13 +392,13 @@ def story_section(view: LongContextView, name: str, words: FirstUse, slides: Sli
 
 
 def lengths(cfg: RopeConfig, view: LongContextView, words: FirstUse) -> None:
-    """The story's numbers at a glance, and what each is: L'/L and s are two numbers, which may differ."""
+    """What the story's numbers are (L'/L and s are two numbers, which may differ), then the numbers."""
+    st.markdown(factors_words(view, words))  # first: it defines the attention factor the metrics name
     c = st.columns(4)
     c[0].metric("Trained length L", f"{cfg.original:,}")
     c[1].metric("Extended length L'", f"{cfg.extended:,}")
     c[2].metric("Slow-down factor s", f"{cfg.factor:g}")
     c[3].metric("Attention factor", f"{view.attention_factor:.4f}")
-    st.markdown(factors_words(view, words))
 
 
 def config_json_view(preset: str, cfg: RopeConfig) -> None:
