@@ -23,7 +23,16 @@ SCREEN = {"width": 1280, "height": SCREEN_HEIGHT}
 MIN_CHART = (240, 150)  # px: the smallest chart a back row can read (Attention's small multiples: 250 wide)
 # Every page, by its URL path: the one place to change when the pages move.
 PIPELINE = "Pipeline"
-PAGES = [PIPELINE, "Why_position", "Attention", "Families", "Long_context", "Training", "Trained_positions"]
+PAGES = [
+    PIPELINE,
+    "Why_position",
+    "Attention",
+    "Families",
+    "Long_context",
+    "Training",
+    "Trained_positions",
+    "Glossary",
+]
 
 _SECTION_JS = """(least) => {
   const c = document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
