@@ -177,7 +177,11 @@ def test_attention_answers_with_ropes_term_on_the_pair_section_3_shows(open_page
 def test_an_absolute_method_answers_not_inside_attention_but_at_the_input(open_page):
     at = open_page("pages/Attention.py", method="sinusoidal")
     words, _, _ = answer_of(at)
-    assert words.startswith("Not there for Sinusoidal: it adds position to the input embeddings")
+    assert words.startswith("Inside **attention**")  # the question's answer first, then the method's
+    assert (
+        "Sinusoidal, the sidebar's method, is not one of them: it adds position to the input embeddings"
+        in words
+    )
     assert [b.label for b in answer_block(at).get("button")] == ["Shaw relative", "T5 bias", "ALiBi", "RoPE"]
 
 

@@ -62,10 +62,9 @@ def attention_answer(view: SentenceMaps, headline: PairHeadline) -> Answer:
         )
     if family.additive:
         words = (
-            f"Not there for {family.label}: it adds position to the input embeddings, before "
-            f"{define('attention')}. There every pair of tokens gets a {define('score')} from its x + p, "
-            "which mixes token and place: what position changes in a pair's score depends on where both "
-            f"tokens stand.{said} Relative methods act inside attention instead."
+            f"{WHERE} {family.label}, the sidebar's method, is not one of them: it adds position to the "
+            "input embeddings, before attention, so the score of x + p mixes token and place, and what "
+            f"position changes in a pair's score depends on where both tokens stand.{said}"
         )
         say = "Relative methods act inside attention. See the page with:"
         return Answer(label, number, words, relative, say)
