@@ -19,7 +19,7 @@ from core.embeddings import TableRows
 from core.positional import FAMILIES, FamilyConfig
 from core.positional.family import MAX_USED_LENGTH, Family, LogitInputs
 from core.similarity import pair_distances
-from core.views.glossary import define
+from core.views.glossary import define, named
 from core.views.units import capitalized, listing, plural, verb
 
 LOGIT_CHUNK_ELEMENTS = 2**18  # distance × dimension values computed at once
@@ -159,9 +159,9 @@ def families_answer(method: str, context_length: int, dim: int, fam: FamilyConfi
     sentences = [
         f"Absolute methods ({_named(by_kind['absolute'])}) give each position its own vector of "
         f"{plural(dim, 'number')}, added to its token's embedding.",
-        f"Relative methods ({_named(by_kind['relative'])}) give a position no vector: inside "
-        f"{define('attention')}, they change the {define('score')} of two tokens according to how far "
-        "apart the two are, not where they stand.",
+        f"Relative methods give a position no vector: inside {define('attention')}, they change the "
+        f"{define('score')} of two tokens according to how far apart the two are, not where they stand: "
+        f"{listing([named(f.label) for f in by_kind['relative']])}.",
         _learned_or_fixed(learned, fixed, by_kind["none"]),
         f"The sidebar's method, **{family.label}**, has {plural(count, 'number')} to train: it "
         f"{family.gives}.",
@@ -182,8 +182,8 @@ def _learned_or_fixed(learned: list[Family], fixed: list[Family], none: list[Fam
         parts.append(f"{_named(learned)} {learn} numbers in training")
     if fixed:
         parts.append(f"{_named(fixed)} {verb(len(fixed), 'computes its', 'compute theirs')} by a fixed rule")
-    if none:
-        parts.append(f"{_named(none)} {verb(len(none), 'gives', 'give')} nothing")
+    if none:  # named here first: defined
+        parts.append(f"{listing([named(f.label) for f in none])} {verb(len(none), 'gives', 'give')} nothing")
     return capitalized("; ".join(parts)) + "."
 
 

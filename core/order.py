@@ -15,7 +15,7 @@ import torch
 from core.positional import FAMILIES
 from core.serving.budget import REQUEST_BYTES
 from core.similarity import cosine
-from core.views.units import count_of, plural
+from core.views.units import capitalized, count_of, plural
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,22 @@ def mid_sentence(text: str) -> str:
     a sentence's first word the same token as in the other sentence.
     """
     return text if text[:1].isspace() else " " + text
+
+
+def moved_sentence(shared: list[SharedToken], additive: bool) -> str:
+    """How many shared tokens moved and, with a table added, that those that stayed keep their vectors
+    (any count: one, many, none)."""
+    kept = sum(s.position_a == s.position_b for s in shared)
+    said = (
+        f"{capitalized(count_of(len(shared) - kept, len(shared), 'shared token'))} at another position in B."
+    )
+    if kept and additive:
+        said += (
+            " The one that kept its place keeps its vector, even with positions."
+            if kept == 1
+            else f" The {kept} that kept their place keep their vectors, even with positions."
+        )
+    return said
 
 
 def first_moved(shared: list[SharedToken]) -> SharedToken | None:

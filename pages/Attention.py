@@ -9,9 +9,10 @@ from core.config import FAMILIES
 from core.order import check_sentence_tokens, mid_sentence
 from core.scripts.attention import attention_script
 from core.text import token_strings
+from core.views.glossary import named
 from ui.answer import answer_slot, show_answer
 from ui.app import settings
-from ui.attention.answer import attention_answer
+from ui.attention.answer import attention_answer, offered
 from ui.attention.views import (
     attention_bridge,
     attention_settings,
@@ -33,12 +34,20 @@ from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, presenting
 from ui.server import cache
-from ui.why_position.sentences import followed_places, followed_token, sentence_inputs, token_pickers
+from ui.why_position.sentences import (
+    followed_places,
+    followed_token,
+    longer_table_note,
+    sentence_inputs,
+    token_pickers,
+)
 from ui.widgets import token_text
 
 cfg, _ = settings()
 page_title("Attention: where position acts")
 slot = answer_slot()  # the answer, in short, under the question (filled once the maps are computed)
+# The methods the answer names, and so defines; the page defines the others where it first names them.
+said = set() if slot is None else {FAMILIES[k].label for k in (*offered(cfg.method), cfg.method)}
 if not presenting():
     st.markdown(
         "Absolute methods add position to the input embeddings. Relative methods leave the input alone and "
@@ -53,7 +62,7 @@ with st.sidebar if presenting() else nullcontext():  # presenting, the inputs wa
         key="attention_settings",
         on_change="rerun",
     ):
-        chosen = attention_settings(1 if presenting() else 4)
+        chosen = attention_settings(1 if presenting() else 4, said)
     run = trained_run()
     use_trained = weights_switch(run)
 text_a, text_b = (mid_sentence(typed_a), mid_sentence(typed_b)) if mid else (typed_a, typed_b)
@@ -87,7 +96,9 @@ if not presenting():
         "line with them.",
     )
 headline = pairs_of(view, cfg.vocab_size, causal)
-show_answer(slot, attention_answer(view, headline))
+answer = attention_answer(view, headline)
+show_answer(slot, answer)
+
 followed = followed_token(view.ids_a, view.ids_b, cfg.vocab_size)
 in_a = None if followed is None else followed.a  # its query row in A's maps
 slides = Slides(
@@ -119,6 +130,7 @@ if slides.shows(2):
         st.markdown(
             f"{family.label} adds its table to the input, so these scores are computed from **x + p**: "
             "the position part is what adding p changed."
+            + (" " + note if (note := longer_table_note(family, max(map(len, ids)), cfg)) else "")
         )
     elif family.where:
         st.markdown(f"{family.where}: the position part is exactly that term. The input is the token alone.")
@@ -169,5 +181,6 @@ if slides.shows(4):
         st.markdown(
             "What each family changes in the scores (the position part): the same sentence and the same "
             "seeded random head for all, so each family's signature shows."
+            + "".join(f" {named(f.label)}." for f in FAMILIES.values() if f.label not in said)
         )
     small_multiples(every, token_strings(every.ids_a, cfg.vocab_size), in_a if every is view else None)

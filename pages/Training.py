@@ -91,7 +91,9 @@ own = queue.own_job(me)  # a session has one run at a time
 if plan and (own is None or own.finished):
     own = queue.submit(ids, plan.pop(0), me)
 job = shown_run(own, queue.get(settings_key(text, tcfg)))
-tell(slot, top, page_reply(job, text, tcfg))
+reply = page_reply(job, text, tcfg)
+tell(slot, top, reply)
+said = set() if slot is None else {FAMILIES[k].label for k in (*reply.others, cfg.method)}  # defined above
 
 
 def start(configs: list[TrainConfig]) -> None:
@@ -161,4 +163,4 @@ elif slides.shows(1):
 
 if slides.shows(2):
     st.subheader("Every method on this text")
-    compare_view(queue, job.text if job else text, job.config if job else tcfg, chosen_text=text)
+    compare_view(queue, job.text if job else text, job.config if job else tcfg, text, said)

@@ -6,12 +6,12 @@ from contextlib import nullcontext
 import streamlit as st
 
 from core.config import FAMILIES
-from core.embeddings import same_prefix
 from core.order import (
     check_sentence_tokens,
     compare_orders,
     first_moved,
     mid_sentence,
+    moved_sentence,
     permutation,
     reordering_sentence,
     shared_tokens,
@@ -21,6 +21,7 @@ from core.scripts.why_position import why_position_script
 from core.text import token_strings
 from core.views import escape_markdown
 from core.views.glossary import define
+from core.views.units import plural
 from ui.answer import answer_slot, show_answer
 from ui.app import settings
 from ui.attention.views import attention_bridge_expander, pair_headline_or_message, relative_headline
@@ -33,6 +34,7 @@ from ui.why_position.sentences import (
     comparison_table,
     followed_places,
     followed_token,
+    longer_table_note,
     sentence_inputs,
     shared_table,
     token_pickers,
@@ -71,22 +73,9 @@ order = permutation(len(ids_a), cfg.seed)
 ids_p = [ids_a[k] for k in order]
 num_positions = max(len(ids_a), len(ids_b))
 additive = FAMILIES[cfg.method].additive
-table_note = None
-if cfg.method == "learned" and num_positions > cfg.context_length:
-    table_note = (
-        f"A learned table has one row per position and no row past its length, and the sidebar's "
-        f"context length is {cfg.context_length}. These sentences need {num_positions} positions, so "
-        f"this page builds a longer table just for them, `nn.Embedding({num_positions}, {cfg.output_dim})`; "
-        f"a model trained at context {cfg.context_length} would have no rows for positions "
-        f"{cfg.context_length} to {num_positions - 1}, so a token standing there (below) uses a row such a "
-        "model never had. "
-        + (
-            f"Its first {cfg.context_length} rows are exactly the pipeline's."
-            if same_prefix(cfg.context_length, num_positions, cfg.output_dim)
-            else "Its rows differ from the pipeline's in some values: torch draws tables whose size is "
-            "not a multiple of 16 slightly differently (it redraws the last 16 values)."
-        )
-    )
+trained_rows = cfg.context_length  # the rows a model trained at the sidebar's context has
+table_note = longer_table_note(FAMILIES[cfg.method], num_positions, cfg)
+if table_note:
     cfg = dataclasses.replace(cfg, context_length=num_positions)
 (tok_a, tok_b), pos = cache.sentence_embeddings((text_a, text_b), cfg, num_positions)
 tok_p = tok_a[order]
@@ -107,7 +96,7 @@ if slides.shows(1):
     if table_note:
         st.info(table_note)
     for label, ids in (("A", ids_a), ("B", ids_b)):
-        st.markdown(f"**{label}** — {len(ids)} tokens")
+        st.markdown(f"**{label}** — {plural(len(ids), 'token')}")
         token_chips(token_strings(ids, cfg.vocab_size), ids, name=f"Token chips of {label}")
     if not slides.on:
         token_pickers(ids_a, ids_b, cfg.vocab_size, "mark its row in the table of shared tokens (section 1)")
@@ -181,15 +170,7 @@ if slides.shows(2):
                 if None not in (followed.a, followed.b)
                 else f"The token you follow, {followed_places(followed)}, has no row: it is not shared."
             )
-        kept = [s for s in shared if s.position_a == s.position_b]
-        st.caption(
-            f"{len(shared) - len(kept)} of the {len(shared)} shared tokens changed position. "
-            + (
-                f"{len(kept)} kept it, and their vectors are identical even with positions."
-                if kept and additive
-                else ""
-            )
-        )
+        st.caption(moved_sentence(shared, additive))
 
 if slides.shows(3):
     st.subheader("2. Shuffle the words")
@@ -212,4 +193,4 @@ if slides.shows(3) and slides.at(1):
     everyone = list(dict.fromkeys(ids_a + ids_b))
     pieces = dict(zip(everyone, token_strings(everyone, cfg.vocab_size), strict=True))
     st.caption(escape_markdown(reordering_sentence(ids_a, ids_b, pieces)))
-show_answer(slot, why_answer(cfg.method, piece, moved, headline))
+show_answer(slot, why_answer(cfg.method, piece, moved, headline, trained_rows))

@@ -15,6 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from core.config import FAMILIES
+from core.views.glossary import GLOSSARY, gloss, named
 from ui.presenter import presenting
 from ui.state.presets import to_custom
 from ui.widgets import table
@@ -57,6 +58,10 @@ def show_answer(slot: DeltaGenerator | None, answer: Answer) -> None:
             table(answer.table, hide_index=True, one_line="answer")
         st.caption(answer.evidence)
         if answer.others:
+            labels = [FAMILIES[key].label for key in answer.others]
+            new = [named(label) for label in labels if label in GLOSSARY and gloss(label) not in answer.words]
+            if new:  # what each button's method is, unless the words said it
+                st.caption("The other methods: " + "; ".join(new) + ".")
             st.markdown(answer.others_say)
             cells = st.columns(len(answer.others))
             for cell, key in zip(cells, answer.others, strict=True):

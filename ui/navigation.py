@@ -12,6 +12,7 @@ from typing import NamedTuple
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+from core.views.glossary import define
 from ui.presenter import presenting
 
 
@@ -79,8 +80,8 @@ ROUTE = [
         "Long context: RoPE scaling",
         ":material/expand:",
         "Long_context",
-        "A model learns positions from texts of a fixed length: how can a model with RoPE (rotary position "
-        "embedding, a relative method) read texts longer than the ones it was trained on?",
+        "A model learns positions from texts of a fixed length: how can a model with "
+        f"{define('RoPE')}, a relative method, read texts longer than the ones it was trained on?",
         "Before it: step 3 (Attention: where position acts), where RoPE acts, and RoPE's curve in step 4 "
         "(Families side by side).",
     ),

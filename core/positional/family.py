@@ -144,8 +144,8 @@ HEADS = Param(
     "numbers; Shaw and RoPE work on each head's share of a vector, d / H numbers.",
     low=1,
     high=128,
-    words=f"{define('head', 'Heads')}: ALiBi and T5 give each head numbers of its own, and Shaw and RoPE "
-    "work on each head's share of a vector, d / H numbers.",
+    words=f"{define('head', 'Heads')}: some methods give each head numbers of its own, others work on each "
+    "head's share of a vector, d / H numbers.",
 )
 EXTRAPOLATE = Param(
     "extrapolate",

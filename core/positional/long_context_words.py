@@ -102,21 +102,20 @@ def _answer_scaling(view: LongContextView) -> str:
 
 
 def short_answer(view: LongContextView, name: str) -> ShortAnswer:
-    """The page's question answered for this config in two to four plain sentences, with the length it
-    reads (L') as the number: trained on L, reads L', how its scaling turns the pairs, and what released
-    models add. It uses no glossary word, so it needs no definition above the page's story."""
+    """The page's question answered in plain words, then for this config, with the length it reads (L') as
+    the number: what RoPE has and lacks past L, trained on L, reads L', how its scaling turns the pairs.
+    It uses no glossary word, so it needs no definition above the page's story."""
     L, longest = view.cfg.original, view.cfg.extended
-    sentences = [_answer_lengths(view, name), _answer_pairs(view)]
+    idea = (  # the answer itself, before this config's numbers
+        "RoPE has no position table that could run out, since what it does to two tokens depends only on "
+        "how far apart they are; but a longer text holds tokens farther apart than any the model saw, so "
+        "released models slow RoPE down for long texts and then train further on them."
+    )
+    sentences = [idea, _answer_lengths(view, name), _answer_pairs(view)]
     if longest > L:
         sentences.append(_answer_scaling(view))
-        sentences.append(
-            "Scaling alone is not the whole answer: released models then train further on long texts, so "
-            "that they learn to read the changed angles."
-        )
     else:
-        sentences.append(
-            "Models that read past L scale RoPE and train further on long texts; the other presets show how."
-        )
+        sentences.append("Models that read past L scale RoPE; the other presets show how.")
     return ShortAnswer("Longest text it reads (L')", f"{longest:,}", " ".join(sentences))
 
 
@@ -147,7 +146,8 @@ def factors_words(view: LongContextView, words: FirstUse) -> str:
     factor = words("attention factor")
     if a == 1:
         out.append(
-            f"This config has no {factor}: the metric's 1 leaves every query and key as it is (section 3)."
+            f"This config has no {factor}: its attention factor of 1 leaves every query and key as it is "
+            "(section 3)."
         )
     elif a < 1:
         out.append(f"This config sets its {factor} by hand to {a:.4f}, below 1 (section 3).")

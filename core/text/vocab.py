@@ -127,6 +127,9 @@ def table_parameters(vocab_size: int, dim: int) -> int:
     return vocab_size * dim
 
 
+BYTES_ONLY = "the 256 single bytes and <|endoftext|>, no merged tokens"  # the smallest V, in words
+
+
 def tradeoff_sentence(
     points: list[SweepPoint], vocab_size: int, num_tokens: int, dim: int, whole_text: bool = True
 ) -> str:
@@ -149,8 +152,8 @@ def tradeoff_sentence(
             f"{text} has no tokens at any V, while {table}"
             if small.num_tokens == 0
             else f"{text} stays at {plural(small.num_tokens, 'token')} from V = {small.vocab_size:,} "
-            f"(the 256 single bytes, no merged tokens) to {large.vocab_size:,}: GPT-2's BPE finds no pair of "
-            f"bytes in it to merge, while {table}"
+            f"({BYTES_ONLY}) to {large.vocab_size:,}: GPT-2's BPE finds no pair of bytes in it to merge, "
+            f"while {table}"
         )
     else:
         fewer, ratio = small.num_tokens - large.num_tokens, small.num_tokens / max(large.num_tokens, 1)
@@ -167,7 +170,7 @@ def tradeoff_sentence(
                 "more text"
             )
         change = (
-            f"from V = {small.vocab_size:,} (the 256 single bytes, no merged tokens) to {large.vocab_size:,} "
+            f"from V = {small.vocab_size:,} ({BYTES_ONLY}) to {large.vocab_size:,} "
             f"{text} goes from {small.num_tokens:,} to {plural(large.num_tokens, 'token')} ({shorter}), "
             f"while {table}"
         )

@@ -14,7 +14,7 @@ from core.positional import FAMILIES
 from core.training.model import SIZES, GPTConfig, TinyGPT, trainable_methods
 from core.training.position_loss import trend
 from core.training.training import TrainConfig, TrainResult, neighbour_likeness
-from core.views.glossary import TERMS, define
+from core.views.glossary import TERMS, define, named
 from core.views.units import listing, plural, signed, verb
 
 ORDER = 0.1  # cosine: how much more alike neighbours must be than distant positions to call it an order
@@ -57,7 +57,7 @@ def fixed_sentence(method: str) -> str:
     """How ``method``, a method training does not change, gives position, and that training leaves it."""
     label = FAMILIES[method].label
     default = f"{label} positions come from a formula: training leaves them as they are."
-    return FIXED.get(method, default)
+    return FIXED.get(method, default).replace(label, named(label), 1)  # its name, defined where first said
 
 
 def position_numbers(cfg: TrainConfig) -> int:
@@ -104,11 +104,11 @@ def cannot_train(method: str, cfg: TrainConfig) -> Reply:
     label, learned = FAMILIES[method].label, FAMILIES["learned"].label
     T, d = cfg.context_length, SIZES[cfg.size][0]
     words = (
-        f"This page's tiny GPT is built for {listing([FAMILIES[m].label for m in methods])} positions, "
-        f"not {label}, so it cannot train {label} here. Of those, {learned} is the one whose positions "
-        f"training changes: a table of {plural(T, 'vector')} of {plural(d, 'number')}, random at step 0. "
-        "Pick it below to watch them being learned, or another to see how a fixed method does past the "
-        "trained length."
+        f"This page's tiny GPT is built for {listing([named(FAMILIES[m].label) for m in methods])} "
+        f"positions, not {named(label)}, so it cannot train {label} here. Of those, {learned} is the one "
+        f"whose positions training changes: a table of {plural(T, 'vector')} of {plural(d, 'number')}, "
+        "random at step 0. Pick it below to watch them being learned, or another to see how a fixed "
+        "method does past the trained length."
     )
     return Reply("Methods the tiny GPT trains", f"{len(methods)}", words, methods)
 
@@ -160,10 +160,10 @@ def _fixed_after(result: TrainResult) -> Reply:
     if said != "stays about the same":
         said += f" by {abs(past - inside):.3f}"
     words = (
-        f"The {define('loss')} of the {label} model at positions {T} … {2 * T - 1} of windows of {2 * T}, "
-        f"past the {plural(T, 'position')} it trained on, is {past:.3f}, against {inside:.3f} at positions "
-        f"0 … {T - 1}: it {said}. {fixed_sentence(cfg.method)} A later token sees more tokens before it, "
-        f"which by itself makes it easier to guess: {why}"
+        f"The {define('loss')} of the {named(label)} model at positions {T} … {2 * T - 1} of windows of "
+        f"{2 * T}, past the {plural(T, 'position')} it trained on, is {past:.3f}, against {inside:.3f} at "
+        f"positions 0 … {T - 1}: it {said}. {fixed_sentence(cfg.method)} A later token sees more tokens "
+        f"before it, which by itself makes it easier to guess: {why}"
     )
     return Reply(f"Loss past position {T - 1}", f"{past:.3f}", words, ("learned",))
 

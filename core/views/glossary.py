@@ -151,6 +151,37 @@ TERMS = (
         MODELS,
     ),
     Term(
+        "NoPE",
+        "no positional embedding: nothing is added for position anywhere",
+        r"\bNoPE\b",
+        FAMILIES,
+    ),
+    Term(
+        "Shaw relative",
+        "a learned vector for each distance, added inside attention",
+        r"\bShaw\b",
+        FAMILIES,
+    ),
+    Term(
+        "T5 bias",
+        "a learned number for each range of distances, added to the score",
+        r"\bT5\b(?!-)",  # not the model T5-base
+        FAMILIES,
+    ),
+    Term(
+        "ALiBi",
+        "a fixed penalty for each token of distance, subtracted from the score",
+        r"\bALiBi\b",
+        FAMILIES,
+    ),
+    Term(
+        "RoPE",
+        "rotary position embedding: it turns the vectors attention compares by an angle that grows with the "
+        "position",
+        r"\bRoPE\b",
+        FAMILIES,
+    ),
+    Term(
         "extrapolate",
         "to work past the longest length seen in training",
         r"\bextrapolat\w*",
@@ -299,6 +330,12 @@ TERMS = (
     # More words of Watch positions being learned and Real trained positions.
 )
 GLOSSARY = {term.name: term for term in TERMS}
+
+
+def named(label: str) -> str:
+    """A method's display name as a page first writes it: defined when the glossary has it (RoPE, ALiBi,
+    …), else as it is (the lecture's learned and sinusoidal methods)."""
+    return define(label) if label in GLOSSARY else label
 
 
 def define(name: str, shown: str | None = None) -> str:

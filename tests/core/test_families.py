@@ -266,10 +266,10 @@ def test_ropes_table_counts_the_speeds_that_turn_once_within_the_trained_length(
     if fits == 16:
         assert (
             cell
-            == f"the same rotation; each of its 16 speeds turns fully within {T:,} positions: no angle is new"
+            == f"the same rotation; each of its 16 pairs turns fully within {T:,} positions: no angle is new"
         )
     else:
-        slow = "all 16 speeds are" if fits == 0 else f"{16 - fits} of the 16 speeds are"
+        slow = "all 16 pairs are" if fits == 0 else f"{16 - fits} of the 16 pairs are"
         too_slow = f"{slow} too slow to turn once in {T:,} positions"
         assert cell == f"the same rotation; {too_slow}: past it, they reach new angles"
 

@@ -18,16 +18,16 @@ def answer_of(at) -> tuple[str, str, str]:
     return words, metric.label, metric.value
 
 
-def test_why_position_answers_no_with_the_cosine_its_section_shows(open_page):
+def test_why_position_answers_yes_for_the_embedding_layer_and_gives_the_input_vectors_cosine(open_page):
     at = open_page("pages/Why_position.py")
     words, label, number = answer_of(at)
     evidence = page_metrics(at)
-    assert label.replace("\\", "") == "' cat': cosine A vs B, with positions"
+    assert label.replace("\\", "") == "' cat': cosine of its input vectors, A vs B"
     assert number == evidence[1].value == "0.483638"  # the section's own number
-    assert (
-        words.startswith("No: not once positions are added.")
-        and "position 1 in A and position 4 in B" in words
-    )
+    # The question asks about the embedding layer: yes, the same vector; the input vectors then differ.
+    assert words.startswith("Yes: the embedding layer gives ' cat' the same vector in A and in B")
+    assert "That is why positions are added" in words and "position 1 in A and position 4 in B" in words
+    assert "(a row a model trained at context 4 would not have)" in words  # position 4 of a 4-row table
     assert "exact number is chance" in words  # the table is random: the number's value is not the method's
 
     seeded = open_page("pages/Why_position.py", seed="5")
@@ -38,10 +38,13 @@ def test_why_position_answers_no_with_the_cosine_its_section_shows(open_page):
 def test_a_relative_method_answers_yes_at_the_input_and_names_its_pair_in_attention(method, open_page):
     at = open_page("pages/Why_position.py", method=method)
     words, _, number = answer_of(at)
-    assert number == "1.000000" and words.startswith("Yes:")
-    assert "later, in **attention**" in words and "to how strongly it attends" in words
-    terms = [m.value for m in page_metrics(at)[1:]]  # the section's pair terms: the answer quotes one
-    assert any(t in words for t in terms)
+    assert number == "1.000000" and words.startswith("Yes:") and "adds nothing to the input either" in words
+    assert "later, in **attention**" in words
+    # The pair whose distance the move kept: the same change in A and B, as section 1's metric says.
+    assert "the same distance, the same change, although ' cat' moved" in words
+    kept = page_metrics(at)[1].value  # the section's term of that pair
+    assert f"by {kept} in A and {kept} in B" in words
+    assert ("random and untrained" in words) == (method != "alibi")  # only ALiBi's term is exact
 
 
 def test_nope_answers_yes_and_credits_order_to_the_causal_mask(open_page):
@@ -55,7 +58,7 @@ def test_a_methods_button_in_the_answer_sets_the_sidebars_method(open_page):
     assert not at.exception
     assert at.sidebar.selectbox(key="method").value == "rope" and at.query_params["method"] == "rope"
     words, _, number = answer_of(at)
-    assert number == "1.000000" and words.startswith("Yes: RoPE adds nothing")
+    assert number == "1.000000" and "**RoPE** (rotary position embedding" in words
     assert [b.label for b in answer_block(at).get("button")] == ["Learned absolute", "Sinusoidal"]
 
 
@@ -168,10 +171,11 @@ def test_attention_answers_inside_attention_with_alibis_number_three_tokens_back
 def test_attention_answers_with_ropes_term_on_the_pair_section_3_shows(open_page):
     at = open_page("pages/Attention.py", method="rope")
     words, label, number = answer_of(at)
-    assert label.replace("\\", "") == "RoPE, ' mat' → ' cat' in A"
+    assert label.replace("\\", "") == "RoPE, ' sat' → ' cat' in A"  # the pair at one distance in A and B
     section_3 = " ".join(m.value for m in at.markdown).replace("\\", "")
-    assert f"the RoPE term is {number} in A" in section_3
+    assert f"the RoPE term is {number} in both" in section_3
     assert "so for the same two tokens only their distance counts" in words
+    assert "the same distance, the same change" in words and "random and untrained" in words
 
 
 def test_an_absolute_method_answers_not_inside_attention_but_at_the_input(open_page):

@@ -164,7 +164,7 @@ def test_the_answer_comes_under_the_question_and_follows_the_settings(open_page)
     assert at.metric[0].label == "Position numbers to learn" and at.metric[0].value == "2,048"  # 32 × 64
     assert open_page(PAGE, size="tiny", train_context="8").metric[0].value == "256"  # 8 × 32
     rope = open_page(PAGE, method="rope")
-    assert rope.metric[0].value == "0" and "RoPE turns vectors inside the model" in reading(rope)[0]
+    assert rope.metric[0].value == "0" and "turns vectors inside the model" in reading(rope)[0]
     rope.button(key="answer_learned").click().run()  # the box's way to the method that learns a table
     assert rope.sidebar.selectbox(key="method").value == "learned" and rope.metric[0].value == "2,048"
 

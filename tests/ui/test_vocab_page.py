@@ -31,7 +31,7 @@ def test_token_counts_differ_across_v_on_the_same_text(open_page):
 
 def test_the_trade_off_sentence_states_the_sidebars_v(open_page):
     at = open_page(vocab="1000", text=TEXT, batch="2")
-    sentence = next(c.value for c in at.main.caption if "the 256 single bytes" in c.value)
+    sentence = next(c.value for c in at.main.caption if "the 256 single bytes and" in c.value)
     assert f"V = 1,000: {len(encode(TEXT, 1000)):,} tokens and 256,000 parameters" in sentence
 
 

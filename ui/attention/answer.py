@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.attention.compare import distance_terms, tokens_back
 from core.config import FAMILIES
-from core.views.glossary import GLOSSARY, define
+from core.views.glossary import GLOSSARY, define, named
 from core.views.units import plural
 from ui.answer import Answer
 from ui.attention.views import PairHeadline, SentenceMaps, quoted
@@ -16,10 +16,16 @@ WHERE = (
 )
 
 
+def offered(method: str) -> tuple[str, ...]:
+    """The methods the answer offers for ``method``: the relative ones, or for a relative method the
+    absolute ones (the answer defines their names, so a page knows which it need not define again)."""
+    kind = "absolute" if FAMILIES[method].kind == "relative" else "relative"
+    return tuple(name for name, f in FAMILIES.items() if f.kind == kind)
+
+
 def attention_answer(view: SentenceMaps, headline: PairHeadline) -> Answer:
     """The answer for the method of ``view`` (the sidebar's), from its maps and the pairs of section 3."""
-    family = FAMILIES[view.method]
-    relative = tuple(name for name, f in FAMILIES.items() if f.kind == "relative")
+    family, others = FAMILIES[view.method], offered(view.method)
     if headline.silent:
         a, b = headline.seen
         mask = (
@@ -31,8 +37,8 @@ def attention_answer(view: SentenceMaps, headline: PairHeadline) -> Answer:
         return Answer(
             "tokens the moved token sees in B",
             f"{b}",
-            f"{WHERE} {family.label} adds nothing there, nor anywhere else: {mask}",
-            relative,
+            f"{WHERE} {named(family.label)} adds nothing there, nor anywhere else: {mask}",
+            others,
             "Relative methods add something to each pair's score. See the page with:",
         )
     terms = distance_terms(view.maps_a[view.method]) if not family.additive else None
@@ -42,23 +48,29 @@ def attention_answer(view: SentenceMaps, headline: PairHeadline) -> Answer:
         return Answer(
             f"{family.label}, a key {tokens_back(r)} ({view.head_label})",
             f"{terms[r]:+.4g}",
-            f"{WHERE} {family.label} adds a number that depends on that distance only: for "
+            f"{WHERE} {named(family.label)} adds a number that depends on that distance only: for "
             f"{view.head_label} ({GLOSSARY['head'].gloss}), {listed} for a token 0, 1, 2, … tokens back, "
-            "wherever the pair stands.",
-            tuple(name for name, f in FAMILIES.items() if f.additive),
+            "wherever the pair stands."
+            + (
+                ""
+                if family.attention_bias is not None
+                else " They are untrained here, so random: that they "
+                "depend on the distance alone is the method's."
+            ),
+            others,
             "Absolute methods act before attention, at the input. See the page with:",
         )
-    pair = headline.changed or headline.kept
+    pair, said = headline.kept, ""  # the same two tokens at the same distance in A and in B
     if pair is None:
-        number, label, said = "—", f"{family.label}'s term on a pair", ""
+        number, label = "—", f"{family.label}'s term on a pair"
     else:
-        pieces = headline.pieces
-        in_a = f"{quoted(pieces[pair.query_a])} → {quoted(pieces[pair.key_a])}"
+        in_a = f"{quoted(headline.pieces[pair.query_a])} → {quoted(headline.pieces[pair.key_a])}"
         label, number = f"{family.label}, {in_a} in A", f"{pair.a.term:+.4f}"
+        same = "the same change" if pair.same_term else "yet another change"
         said = (
-            f" Here {in_a} looks {tokens_back(pair.a.distance)} in A and its score changes by "
-            f"{pair.a.term:+.4f}; in B the two tokens stand {tokens_back(pair.b.distance)} and it changes by "
-            f"{pair.b.term:+.4f}."
+            f" Here {in_a} looks {tokens_back(pair.a.distance)} in A and in B, and its score changes by "
+            f"{pair.a.term:+.4f} in A and {pair.b.term:+.4f} in B: the same distance, {same}. This "
+            f"{define('head')} is random and untrained: the numbers are an example, the pattern is not."
         )
     if family.additive:
         words = (
@@ -67,15 +79,15 @@ def attention_answer(view: SentenceMaps, headline: PairHeadline) -> Answer:
             f"position changes in a pair's score depends on where both tokens stand.{said}"
         )
         say = "Relative methods act inside attention. See the page with:"
-        return Answer(label, number, words, relative, say)
+        return Answer(label, number, words, others, say)
     words = (
-        f"{WHERE} {family.where[0].upper()}{family.where[1:]}, so for the same two tokens only their "
-        f"distance counts.{said}"
+        f"{WHERE} {named(family.label)} is one of them. {family.where[0].upper()}{family.where[1:]}, so for "
+        f"the same two tokens only their distance counts.{said}"
     )
     return Answer(
         label,
         number,
         words,
-        tuple(name for name, f in FAMILIES.items() if f.additive),
+        others,
         "Absolute methods act before attention, at the input. See the page with:",
     )

@@ -4,6 +4,7 @@ maps of the two sentences, and the heatmaps. Why position? reads the same settin
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -43,7 +44,7 @@ from core.positional.family import EXTRAPOLATE, Family, all_params
 from core.text.tokenizer import token_strings
 from core.training.model import SIZES
 from core.training.training import TrainResult
-from core.views.glossary import define
+from core.views.glossary import GLOSSARY, define, named
 from core.views.markup import escape_markdown
 from core.views.units import listing
 from ui.families.controls import setting, settings_words
@@ -68,11 +69,15 @@ class Settings:
     causal: bool
 
 
-def attention_settings(per_row: int = 4) -> Settings:
-    """The widgets: heads H, the head shown, the causal mask, and each family's settings it uses."""
+def attention_settings(per_row: int = 4, said: set[str] = frozenset()) -> Settings:
+    """The widgets: heads H, the head shown, the causal mask, and each family's settings it uses; above
+    them the words their labels use, the methods they name included (but those in ``said``)."""
     params = [p for key, p in all_params().items() if key not in SKIPPED]
     values = {}
-    st.caption(f"{settings_words()} The {define('causal mask')} can be turned off.")  # before the labels
+    labels = " ".join(p.label for p in params)
+    names = [named(f.label) for f in FAMILIES.values() if f.label not in said and names_it(labels, f.label)]
+    methods = f"The methods they name: {'; '.join(names)}. " if names else ""
+    st.caption(f"{methods}{settings_words()} The {define('causal mask')} can be turned off.")
     columns = st.columns(per_row)
     with columns[0]:
         head = bound_number("Head shown", "head", 1, "Which head's scores the page shows (1 … H).")
@@ -85,6 +90,11 @@ def attention_settings(per_row: int = 4) -> Settings:
         **url_bound("causal"),
     )
     return Settings(FamilyConfig(**values), int(head) - 1, causal)
+
+
+def names_it(text: str, label: str) -> bool:
+    """Whether ``text`` names the method ``label`` in any of the glossary's forms ("Shaw clip k")."""
+    return label in GLOSSARY and re.search(GLOSSARY[label].uses, text) is not None
 
 
 def current_settings() -> Settings:

@@ -16,7 +16,7 @@ from core.config import FamilyConfig, PipelineConfig
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.describe import grid_description, lines_description
-from core.views.units import capitalized, count_of
+from core.views.units import capitalized, count_of, plural
 from ui.presenter import readable
 from ui.server import cache
 from ui.server.cache import additive_rows, kept_chart
@@ -66,11 +66,15 @@ def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str)
     finding = (
         f"No pair's wavelength is longer than the context ({context_length:,})."
         if slow == 0
-        else f"{capitalized(count_of(slow, len(wavelengths), 'pair'))} slow: "
+        else f"{capitalized(count_of(slow, len(wavelengths), 'pair'))} too slow to turn once within the "
+        f"context of {plural(context_length, 'position')}: "
         + ("its wavelength is" if slow == 1 else "their wavelengths are")
-        + f" longer than the context ({context_length:,}), so within the trained length "
-        + ("it never completes" if slow == 1 else "they never complete")
-        + " a full turn."
+        + " longer"
+        + (
+            f", even pair 0's, the fastest ({float(wavelengths[0]):.3g} positions a turn)."
+            if slow == len(wavelengths)
+            else "."
+        )
     )
     said = f"{lines_description(title, frame, 'pair i', 'wavelength (positions)')} {finding}"
     st.altair_chart(

@@ -10,6 +10,7 @@ from core.config import FamilyConfig, PipelineConfig
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     """NoPE up close: nothing to show but why that matters."""
     st.markdown(
-        "No position at all: the input embeddings are the token embeddings, and attention sees "
-        "a *set*. Shuffle the words and every output is shuffled the same way — see **Why position?**."
+        "No position at all: the input embeddings are the token embeddings. Without a causal mask, attention "
+        "sees a *set*: shuffle the words and every output is only shuffled the same way. In GPT the causal "
+        "mask is the one thing that lets order in (see **Why position?**)."
     )

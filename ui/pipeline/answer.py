@@ -8,7 +8,7 @@ import pandas as pd
 from core.config import FAMILIES, PipelineConfig
 from core.pipeline import Step
 from core.text.tokenizer import tokenizer_name
-from core.views.glossary import define
+from core.views.glossary import define, named
 from core.views.markup import escape_markdown
 from core.views.units import plural, shape_str
 from ui.answer import Answer
@@ -33,7 +33,7 @@ def pipeline_answer(cfg: PipelineConfig, steps: list[Step], num_chars: int, num_
     family = FAMILIES[cfg.method]
     B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
     tokens = steps[0].shape[0]
-    positions = "position 0" if T == 1 else f"positions 0 … {T - 1:,}"
+    positions = "its only position, 0" if T == 1 else f"each of positions 0 … {T - 1:,}"
     lecture = " (the lecture's positions 1 to 4: Python counts from 0)" if T == 4 else " (counted from 0)"
     start = (
         f"{tokenizer_name(V)} turns the text's {plural(num_chars, 'character')} into "
@@ -44,7 +44,7 @@ def pipeline_answer(cfg: PipelineConfig, steps: list[Step], num_chars: int, num_
     )
     if family.additive:
         add = (
-            f"{family.label} adds one row of its {T:,} × {d:,} position table to each of {positions}"
+            f"{family.label} adds one row of its {T:,} × {d:,} position table to {positions}"
             f"{lecture}, the same rows for every sequence (broadcasting): `input_embeddings` is "
             f"{shape_str((B, T, d))}."
         )
@@ -52,7 +52,7 @@ def pipeline_answer(cfg: PipelineConfig, steps: list[Step], num_chars: int, num_
         say = "Relative methods and NoPE add nothing at the input. See the page with:"
     else:
         add = (
-            f"{family.label} adds nothing at the input, so `input_embeddings` is `token_embeddings`, "
+            f"{named(family.label)} adds nothing at the input, so `input_embeddings` is `token_embeddings`, "
             f"{shape_str((B, T, d))}, at {positions}{lecture}; "
             + (
                 f"position enters later, in {define('attention')}."

@@ -35,6 +35,7 @@ from core.views.charts import (
     structure_chart,
 )
 from core.views.describe import grid_description
+from core.views.glossary import GLOSSARY, named
 from core.views.units import listing, plural
 from ui.answer import Answer, show_answer
 from ui.presenter import presenting, readable, slide_height
@@ -313,13 +314,16 @@ def snapshot_view(result: TrainResult) -> None:
     )
 
 
-def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text: str) -> None:
+def compare_view(
+    queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text: str, said: set[str] = frozenset()
+) -> None:
     """Every method's finished run, inside and past the trained length, with a caption of its settings.
 
     Args:
         text: the ``text_key`` of the runs' text.
         cfg: the runs' settings but the method.
         chosen_text: the ``text_key`` of the text the page's settings name now.
+        said: the methods' names the page has defined already (the others are defined here).
     """
     keys = [settings_key(text, dataclasses.replace(cfg, method=m)) for m in trainable_methods()]
     done = {job.config.method: job.result for job in queue.finished_runs(keys)}
@@ -327,8 +331,10 @@ def compare_view(queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text:
     where = "this text" if text == chosen_text else "the last run's text (not the one chosen now)"
     left_out = [f.label for name, f in FAMILIES.items() if name not in trainable_methods()]
     missing = f" ({listing(left_out)}: not built into the tiny GPT)" if left_out else ""
+    new = [named(f.label) for f in FAMILIES.values() if f.label in GLOSSARY and f.label not in said]
     st.caption(
-        f"Each method the tiny GPT can train{missing}, trained on {where}: "
+        ("The methods: " + "; ".join(new) + ". " if new else "")
+        + f"Each method the tiny GPT can train{missing}, trained on {where}: "
         f"{settings_label(cfg, tuple(LABELS)[1:])}."
     )
     table(pd.DataFrame(rows), hide_index=True, one_line="methods")

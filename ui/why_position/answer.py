@@ -1,26 +1,32 @@
-"""Why position?'s answer, in short: does the embedding layer give the moved token the same vector in both
-sentences, under the sidebar's method, with the cosine that answers it."""
+"""Why position?'s answer, in short: yes, the embedding layer gives the moved token the same vector in
+both sentences; whether its input vector stays the same depends on the sidebar's method, and the cosine of
+its two input vectors answers that."""
 
 from __future__ import annotations
 
 from core.attention.compare import tokens_back
 from core.config import FAMILIES
 from core.order import SharedToken
-from core.views.glossary import define
+from core.views.glossary import define, named
 from core.views.units import plural
 from ui.answer import Answer
 from ui.attention.views import PairHeadline, quoted
 
-ABSOLUTE_SAY = "Absolute methods answer no: they add a vector per position, so the input vectors differ."
+ABSOLUTE_SAY = (
+    "Absolute methods add a vector per position, so there the two input vectors differ. See the page with:"
+)
 RELATIVE_SAY = (
-    "Relative methods and NoPE answer yes: they add nothing to the input, so the cosine stays 1. See the "
-    "page with:"
+    "Relative methods and NoPE add nothing to the input, so there the two input vectors stay the same "
+    "(cosine 1). See the page with:"
 )
 
 
-def why_answer(method: str, piece: str, moved: SharedToken | None, headline: PairHeadline | None) -> Answer:
+def why_answer(
+    method: str, piece: str, moved: SharedToken | None, headline: PairHeadline | None, table_rows: int
+) -> Answer:
     """The answer for the sidebar's ``method``: ``piece`` is the moved token, quoted for Markdown; ``moved``
-    its comparison (None: no shared token moved); ``headline``: a relative method's pairs in attention."""
+    its comparison (None: no shared token moved); ``headline``: a relative method's pairs in attention;
+    ``table_rows``: the context length, the rows a trained learned table has."""
     family = FAMILIES[method]
     if moved is None:
         return Answer(
@@ -30,26 +36,32 @@ def why_answer(method: str, piece: str, moved: SharedToken | None, headline: Pai
             "nothing to compare. Type the same words in another order, as in the lecture's pair.",
         )
     pa, pb = moved.position_a, moved.position_b
+    label, number = f"{piece}: cosine of its input vectors, A vs B", f"{moved.cosine_with:.6f}"
+    same = (
+        f"Yes: the embedding layer gives {piece} the same vector in A and in B, their "
+        f"{define('cosine similarity')} is {moved.cosine_without:.6f}, wherever it stands."
+    )
     places = f"position {pa} in A and position {pb} in B (positions count from 0)"
-    cosine = define("cosine similarity")
     if family.additive:
+        beyond = (
+            f" (a row a model trained at context {table_rows} would not have)"
+            if family.fixed_length and max(pa, pb) >= table_rows
+            else ""
+        )
         chance = " The table is random and untrained: the exact number is chance; that it is below 1 is not."
         return Answer(
-            f"{piece}: cosine A vs B, with positions",
-            f"{moved.cosine_with:.6f}",
-            f"No: not once positions are added. The embedding layer alone gives {piece} the same vector in A "
-            f"and in B: their {cosine} is {moved.cosine_without:.6f}. {family.label} adds the vector of "
-            f"{places}, so {piece}'s two input vectors differ: cosine {moved.cosine_with:.6f}."
-            + (chance if family.name == "learned" else ""),
+            label,
+            number,
+            f"{same} That is why positions are added: {family.label} adds the vector of {places}{beyond}, so "
+            f"the two input vectors of {piece} differ: cosine {moved.cosine_with:.6f}."
+            + (chance if family.seeded else ""),
             others=tuple(name for name, f in FAMILIES.items() if not f.additive),
             others_say=RELATIVE_SAY,
         )
     absolute = tuple(name for name, f in FAMILIES.items() if f.additive)
-    same = (
-        f"Yes: {family.label} adds nothing to the input, so {piece} at {places} gets the same input vector: "
-        f"their {cosine} is {moved.cosine_with:.6f}."
+    nothing = (
+        f"{same} {named(family.label)} adds nothing to the input either, so its input vector is the same too."
     )
-    label, number = f"{piece}: cosine A vs B, input vectors", f"{moved.cosine_with:.6f}"
     if headline is None or headline.silent:
         a, b = headline.seen if headline else (0, 0)
         mask = (
@@ -58,21 +70,24 @@ def why_answer(method: str, piece: str, moved: SharedToken | None, headline: Pai
             if headline and headline.causal
             else ""
         )
-        words = f"{same} Nothing in {define('attention')} depends on position either.{mask}"
-        return Answer(label, number, words, absolute + ("rope",), ABSOLUTE_SAY + " RoPE acts in attention.")
-    changed = headline.changed or headline.kept
-    pair = ""
-    if changed is not None:
-        pieces = headline.pieces
-        in_a = f"{quoted(pieces[changed.query_a])} → {quoted(pieces[changed.key_a])}"
-        in_b = f"{quoted(pieces[changed.query_b])} → {quoted(pieces[changed.key_b])}"
+        words = f"{nothing} Nothing in {define('attention')} depends on position either.{mask}"
+        return Answer(label, number, words, absolute + ("rope",), ABSOLUTE_SAY)
+    pair = chance = ""
+    if (kept := headline.kept) is not None:  # the same two tokens at the same distance in A and in B
+        name = f"{quoted(headline.pieces[kept.query_a])} → {quoted(headline.pieces[kept.key_a])}"
         pair = (
-            f" In A, {in_a} looks {tokens_back(changed.a.distance)} and {family.label} adds "
-            f"{changed.a.term:+.4f} to how strongly it attends; in B, {in_b} looks "
-            f"{tokens_back(changed.b.distance)} and {family.label} adds {changed.b.term:+.4f}."
+            f" In A and in B, {name} looks {tokens_back(kept.a.distance)}, and {family.label} changes its "
+            f"{define('score')} by {kept.a.term:+.4f} in A and {kept.b.term:+.4f} in B: the same distance, "
+            f"the same change, although {piece} moved."
+        )
+        chance = (  # only a fixed bias is exact; the others read a random, untrained head or table
+            ""
+            if family.attention_bias is not None
+            else f" This {define('head')} is random and untrained: the numbers are an example; that they are "
+            "equal is not."
         )
     words = (
-        f"{same} {family.label} tells the two places apart later, in {define('attention')}, by how far apart "
-        f"two tokens are.{pair}"
+        f"{nothing} {family.label} tells the two places apart later, in {define('attention')}, by how far "
+        f"apart two tokens are.{pair}{chance}"
     )
-    return Answer(label, number, words, absolute, ABSOLUTE_SAY + " See the page with:")
+    return Answer(label, number, words, absolute, ABSOLUTE_SAY)

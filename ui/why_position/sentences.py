@@ -8,7 +8,10 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from core.config import PipelineConfig
+from core.embeddings import same_prefix
 from core.order import OrderComparison, SharedToken
+from core.positional.family import Family
 from core.text.tokenizer import token_strings
 from core.views.units import plural
 from ui.state.url_keys import register_shown_keys, register_url_keys, url_bound
@@ -78,6 +81,28 @@ def followed_token(ids_a: list[int], ids_b: list[int], vocab_size: int) -> Follo
         a, b = (place, _first(ids_b, token_id)) if key == TOKEN_A else (_first(ids_a, token_id), place)
         return Followed(token_id, token_strings([token_id], vocab_size)[0], a, b)
     return None
+
+
+def longer_table_note(family: Family, needed: int, cfg: PipelineConfig) -> str:
+    """For a table with no row past its length (a learned one) and sentences longer than the sidebar's
+    context: the longer table the page builds, and which rows a model trained at that context lacks ("" when
+    none is needed)."""
+    T, d = cfg.context_length, cfg.output_dim
+    if not family.fixed_length or needed <= T:
+        return ""
+    same = (
+        f"Its first {T} rows are exactly the pipeline's."
+        if same_prefix(T, needed, d)
+        else "Its rows differ from the pipeline's in some values: torch draws tables whose size is not a "
+        "multiple of 16 slightly differently (it redraws the last 16 values)."
+    )
+    return (
+        f"A learned table has one row per position and no row past its length, and the sidebar's context "
+        f"length is {T}. These sentences need {needed} positions, so this page builds a longer table just "
+        f"for them, `nn.Embedding({needed}, {d})`; a model trained at context {T} would have no rows for "
+        f"positions {T} to {needed - 1}, so a token standing there (below) uses a row such a model never "
+        f"had. {same}"
+    )
 
 
 def token_pickers(ids_a: list[int], ids_b: list[int], vocab_size: int, what: str) -> None:

@@ -34,7 +34,7 @@ from core.positional.rope_scaling_charts import (
     score_chart,
     score_frame,
 )
-from core.views.glossary import GLOSSARY, first_undefined
+from core.views.glossary import GLOSSARY, define, first_undefined
 from tests.contrast import contrast
 from tests.core.positional.test_long_context_sentences import CONFIGS, problems
 from tests.core.prose import prose_problems
@@ -73,10 +73,13 @@ def test_every_sentence_reads_for_one_many_and_zero(name, teach):
         assert problems(text) == [], text
 
 
+QUESTION = define("RoPE")  # the page's question defines RoPE above everything else
+
+
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_the_page_defines_every_word_where_it_first_writes_it(name):
     view = long_context_view(CONFIGS[name], LABEL)
-    assert first_undefined("\n".join(page_sentences(view, FirstUse()))) == []
+    assert first_undefined("\n".join([QUESTION, *page_sentences(view, FirstUse())])) == []
 
 
 def test_a_word_is_defined_once_then_written_plain():
@@ -96,7 +99,7 @@ def test_the_answer_is_two_to_four_plain_sentences_with_the_length_it_reads(name
         and f"L' = {view.cfg.extended:,}" in said.words
         or (view.cfg.extended == view.cfg.original and "L' = L" in said.words)
     )
-    assert first_undefined(said.words) == []  # it uses no word it would have to define
+    assert first_undefined(f"{QUESTION} {said.words}") == []  # no word but RoPE, which the question defines
 
 
 def test_the_answer_says_how_for_each_released_model():
@@ -104,18 +107,17 @@ def test_the_answer_says_how_for_each_released_model():
         return short_answer(long_context_view(PRESETS[key].config, "x"), PRESETS[key].name).words
 
     llama = said("llama3.1-8b")
-    assert llama.startswith(
-        "**Llama 3.1 8B** was trained on texts of up to L = 8,192 positions, and its config"
-    )
+    # The answer in plain words first, then this model's numbers.
+    assert llama.startswith("RoPE has no position table that could run out")
+    assert "released models slow RoPE down for long texts and then train further on them" in llama
+    assert "**Llama 3.1 8B** was trained on texts of up to L = 8,192 positions, and its config" in llama
     assert "lets it read L' = 131,072, 16 × L." in llama
     assert "keeps 29 pairs as trained, slows 6 pairs by less than s = 8 and slows 29 pairs by s" in llama
     assert "reach only 2 times the largest angle seen in training, not 16 times: s·L = 65,536" in llama
     assert "so by L' they stay within the angles seen in training" in said("deepseek-v3")
     assert "reads no further: L' = L." in said("llama2-7b")
     assert "each of its 64 turning pairs makes at least one full turn within L" in said("gemma4-global")
-    assert said("qwen2.5-7b").startswith(
-        "**Qwen2.5 7B** was trained"
-    )  # the method is not named before it is taught
+    assert "**Qwen2.5 7B** was trained" in said("qwen2.5-7b")  # the model's name, not its method's
 
 
 def test_the_lectures_claim_is_joined_to_the_unseen_angles():
@@ -158,7 +160,8 @@ def test_a_line_above_1_is_joined_to_this_configs_attention_factor():
     assert "Llama 3.1 8B's attention factor is 1.0000, the metric above, so its line starts near 1." in text
     metrics = factors_words(view, FirstUse(teach=False))
     assert (
-        "This config has no attention factor: the metric's 1 leaves every query and key as it is" in metrics
+        "This config has no attention factor: its attention factor of 1 leaves every query and key as it is"
+        in metrics
     )
     qwen = long_context_view(PRESETS["qwen2.5-7b"].config, "Qwen2.5 7B with YaRN")
     assert "its line starts near 1.2965 (1.1386²)" in score_words(qwen, "Qwen2.5 7B with YaRN", FirstUse())
