@@ -257,3 +257,8 @@ def shots() -> Path:
     """The folder for screenshots (test-results/)."""
     SHOTS.mkdir(exist_ok=True)
     return SHOTS
+
+
+def evidence(page, test_id: str):
+    """The elements with ``test_id`` below a page's answer box (the box quotes some of them)."""
+    return page.locator(f'[data-testid="{test_id}"]:not(.st-key-answer *)')

@@ -12,7 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from core.text.book import BOOK_TEXT_URL
-from tests.e2e.conftest import settled
+from tests.e2e.conftest import evidence, settled
 
 BOOK_ROW_0 = ["40", "367", "2885", "1464"]
 SETTLE_MS = 120_000  # a rerun on a loaded 2-core machine: a wait, not a bound
@@ -20,7 +20,7 @@ SETTLE_MS = 120_000  # a rerun on a loaded 2-core machine: a wait, not a bound
 
 def inputs_row_0(page):
     """The inputs table's row b=0, its label first."""
-    table = page.get_by_test_id("stTable").first
+    table = evidence(page, "stTable").first
     row = table.locator("tbody tr").filter(has=page.locator("th", has_text=re.compile(r"^b=0$")))
     return row.first.locator("th, td")
 

@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import evidence
 from tests.e2e.layout import drawn_size
 
 DOG = "The dog bites the man."
@@ -22,7 +23,7 @@ def paste(page, text: str) -> None:
 
 def metric(page, label: str):
     """The value of the metric whose label is ``label`` (a step's shape)."""
-    box = page.get_by_test_id("stMetric").filter(has=page.get_by_test_id("stMetricLabel").get_by_text(label))
+    box = evidence(page, "stMetric").filter(has=page.get_by_test_id("stMetricLabel").get_by_text(label))
     return box.get_by_test_id("stMetricValue")
 
 

@@ -4,11 +4,13 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import evidence
+
 
 def test_dog_bites_man_shows_a_changed_vector_with_positions(server, page, wait_for_app):
     page.goto(server + "/Why_position?a=dog%20bites%20man&b=man%20bites%20dog")
     wait_for_app(page)
-    values = page.get_by_test_id("stMetricValue")
+    values = evidence(page, "stMetricValue")
     expect(values.first).to_have_text("1.000000")
     assert float(values.nth(1).inner_text()) < 0.99  # the vector of ' dog' changed with its position
     expect(page.get_by_text("with positions 0 and 2 added")).to_be_visible()
