@@ -83,7 +83,11 @@ if not presenting():
         "losses and, last, one JSON line with them.",
     )
 slides = Slides(  # presenting, a finished run's numbers, curves and table come one slide each
-    "training", [("Train one model", ["", "the loss", "the table taking shape"]), "Every method on this text"]
+    "training",
+    [
+        ("Train one model", ["", "the loss", "the table taking shape"]),
+        ("Every method on this text", ["", "past the trained length"]),
+    ],
 )
 queue, me, text = training_queue(), session_id(), text_key(ids)
 plan = st.session_state.setdefault("train_plan", [])  # Train every method: the runs still to ask for
@@ -163,4 +167,4 @@ elif slides.shows(1):
 
 if slides.shows(2):
     st.subheader("Every method on this text")
-    compare_view(queue, job.text if job else text, job.config if job else tcfg, text, said)
+    compare_view(queue, job.text if job else text, job.config if job else tcfg, text, said, slides.part)

@@ -198,11 +198,11 @@ def rope_past(context_length: int, dim: int, fam: FamilyConfig) -> str:
     T, speeds = context_length, (dim // fam.heads) // 2
     slow = int((2 * math.pi / rope_inv_freq(2 * speeds, fam.base, torch.float64) > T).sum())
     if slow == 0:
-        each = "its one pair turns" if speeds == 1 else f"each of its {speeds:,} pairs turns"
-        return f"the same rotation; {each} fully within {plural(T, 'position')}: no angle is new"
+        each = "its one turning speed goes" if speeds == 1 else f"each of its {speeds:,} turning speeds goes"
+        return f"the same rotation; {each} fully round within {plural(T, 'position')}: no angle is new"
     reach = "it reaches" if slow == 1 else "they reach"
     return (
-        f"the same rotation; {count_of(slow, speeds, 'pair')} too slow to turn once in "
+        f"the same rotation; {count_of(slow, speeds, 'turning speed')} too slow to go once round in "
         f"{plural(T, 'position')}: past it, {reach} new angles"
     )
 

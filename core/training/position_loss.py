@@ -129,15 +129,14 @@ def past_length_caption(context_length: int, chart: bool | None) -> str:
     None where it is never drawn (presenting, where the table is the section)."""
     T, learned = context_length, FAMILIES["learned"].label
     line = f"its loss in windows of {T}, its own length, ending at position {T - 1}"
-    where = {True: f", and why its line on the chart below is {line}", None: ""}.get(
-        chart, f", and why its line on the chart (drawn once a run has finished) is {line}"
+    where = {True: f", and its line on the chart below is {line}", None: ""}.get(
+        chart, f", and its line on the chart (drawn once a run has finished) is {line}"
     )
     return (
         f"Past the trained length: each model reads windows of {2 * T} tokens, twice the {T} it trained on. "
-        f"A learned table has rows for positions 0 … {T - 1} only: looking up row {T} fails, so {learned} "
-        f"cannot run a window of {2 * T} at all, not even its first {T} positions. That is why both of its "
-        f"cells for windows of {2 * T} say “cannot run a window of {2 * T}”{where}. The others can: the "
-        f"column for positions ≥ {T} says how well. A later position sees more tokens before it, which by "
-        f"itself makes its next token easier to guess: a loss that rises past position {T - 1} rises in "
-        "spite of that."
+        f"A learned table has rows for positions 0 … {T - 1} only, so {learned} cannot run a window of "
+        f"{2 * T}, not even its first {T} positions: both of its cells for windows of {2 * T} say “cannot "
+        f"run a window of {2 * T}”{where}. The others can: the column for positions ≥ {T} says how well. "
+        f"A later position sees more tokens before it, which by itself makes its next token easier to "
+        f"guess: a loss that rises past position {T - 1} rises in spite of that."
     )

@@ -21,11 +21,12 @@ class Term:
     topic: str  # the glossary's section
 
 
-VECTORS, TENSORS, ATTENTION, FAMILIES, LONG, TRAINING, MODELS = (
+VECTORS, TENSORS, ATTENTION, FAMILIES, INSIDE, LONG, TRAINING, MODELS = (
     "Vectors and numbers",
     "Tensors in PyTorch",
     "Attention",
     "The positional methods",
+    "Inside the methods",
     "Longer texts",
     "Training",
     "Trained models",
@@ -106,8 +107,8 @@ TERMS = (
     ),
     Term(
         "score",
-        "how well a query matches a key: their dot product, scaled down by the vectors' length; a higher "
-        "score means more attention",
+        "how well a query matches a key: their dot product divided by √dh, where dh is how many "
+        "numbers each has; a higher score means more attention",
         r"\bscores?\b",
         ATTENTION,
     ),
@@ -191,39 +192,39 @@ TERMS = (
         "clip",
         "Shaw's largest distance k with a vector of its own; every farther distance gets the vector of k",
         r"\bclip(?:s|ped)?\b",
-        FAMILIES,
+        INSIDE,
     ),
     Term(
         "offset",
         "how far a key stands from its query, j − i, with its sign: −2 is two tokens before",
         r"\boffsets?\b",
-        FAMILIES,
+        INSIDE,
     ),
     Term(
         "bucket",
         "T5's group of distances that share one learned number: each small distance has its own, farther "
         "ones share wider and wider ranges",
         r"\bbuckets?\b",
-        FAMILIES,
+        INSIDE,
     ),
     Term(
         "pair i",
         "RoPE and the sinusoid use a vector's dimensions two at a time; pair i is one such two, and RoPE "
         "turns it like a clock hand by an angle that grows with the position",
         r"\bpairs? (?:i|\d+)\b|\bpairs? of dimensions\b",
-        FAMILIES,
+        INSIDE,
     ),
     Term(
         "frequency θᵢ",
         "how fast pair i turns: θᵢ radians per position, fast for the first pairs and slower for each next",
         r"θ|\bfrequenc(?:y|ies)\b",
-        FAMILIES,
+        INSIDE,
     ),
     Term(
         "wavelength 2π/θᵢ",
         "how many positions pair i needs to turn once all the way round",
         r"2π/θ|\bwavelengths?\b|\bpositions per (?:full )?turn\b",
-        FAMILIES,
+        INSIDE,
     ),
     # More words of Families side by side.
     Term(

@@ -191,12 +191,14 @@ def test_the_answer_says_what_each_kind_gives_and_which_train():
     assert said.label == "Learned absolute: numbers to train" and said.number == "1,024"  # 4 × 256
     assert said.words.startswith(
         "Absolute methods (Learned absolute and Sinusoidal) give each position its own vector of 256 "
-        "numbers, added to its token's embedding. Relative methods (Shaw relative, T5 bias, ALiBi and "
-        f"RoPE) give a position no vector: inside {define('attention')}, they change the {define('score')}"
+        "numbers, added to its token's embedding. Relative methods give a position no vector: inside "
+        f"{define('attention')}, they change the {define('score')} of two tokens according to how far "
+        "apart the two are, not where they stand: **Shaw relative** ("
     )
+    assert "**ALiBi** (" in said.words and "and **RoPE** (rotary position embedding" in said.words
     assert (
         "Learned absolute, Shaw relative and T5 bias learn their numbers in training; Sinusoidal, ALiBi "
-        "and RoPE compute theirs by a fixed rule; NoPE gives nothing." in said.words
+        "and RoPE compute theirs by a fixed rule; **NoPE** (" in said.words
     )
     assert (
         "**Learned absolute**, has 1,024 numbers to train: it gives each position its own row" in said.words
@@ -266,11 +268,12 @@ def test_ropes_table_counts_the_speeds_that_turn_once_within_the_trained_length(
     if fits == 16:
         assert (
             cell
-            == f"the same rotation; each of its 16 pairs turns fully within {T:,} positions: no angle is new"
+            == f"the same rotation; each of its 16 turning speeds goes fully round within {T:,} positions: "
+            "no angle is new"
         )
     else:
-        slow = "all 16 pairs are" if fits == 0 else f"{16 - fits} of the 16 pairs are"
-        too_slow = f"{slow} too slow to turn once in {T:,} positions"
+        slow = "all 16 turning speeds are" if fits == 0 else f"{16 - fits} of the 16 turning speeds are"
+        too_slow = f"{slow} too slow to go once round in {T:,} positions"
         assert cell == f"the same rotation; {too_slow}: past it, they reach new angles"
 
 

@@ -45,7 +45,7 @@ def test_the_learned_panel_fits_its_axis_to_its_rows(server, page, wait_for_app,
     panel.scroll_into_view_if_needed()
     box = panel.bounding_box()
     assert box["width"] > 200 and box["height"] > 150  # drawn, with a size
-    left, right = blue_columns(panel.screenshot())
+    left, right = drawn_columns(page, panel)
     # Before, its 4 points sat in the first 2 % of an axis to 260; now r = 0 … 3 span the plot.
     assert right - left > 0.5, (left, right)
     nope_left, nope_right = blue_columns_or_none(page.get_by_test_id("stVegaLiteChart").nth(0).screenshot())
@@ -53,6 +53,17 @@ def test_the_learned_panel_fits_its_axis_to_its_rows(server, page, wait_for_app,
     caption = page.get_by_text("Learned absolute's axis ends there: its table has rows 0…3 only")
     expect(caption).to_be_visible()
     assert page.get_by_test_id("stException").count() == 0
+
+
+def drawn_columns(page, panel, tries: int = 20) -> tuple[float, float]:
+    """The learned line's columns once Vega has drawn it (under load it can come a moment after the
+    chart's box)."""
+    for _ in range(tries - 1):
+        left, right = blue_columns_or_none(panel.screenshot())
+        if left is not None:
+            return left, right
+        page.wait_for_timeout(500)
+    return blue_columns(panel.screenshot())
 
 
 def blue_columns_or_none(png: bytes) -> tuple[float | None, float | None]:

@@ -78,7 +78,11 @@ def test_the_families_page_lists_a_new_family_everywhere(fake_family, open_page)
     assert "fake" in at.selectbox(key="method").options  # the sidebar's method picker
     text = " ".join(m.value for m in at.markdown)
     # the answer, from its record: its kind among the relative ones, its numbers to train, what it gives
-    assert "Relative methods (Shaw relative, T5 bias, ALiBi, RoPE and Fake tilt)" in text
+    relative = text.split("Relative methods give a position no vector")[1].split(". ")[0]
+    assert relative.endswith(
+        "**RoPE** (rotary position embedding: it turns the vectors attention "
+        "compares by an angle that grows with the position) and Fake tilt"
+    )
     assert "The sidebar's method, **Fake tilt**, has 80 numbers to train: it tilts the score" in text
     # chart 1's finding, computed from its logits: tilt 5 → 5/8 per token
     assert f"Fake tilt falls by {5 / 8:.3f} per token." in text

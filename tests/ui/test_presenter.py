@@ -186,12 +186,19 @@ def test_training_shows_one_section_at_a_time(open_page):
     assert at.sidebar.number_input(key="steps").value == 300  # its settings wait in the sidebar
     assert "Every method on this text" not in subheaders(at)
     at.button(key="next_training").click().run()
-    assert progress(at) == "Section 2 of 4: Train one model — the loss"
+    assert progress(at) == "Section 2 of 5: Train one model — the loss"
     assert at.info[0].value.startswith("No finished run to show yet")
-    at.session_state["slide_training"] = 2
+    at.session_state["slide_training"], at.session_state["part_training"] = 2, 0
     at.run()
     assert subheaders(at) == ["Every method on this text"]
     assert "train" not in [b.key for b in at.button]  # the Train button belongs to section 1
+    captions = " ".join(c.value for c in at.caption)
+    assert "The methods: **NoPE** (" in captions and "Past the trained length" not in captions
+    at.button(key="next_training").click().run()  # the table again, with what its cells past T mean
+    assert progress(at) == "Section 5 of 5: Every method on this text — past the trained length"
+    captions = " ".join(c.value for c in at.caption)
+    assert "The methods:" not in captions and "Past the trained length: each model reads windows" in captions
+    assert len(at.table) == 1
 
 
 def test_presenting_the_families_overview_wraps_its_facts_in_the_projector_s_type(open_page):

@@ -587,8 +587,9 @@ def _tokens(count: int) -> str:
 BRIDGE_WORDS = (
     f"The input embeddings go first into {define('attention')}. From each token's input embedding x "
     f"it makes a {define('query and key')}: q = x·W_q and k = x·W_k, with two matrices the model learns. "
-    f"The {define('score')} of query i for key j is q·k/√dh, where dh is the length of q and k (dividing "
-    f"by √dh keeps scores from growing with it). A {define('softmax')} is applied to each row of scores: "
+    f"The {define('score')} of query i for key j is q·k/√dh, where dh is how many numbers q and k each "
+    f"have (dividing by √dh keeps scores from growing with it). A {define('softmax')} is applied to "
+    f"each row of scores: "
     f"its weights say how much token i takes from each token j. A model runs several "
     f"{define('head', 'heads')}. GPT also uses a {define('causal mask')}."
 )

@@ -315,7 +315,12 @@ def snapshot_view(result: TrainResult) -> None:
 
 
 def compare_view(
-    queue: TrainingQueue, text: str, cfg: TrainConfig, chosen_text: str, said: set[str] = frozenset()
+    queue: TrainingQueue,
+    text: str,
+    cfg: TrainConfig,
+    chosen_text: str,
+    said: set[str] = frozenset(),
+    part: int | None = None,
 ) -> None:
     """Every method's finished run, inside and past the trained length, with a caption of its settings.
 
@@ -324,6 +329,8 @@ def compare_view(
         cfg: the runs' settings but the method.
         chosen_text: the ``text_key`` of the text the page's settings name now.
         said: the methods' names the page has defined already (the others are defined here).
+        part: presenting, 0 the methods and the table, 1 the table and what its cells past the trained
+            length mean; None all.
     """
     keys = [settings_key(text, dataclasses.replace(cfg, method=m)) for m in trainable_methods()]
     done = {job.config.method: job.result for job in queue.finished_runs(keys)}
@@ -332,12 +339,15 @@ def compare_view(
     left_out = [f.label for name, f in FAMILIES.items() if name not in trainable_methods()]
     missing = f" ({listing(left_out)}: not built into the tiny GPT)" if left_out else ""
     new = [named(f.label) for f in FAMILIES.values() if f.label in GLOSSARY and f.label not in said]
-    st.caption(
-        ("The methods: " + "; ".join(new) + ". " if new else "")
-        + f"Each method the tiny GPT can train{missing}, trained on {where}: "
-        f"{settings_label(cfg, tuple(LABELS)[1:])}."
-    )
+    if part != 1:  # presenting, the second slide keeps the table beside what its cells mean
+        st.caption(
+            ("The methods: " + "; ".join(new) + ". " if new else "")
+            + f"Each method the tiny GPT can train{missing}, trained on {where}: "
+            f"{settings_label(cfg, tuple(LABELS)[1:])}."
+        )
     table(pd.DataFrame(rows), hide_index=True, one_line="methods")
+    if part == 0:
+        return
     drawn = None if presenting() else bool(done)  # presenting, the table is the section: no chart
     st.caption(past_length_caption(cfg.context_length, chart=drawn))  # joins the cells and the chart
     if drawn:
