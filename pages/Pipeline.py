@@ -31,6 +31,7 @@ from ui.pipeline.views import (
     no_window,
     position_step,
     streamed_table_note,
+    text_lead,
     token_step,
     windows_step,
 )
@@ -111,7 +112,7 @@ if slides.shows(3) and slides.at(0):
     streamed_table_note(cfg)
 
 # 1. Text → token IDs
-if step(1, steps[0], slides) and slides.at(1):
+if step(1, steps[0], slides, text_lead(choice.label, choice.text)) and slides.at(1):
     source = escape_markdown(choice.label)  # it may hold a file's name
     tokens = f"{len(ids):,} token{'s' * (len(ids) != 1)}"
     chars = f"{len(choice.text):,} character{'s' * (len(choice.text) != 1)}"

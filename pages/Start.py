@@ -6,7 +6,7 @@ import streamlit as st
 from core.views.glossary import define
 from ui.app import settings
 from ui.navigation import BEYOND, CHAPTER, GLOSSARY, ROUTE, Stop, page_of, visited
-from ui.presenter import presenting
+from ui.presenter import PRESENT_HOW, presenting
 
 settings()  # the shared sidebar: its settings are the ones every step uses
 st.title("Positional Embeddings Explorer")
@@ -56,8 +56,7 @@ st.markdown(
     "- **Your own text**: paste or upload it in the sidebar. Upload the book's `the-verdict.txt` to see "
     "the book's first batch, token for token.\n"
     "- **Copy link** shares the exact view, settings and text included.\n"
-    "- **Presenter mode** (for a projector) shows one section at a time and asks the class to predict "
-    "each answer before it is revealed.\n"
+    f"- {PRESENT_HOW}\n"
     "- **A word you do not know**: each page explains it where it first appears, and the Glossary lists "
     "them all."
 )

@@ -27,7 +27,7 @@ from ui.app import settings
 from ui.attention.views import attention_bridge_expander, pair_headline_or_message, relative_headline
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.presenter import Slides, ask, predict_number, presenting
+from ui.presenter import Slides, after_prediction, predict_number, presenting
 from ui.server import cache
 from ui.why_position.answer import why_answer
 from ui.why_position.sentences import (
@@ -158,7 +158,7 @@ if slides.shows(2):
         if not additive and not slides.on:
             label = f"{family.label} on these two sentences, pair by pair: Attention"
             st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
-    if shared and slides.at(1) and (not slides.on or moved is None or ask("why_1", question)):
+    if shared and slides.at(1) and (not slides.on or moved is None or after_prediction("why_1")):
         st.caption(
             "Every token the two sentences share: its positions, the cosine of its two vectors, and each "
             f"vector's {define('norm')}."

@@ -1,10 +1,11 @@
 """Presenter mode (URL ``present=true``): large type, one section at a time, predict then reveal.
 
-The switch lives in the shared sidebar and is bound to the URL, so it stays on through page switches
-and reloads. Every page splits itself into ``Slides``, each of which fits a 1280 × 720 projector
-(``tests/e2e/test_presenter_fit.py`` measures every one); a clicker's keys press Previous and Next, and
-the URL names the slide shown (``slide``), so a copied link reopens it. A prediction box hides a shape
-or a number until the class has guessed it, on its own section and on every later one that would show it.
+The switch sits first in the shared sidebar and is bound to the URL, so it stays on through page
+switches and reloads. Every page splits itself into ``Slides``, each of which fits a 1280 × 720 projector
+(``tests/e2e/test_presenter_fit.py`` measures every one); a clicker's keys press Reveal, Previous and
+Next, and the URL names the slide shown (``slide``), so a copied link reopens it. A prediction box hides
+a shape or a number until the class has guessed it; Next on an unrevealed prediction reveals it first,
+and a later slide of the same prediction (reached by a link) shows its content, never the question again.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ PRESENT = "present"  # the switch's widget key and URL parameter
 SLIDE = "slide"  # URL parameter, presenting: the slide shown, "3" or "3.2" (section 3, its second part)
 _AT = "_slides_at"  # session key: each page's slide (its URL path -> the slide's URL text)
 _PATH = "_slides_path"  # session key: the URL path of the page this run draws
+_ASKED = "_asked"  # session key: the prediction whose box the last run drew (Next reveals it first)
 register_shown_keys(SLIDE)
 SCREEN_HEIGHT = 720  # px: the projector a section must fit (1280 × 720)
 LEAST_FONT = 16  # px: the smallest text of a chart that a back row reads on that projector
@@ -49,17 +51,24 @@ h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
 </style>
 """
 
-# A presentation clicker sends ArrowRight / PageDown / Space (next) and ArrowLeft / PageUp (back): each
-# presses Previous or Next (found by its key's class), except where the key is the focused control's
-# own: typing a prediction, choosing in a list, Space on a button. Reveal removes its own button, and
-# the focus would fall to the page's body: once the run it starts has ended, the focus goes to what took
-# the prediction's place, its verdict (or the first thing revealed), so a keyboard or a screen reader
-# lands on the answer. Bound once per page load.
+# A presentation clicker sends ArrowRight / PageDown / Space (next) and ArrowLeft / PageUp (back): a
+# forward key presses Reveal while a prediction is on screen, else Next; a back key presses Previous
+# (each found by its key's class), except where the key is the focused control's own: typing a
+# prediction, choosing in a list, Space on a button. Enter in a prediction's box presses its Reveal on
+# keyup, after Streamlit's own handler has taken the guess on the key's earlier events.
+# Reveal removes its own button, and the focus would fall to the page's body: once the run it starts
+# has ended, the focus goes to what took the prediction's place, its verdict (or the first thing
+# revealed), so the clicker's next key, a keyboard or a screen reader lands on the answer. Turning
+# presenting off scrolls the long page to the heading of the section that was on the slide, again for
+# a second while the charts drawn above it move it. Bound once per page load.
 _KEYS = """
 <script>
 (() => {
   if (window.presenterKeys) return;
   window.presenterKeys = true;
+  const app = () => document.querySelector("[data-testid=stApp]");
+  const idle = () => app()?.dataset.testScriptState === "notRunning"
+    && !document.querySelector("[data-testid=stSkeleton], [data-stale=true]");
   document.addEventListener("click", (event) => {
     const button = event.target instanceof Element
       ? event.target.closest('[class*="st-key-reveal_"] button') : null;
@@ -75,12 +84,11 @@ _KEYS = """
     for (let node = row; node && node !== main; node = node.parentElement) {
       path.unshift([...node.parentElement.children].indexOf(node));
     }
-    const app = document.querySelector("[data-testid=stApp]");
     const slide = () => document.querySelector("[data-testid=stProgress]")?.textContent;
     const shown = slide(), started = Date.now();
     const timer = setInterval(() => {
       if (Date.now() - started > 60000) return clearInterval(timer);
-      if (document.querySelector("." + CSS.escape(key)) || app.dataset.testScriptState !== "notRunning") {
+      if (document.querySelector("." + CSS.escape(key)) || app().dataset.testScriptState !== "notRunning") {
         return;
       }
       clearInterval(timer);
@@ -92,25 +100,66 @@ _KEYS = """
       target.focus();
     }, 100);
   });
+  document.addEventListener("click", (event) => {  // leaving presenter mode: open at the slide's section
+    const toggle = event.target instanceof Element ? event.target.closest(".st-key-present") : null;
+    if (!toggle || !document.querySelector("[data-testid=stProgress]")) return;
+    const text = document.querySelector("[data-testid=stMain] h3")?.textContent.trim();
+    if (!text) return;  // a section without a heading is the page's top
+    const started = Date.now();
+    let scrolled = 0;
+    const timer = setInterval(() => {
+      if (Date.now() - started > 60000) return clearInterval(timer);
+      if (document.querySelector("[data-testid=stProgress]") || !idle()) return;
+      const target = [...document.querySelectorAll("[data-testid=stMain] h3")]
+        .find((h) => h.textContent.trim() === text);
+      if (!target) return clearInterval(timer);
+      target.scrollIntoView({block: "start"});
+      if (++scrolled >= 10) clearInterval(timer);
+    }, 100);
+  });
   const FORWARD = ["ArrowRight", "PageDown", " "], BACK = ["ArrowLeft", "PageUp"];
   const OWN = "input, textarea, select, [contenteditable]:not([contenteditable=false]), " +
     "[role=combobox], [role=listbox], [role=slider], [role=radiogroup], [role=tablist], [role=menu]";
   const PRESSABLE = "button, a, summary, label, [role=button], [role=switch], [role=checkbox]";
+  const BOX = '[class*="st-key-predict_"] input';
+  let entered = null;  // the prediction box Enter went down in
   document.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      const target = event.target instanceof Element ? event.target : null;
+      entered = target && !event.isComposing ? target.closest(BOX) : null;
+      return;
+    }
     const forward = FORWARD.includes(event.key);
     if (!forward && !BACK.includes(event.key)) return;
     if (event.repeat || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey
         || event.shiftKey) return;
     const focus = event.target instanceof Element ? event.target : null;
     if (focus && (focus.closest(OWN) || (event.key === " " && focus.closest(PRESSABLE)))) return;
-    const button = document.querySelector(`[class*="st-key-${forward ? "next" : "prev"}_"] button`);
+    const reveal = forward && document.querySelector('[class*="st-key-reveal_"] button');
+    const button = reveal
+      || document.querySelector(`[class*="st-key-${forward ? "next" : "prev"}_"] button`);
     if (!button || button.disabled) return;
     event.preventDefault();
     button.click();
   });
+  document.addEventListener("keyup", (event) => {
+    if (event.key !== "Enter" || !entered || event.target !== entered) return;
+    const box = [...entered.closest('[class*="st-key-predict_"]').classList]
+      .find((c) => c.startsWith("st-key-predict_"));
+    entered = null;
+    const reveal = "." + CSS.escape(box.replace("st-key-predict_", "st-key-reveal_")) + " button";
+    document.querySelector(reveal)?.click();
+  });
 })();
 </script>
 """
+
+
+PRESENT_HOW = (  # the Start page's sentence (Markdown): how a teacher presents
+    "**To present**, turn on **Presenter mode** at the top of the sidebar: one section at a time in large "
+    "type, the class predicting each answer first; a clicker's → (or Page Down, Space) reveals the answer "
+    "and moves on, ← goes back, and a link with `?present=true` opens a page already presenting."
+)
 
 
 def presenter_toggle(bound: dict) -> None:
@@ -202,6 +251,7 @@ class Slides:
         self.parts = [[""] if isinstance(s, str) else s[1] for s in sections]
         self.titles = [s if isinstance(s, str) else s[0] for s in sections]
         self.slides = [(n, k) for n, parts in enumerate(self.parts, 1) for k in range(len(parts))]
+        st.session_state.pop(_ASKED, None)  # the last run's box: this run's, if any, says so again
         if not self.on:
             _drop_slide()
         self.section, self.part = self._nav() if self.on else (0, None)
@@ -214,6 +264,9 @@ class Slides:
 
     def _nav(self) -> tuple[int, int]:
         """Previous / Next and where they are; the section (1-based) and its part (0-based) drawn.
+
+        Next on a slide whose prediction box is drawn (``ask``) reveals it and stays: a clicker's next
+        key then moves on, and no later slide asks the same question.
 
         The section is kept under ``slide_<page>`` and its part under ``part_<page>``, and in the URL
         (``slide``: "3", or "3.2" for its second part), from which a page not shown before in the
@@ -240,7 +293,11 @@ class Slides:
         go(current)
 
         def move(by: int) -> None:  # a callback: the section changes before the page is drawn again
-            go(index() + by)
+            asked = st.session_state.get(_ASKED)  # the box the run before this callback drew
+            if by > 0 and asked is not None and not revealed(asked):
+                _reveal(asked)
+            else:
+                go(index() + by)
 
         c1, c2, c3 = st.columns([1, 2, 1], vertical_alignment="center")
         c1.button(
@@ -273,15 +330,40 @@ class Slides:
 
 
 def _reveal(key: str) -> None:
-    """Reveal's callback: the answer may be shown, and the guess is kept for the verdict (the box, no
-    longer drawn, loses its own value)."""
+    """Reveal's callback (and Next's, on an unrevealed prediction): the answer may be shown, and the guess
+    is kept for the verdict (the box, no longer drawn, loses its own value). A second press, from a
+    clicker pressed twice, keeps the first guess."""
+    if st.session_state.get(f"revealed_{key}"):
+        return
     st.session_state[f"revealed_{key}"] = True
     st.session_state[f"guess_{key}"] = st.session_state.get(f"predict_{key}", "")
 
 
-def guess(key: str) -> str:
-    """What was typed in prediction ``key``'s box when it was revealed (or so far)."""
+def revealed(key: str) -> bool:
+    """Whether prediction ``key`` has been revealed (or passed by a link) in this session."""
+    return bool(st.session_state.get(f"revealed_{key}"))
+
+
+def after_prediction(key: str) -> bool:
+    """A later slide of prediction ``key``'s section: True, its content is shown.
+
+    Next reveals a prediction before it moves on, so only a link (or a reload) lands here unrevealed:
+    the class arrived with nothing to predict, so the prediction counts as passed, without a guess and
+    so without a verdict, and no slide asks it again.
+    """
+    if not revealed(key):
+        st.session_state[f"revealed_{key}"] = True
+        st.session_state[f"guess_{key}"] = None
+    return True
+
+
+def guess(key: str) -> str | None:
+    """What was typed in prediction ``key``'s box when it was revealed (or so far); None when it was
+    passed by a link (nothing was asked)."""
     return st.session_state.get(f"guess_{key}", st.session_state.get(f"predict_{key}", ""))
+
+
+NO_GUESS = "No guess was typed."  # the verdict's start for a prediction revealed with an empty box
 
 
 def ask(key: str, question: str, problem: Callable[[str], str | None] | None = None) -> bool:
@@ -290,8 +372,9 @@ def ask(key: str, question: str, problem: Callable[[str], str | None] | None = N
     Call it with the same ``key`` and ``question`` on every section that would show the answer. ``problem``
     says what it cannot read in a guess (plain text, escaped here), shown under the box as it is typed.
     """
-    if st.session_state.get(f"revealed_{key}"):
+    if revealed(key):
         return True
+    st.session_state[_ASKED] = key  # Next's callback, in the next run, reveals it before moving on
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
     typed = c1.text_input(question, key=f"predict_{key}")
     c2.button(
@@ -322,8 +405,12 @@ def predict_shape(key: str, name: str, shape: tuple[int, ...]) -> bool:
     if not ask(key, shape_question(name, shape), lambda text: shape_problem(text, shape)):
         return False
     typed = guess(key)
+    if typed is None:  # passed by a link: nothing to say about a guess
+        return True
     read = parse_shape(typed)
-    if read == shape:
+    if not typed.strip():
+        st.info(f"{NO_GUESS} The tensor is {shape_str(shape)}.")
+    elif read == shape:
         st.success(f"Right: {shape_str(shape)}.")
     elif read is not None:
         st.warning(f"You predicted {shape_str(read)}; the tensor is {shape_str(shape)}.")
@@ -332,15 +419,21 @@ def predict_shape(key: str, name: str, shape: tuple[int, ...]) -> bool:
     return True
 
 
-def predict_number(key: str, question: str, answer: float, tolerance: float, digits: int = 0) -> bool:
+def predict_number(
+    key: str, question: str, answer: float, tolerance: float, digits: int = 0, unit: str = ""
+) -> bool:
     """Ask for a number before showing it; True once revealed (then says how close the guess was, or what
     it could not read). The verdict writes the answer with ``digits`` decimals, as the page shows it
-    (0: a count, "29")."""
+    (0: a count, "29"), then ``unit`` if given ("29 pairs": the answer as a slide would state it)."""
     if not ask(key, question, number_problem):
         return False
-    typed, shown = guess(key), f"{answer:,.{digits}f}"
+    typed, shown = guess(key), f"{answer:,.{digits}f}" + (f" {unit}" if unit else "")
+    if typed is None:  # passed by a link: nothing to say about a guess
+        return True
     read = parse_number(typed)
-    if read is not None:
+    if not typed.strip():
+        st.info(f"{NO_GUESS} The answer is {shown}.")
+    elif read is not None:
         close = abs(read - answer) <= tolerance
         (st.success if close else st.warning)(
             f"You predicted {read:g}; the answer is {shown}" + (" — right!" if close else ".")
@@ -358,10 +451,13 @@ def predict_token(key: str, question: str, answer: str) -> bool:
     """
     if not ask(key, question):
         return False
-    typed = guess(key).strip().strip("'\"").strip().casefold()
-    if typed:
+    if (typed := guess(key)) is None:  # passed by a link: nothing to say about a guess
+        return True
+    typed, shown = typed.strip().strip("'\"").strip().casefold(), escape_markdown(repr(answer))
+    if not typed:
+        st.info(f"{NO_GUESS} The answer is {shown}.")
+    else:
         right = typed == answer.strip().casefold()
-        shown = escape_markdown(repr(answer))
         (st.success if right else st.warning)(f"Right: {shown}." if right else f"The answer is {shown}.")
     return True
 
@@ -381,12 +477,13 @@ def step_metrics(step: Step) -> None:
     c3.metric(step.memory_label, human_bytes(step.nbytes), help=step.memory_help or f"{step.nbytes:,} bytes")
 
 
-def step(number: int, info: Step, slides: Slides) -> bool:
+def step(number: int, info: Step, slides: Slides, lead: str = "") -> bool:
     """Draw a pipeline step's header; True when its body should be drawn too.
 
     Presenting, only the current step is drawn, and its shape is hidden behind a prediction: its first
-    part asks for the shape, shows the code and, once revealed, the shape; its later parts (``slides.at``)
-    hold its body, behind the same prediction.
+    part shows ``lead`` (Markdown: what the class needs to see before it predicts), asks for the shape,
+    shows the code and, once revealed, the shape; its later parts (``slides.at``) hold its body, reached
+    once the prediction is revealed (or passed by a link).
     """
     if not slides.shows(number):
         return False
@@ -396,11 +493,13 @@ def step(number: int, info: Step, slides: Slides) -> bool:
     st.subheader(f"{number}. {info.title}")
     name = f"`{info.name}`"
     if slides.part > 0:
-        return ask(str(number), shape_question(name, info.shape), lambda t: shape_problem(t, info.shape))
-    revealed = predict_shape(str(number), name, info.shape)
+        return after_prediction(str(number))
+    if lead:
+        st.markdown(lead)
+    shown = predict_shape(str(number), name, info.shape)
     st.code(info.code, language="python", wrap_lines=True)
-    if revealed:
+    if shown:
         step_metrics(info)
         if info.nbytes == 0 and info.memory_help:  # 0 B needs its reason on the slide, not in a tooltip
             st.caption(info.memory_help)
-    return revealed and len(slides.parts[number - 1]) == 1
+    return shown and len(slides.parts[number - 1]) == 1

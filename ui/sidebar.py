@@ -35,6 +35,7 @@ def sidebar(path: str) -> None:
         if note := apply_new_preset():
             st.info(note, icon=":material/swap_horiz:")
     with st.sidebar:
+        presenter_toggle(url_bound(PRESENT))  # first: a teacher finds it without scrolling
         page_links()
         st.divider()
         choice = text_source()
@@ -42,7 +43,6 @@ def sidebar(path: str) -> None:
         cfg = pipeline_settings()
         st.caption("Every setting is in the page's URL: copy it to share this exact view.")
         share_link()
-        presenter_toggle(url_bound(PRESENT))
     st.session_state[SETTINGS] = (cfg, choice)
 
 

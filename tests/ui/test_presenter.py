@@ -37,14 +37,60 @@ def test_one_step_at_a_time_with_predict_then_reveal(open_page):
     assert at.warning[0].value == "You predicted 4 × 8; the tensor is 8 × 4."
 
 
-def test_a_later_slide_of_a_step_waits_for_its_reveal(open_page):
+def test_next_on_an_unrevealed_prediction_reveals_it_then_moves_on(open_page):
     at = open_page(present="true")
-    at.session_state["slide_pipeline"], at.session_state["part_pipeline"] = 3, 2  # step 3's values
-    at.run()
-    assert progress(at) == "Section 8 of 17: Token embedding lookup — the values"
-    assert not at.get("vega_lite_chart") and not at.table  # the table would give the shape away
-    at.button(key="reveal_3").click().run()
-    assert at.get("vega_lite_chart") and at.table
+    at.button(key="next_pipeline").click().run()  # nothing typed: an empty guess is a guess
+    assert progress(at) == "Section 1 of 17: Text → token IDs"  # revealed, not moved
+    assert at.metric[0].value == "278" and not at.main.text_input
+    assert at.info[0].value == "No guess was typed. The tensor is 278."
+    at.button(key="next_pipeline").click().run()
+    assert progress(at) == "Section 2 of 17: Text → token IDs — the tokens"
+    assert not at.main.text_input and not at.button(key="next_pipeline").disabled  # no prompt again
+    at.button(key="next_pipeline").click().run()
+    at.text_input(key="predict_2").input("8 x 4").run()
+    at.button(key="next_pipeline").click().run()  # Next takes the guess as Reveal would
+    assert progress(at).startswith("Section 3 of 17") and at.success[0].value == "Right: 8 × 4."
+    at.button(key="prev_pipeline").click().run()  # back never reveals: it moves
+    assert progress(at).startswith("Section 2 of 17")
+
+
+def test_each_later_slide_of_a_prediction_shows_its_content_never_the_prompt(open_page):
+    at = open_page(present="true")
+    for _ in range(40):  # to the last slide by Next alone, two presses where a prediction is
+        assert not at.exception
+        part = progress(at).split(": ", 1)[1]
+        if " — " in part:  # a later slide of its section: its content, no question
+            assert not at.main.text_input, part
+        if at.button(key="next_pipeline").disabled:
+            break
+        at.button(key="next_pipeline").click().run()
+    assert progress(at) == "Section 17 of 17: Follow one token"
+
+
+@pytest.mark.parametrize(
+    "slide, shown",
+    [
+        ("5.2", "Section 13 of 17: Broadcasting add — the picture"),
+        ("3.3", "Section 8 of 17: Token embedding lookup — the values"),
+    ],
+)
+def test_a_link_to_a_later_slide_of_a_prediction_opens_that_slide(slide, shown, open_page):
+    at = open_page(present="true", slide=slide)  # another browser, or a reload
+    assert progress(at) == shown and not at.exception
+    assert not at.main.text_input and not [b for b in at.button if b.key.startswith("reveal_")]
+    assert at.get("vega_lite_chart") or at.table or at.main.get("image")  # the slide's own content
+    number = slide.split(".")[0]
+    at.button(key="prev_pipeline").click().run()
+    while not progress(at).endswith(at.main.subheader[0].value.split(". ", 1)[1]):
+        at.button(key="prev_pipeline").click().run()
+    assert f"reveal_{number}" not in [b.key for b in at.button]  # passed by the link: not asked again
+    assert at.metric and not at.info and not at.success and not at.warning  # no guess, so no verdict
+
+
+def test_a_link_to_why_position_s_shared_tokens_opens_their_table(open_page):
+    at = open_page("pages/Why_position.py", present="true", slide="2.2")
+    assert progress(at) == "Section 3 of 5: The same token, two positions — every shared token"
+    assert len(at.table) == 1 and not at.main.text_input
 
 
 def test_the_example_in_the_question_is_never_the_answer(open_page):
@@ -104,6 +150,7 @@ def test_old_links_with_present_1_still_present(open_page):
 
 def test_previous_is_enabled_after_next(open_page):
     at = open_page(present="true")
+    at.button(key="next_pipeline").click().run()  # reveals step 1's shape
     at.button(key="next_pipeline").click().run()
     assert not at.button(key="prev_pipeline").disabled
     at.button(key="prev_pipeline").click().run()
@@ -126,16 +173,15 @@ def test_why_position_names_the_token_and_hides_the_cosine_until_revealed(open_p
     question = at.text_input(key="predict_why_1").label
     assert question.startswith("Predict the cosine of ' cat' in A (position 1) and ' cat' in B (position 4)")
     assert not at.metric and not at.table  # no answer above or below the question
-    at.button(key="next_why").click().run()
-    assert progress(at) == "Section 3 of 5: The same token, two positions — every shared token"
-    assert not at.table  # the table of cosines waits for the reveal too
     at.text_input(key="predict_why_1").input("0.5").run()
-    at.button(key="reveal_why_1").click().run()
-    assert len(at.table) == 1 and not at.dataframe  # presenting: a table that wraps to the screen
-    assert list(at.table[0].value.columns[:2]) == ["token", "ID"]
-    at.button(key="prev_why").click().run()
+    at.button(key="next_why").click().run()  # Next reveals first, with the guess typed
+    assert progress(at) == "Section 2 of 5: The same token, two positions"
     assert [m.value for m in at.metric][0] == "1.000000"
     assert at.warning[0].value == "You predicted 0.5; the answer is 1.000000."
+    at.button(key="next_why").click().run()
+    assert progress(at) == "Section 3 of 5: The same token, two positions — every shared token"
+    assert len(at.table) == 1 and not at.dataframe  # presenting: a table that wraps to the screen
+    assert list(at.table[0].value.columns[:2]) == ["token", "ID"]
 
 
 def test_why_position_a_number_it_cannot_read(open_page):
@@ -231,7 +277,7 @@ def slide_in_url(at) -> str | None:
 def test_the_slide_shown_is_in_the_url_and_a_link_opens_on_it(open_page):
     at = open_page(present="true")
     assert slide_in_url(at) == "1.1"  # section 1 has two parts
-    for _ in range(7):
+    for _ in range(10):  # 7 slides on, and steps 1 to 3's shapes revealed on the way
         at.button(key="next_pipeline").click().run()
     assert progress(at) == "Section 8 of 17: Token embedding lookup — the values"
     assert slide_in_url(at) == "3.3"
@@ -313,3 +359,32 @@ def test_the_start_page_presents_the_route_on_one_screen(open_page):
     titles = [link.proto.label for link in at.main.get("page_link")]
     assert len(titles) == 7 and titles[0] == "**1. Why position?**"
     assert "How to use it" not in subheaders(at)  # a projector's screen holds the route alone
+
+
+@pytest.mark.parametrize("page", ["pages/Start.py", "pages/Pipeline.py", "pages/Training.py"])
+def test_the_switch_is_the_first_thing_in_the_sidebar(page, open_page):
+    at = open_page(page)
+    first = next(node for node in at.sidebar if node.type != "sidebar")
+    assert first.type == "toggle" and first.key == "present" and first.label == "Presenter mode"
+
+
+def test_the_start_page_says_how_to_present(open_page):
+    at = open_page("pages/Start.py")
+    text = " ".join(m.value for m in at.main.markdown)
+    assert "turn on **Presenter mode** at the top of the sidebar" in text  # the switch's name and where
+    assert "a clicker's → (or Page Down, Space) reveals the answer and moves on, ← goes back" in text
+    assert "a link with `?present=true` opens a page already presenting" in text
+    link = open_page("pages/Start.py", present="true")  # what the sentence promises
+    assert link.sidebar.toggle(key="present").value
+
+
+def test_step_1_shows_the_text_before_asking_for_its_token_ids(open_page):
+    at = open_page(present="true")
+    said = [m.value for m in at.main.markdown]
+    lead = next(m for m in said if m.startswith("The text, sample"))
+    assert "characters), begins: “" in lead and lead.endswith("…”")  # its first words, not all of it
+    assert "278" not in " ".join(said)  # the answer: the number of tokens
+    assert at.main.text_input[0].key == "predict_1"
+    pasted = open_page(present="true", text="**bold** [l](javascript:alert(1)) $x$")
+    lead = next(m.value for m in pasted.main.markdown if m.value.startswith("The text, pasted text"))
+    assert "\\*\\*bold\\*\\*" in lead and "\\$x\\$" in lead  # a pasted text stays text

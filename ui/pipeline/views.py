@@ -26,6 +26,7 @@ from core.views.diagrams import (
     windows_svg,
 )
 from core.views.glossary import define
+from core.views.markup import escape_markdown
 from core.views.units import human_bytes, plural
 from ui.pipeline.follow import first_places
 from ui.presenter import presenting
@@ -39,6 +40,18 @@ def _use_context(context_length: int) -> None:
     """A button's callback: the context length that fits the text (the text stays)."""
     st.session_state["context"] = context_length
     to_custom("context")
+
+
+LEAD_CHARS = 150  # presenting, the text's start on step 1's slide: two lines of a projector
+
+
+def text_lead(label: str, text: str) -> str:
+    """Presenting, what step 1's question is about, shown before it: where the text comes from, its
+    length in characters and its first words, quoted (the class predicts the shape of its token IDs)."""
+    words = " ".join(text.split())  # one line: its line breaks are the chips' business, on the next slide
+    start = words if len(words) <= LEAD_CHARS else words[:LEAD_CHARS].rsplit(" ", 1)[0] + " …"
+    chars = plural(len(text), "character")
+    return f"The text, {escape_markdown(label)} ({chars}), begins: “{escape_markdown(start)}”"
 
 
 def no_window(message: str, text: str, num_tokens: int) -> None:
