@@ -14,6 +14,7 @@ from ui.answer import answer_slot, show_answer
 from ui.app import settings
 from ui.attention.answer import attention_answer, offered
 from ui.attention.views import (
+    PAIRS_QUESTION,
     attention_bridge,
     attention_settings,
     check,
@@ -32,7 +33,7 @@ from ui.attention.views import (
 )
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.presenter import Slides, presenting
+from ui.presenter import Slides, presenting, revealed
 from ui.server import cache
 from ui.why_position.sentences import (
     followed_places,
@@ -121,7 +122,8 @@ if slides.shows(2):
     distances = [p.a.distance for p in (headline.kept, headline.changed) if p] + [
         p.b.distance for p in (headline.kept, headline.changed) if p
     ]
-    st.info(key_fact(family, chosen.fam, view.head, distances, causal), icon=":material/key:")
+    told = not slides.on or revealed(PAIRS_QUESTION)  # what follows for a pair is section 3's question
+    st.info(key_fact(family, chosen.fam, view.head, distances, causal, told), icon=":material/key:")
     if not slides.on:  # the key fact says it, and the projector's screen is short
         st.caption(weights)
     if slides.on:

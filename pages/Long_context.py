@@ -12,6 +12,7 @@ from ui.app import settings
 from ui.attention.views import attention_bridge_expander
 from ui.code_view import show_script
 from ui.long_context.views import (
+    KEPT_QUESTION,
     STORY_PARTS,
     attention_section,
     config_controls,
@@ -80,7 +81,8 @@ if slides.shows(2):
     st.subheader("1. Which pairs scaling slows down")
     kept = view.regimes.count(KEPT)
     question = f"How many of the {len(view.regimes)} pairs does {label} leave as they were trained?"
-    if not slides.on or predict_number("lc_kept", question, kept, 0.5):
+    unit = "pair" if kept == 1 else "pairs"  # the answer as the story states it: "keeps 29 pairs"
+    if not slides.on or predict_number(KEPT_QUESTION, question, kept, 0.5, unit=unit):
         pairs_section(view, words)
 if slides.shows(3):
     st.subheader(f"2. What position alone adds to a score, out to L' = {cfg.extended:,}")

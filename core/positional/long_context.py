@@ -669,9 +669,15 @@ def _the_slow(slow: int) -> str:
     return "the slow pair" if slow == 1 else f"the {slow:,} slow pairs"
 
 
-def _scaling_step(view: LongContextView) -> str:
-    """What the config's scaling does to the pairs, and how far past the seen angles the slow ones go."""
+def _scaling_step(view: LongContextView, counts: bool = True) -> str:
+    """What the config's scaling does to the pairs, and how far past the seen angles the slow ones go;
+    without ``counts``, only what scaling is for (a class is about to predict how many pairs it keeps)."""
     L, longest, s = view.cfg.original, view.cfg.extended, view.cfg.factor
+    if not counts:
+        return (
+            "Scaling can slow pairs down, so that their angles at L' stay closer to the ones seen in "
+            "training. The next slide asks how many pairs this config leaves as they were trained."
+        )
     slow, clause = int(view.slow.sum()), scaling_clause(view)
     if not clause:
         return "This config leaves every pair as trained" + (
@@ -700,20 +706,23 @@ def _scaling_step(view: LongContextView) -> str:
     return scaling + f" {who} past the angles seen by L' = {longest:,}, {far}."
 
 
-def story(view: LongContextView, name: str, words: FirstUse | None = None, join: bool = True) -> list[str]:
+def story(
+    view: LongContextView, name: str, words: FirstUse | None = None, join: bool = True, counts: bool = True
+) -> list[str]:
     """The page's story for this config, in the order a student follows it: the two lengths, how RoPE
     turns fast and slow pairs, the angles the slow pairs never saw (and what the lecture's claim about
     unseen lengths means for them), and what scaling changes about that.
 
     ``name`` is the model's name ("Llama 3.1 8B", "A model with your settings"), in bold at the start;
     ``words`` defines each glossary word where the story first uses it (default: every word plain);
-    ``join=False`` leaves the lecture's claim out (a projector shows it on a slide of its own).
+    ``join=False`` leaves the lecture's claim out (a projector shows it on a slide of its own);
+    ``counts=False`` leaves out how many pairs scaling keeps or slows (a projector asks it next).
     Every number is computed from the view.
     """
     words = words or FirstUse(teach=False)
     out = [_lengths_step(view, name), _rope_step(view, words), _unseen_step(view, words, join)]
     if view.cfg.extended > view.cfg.original:
-        out.append(_scaling_step(view))
+        out.append(_scaling_step(view, counts))
     return out
 
 

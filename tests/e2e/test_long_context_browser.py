@@ -85,7 +85,7 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(
             expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(0)  # the answer waits for a guess
             page.get_by_role("textbox").last.fill("29")
             page.get_by_role("button", name="Reveal").click()
-            expect(page.get_by_text("You predicted 29; the answer is 29 — right!")).to_be_visible(
+            expect(page.get_by_text("You predicted 29; the answer is 29 pairs — right!")).to_be_visible(
                 timeout=30_000
             )
             wait_for_settled(page)

@@ -182,6 +182,26 @@ def test_presenting_asks_whether_a_kept_pair_keeps_its_term(method, answer, open
     assert len(at.success) == 1
 
 
+@pytest.mark.parametrize(
+    "method, answer, told",
+    [
+        ("alibi", "-2", "-2 for a key 4 tokens back"),
+        ("learned", "no", "get another term elsewhere in the sentence"),
+        ("rope", "yes", "the same two tokens at the same distance score the same"),
+    ],
+)
+def test_presenting_the_key_fact_waits_for_the_pair_question(method, answer, told, open_page):
+    at = open_page(PAGE, method=method, present="true", slide="2")
+    fact = at.info[0].value
+    assert told not in fact and fact.endswith(".")  # what the method does, not what section 3 asks
+    at.button(key="next_attention").click().run()
+    at.text_input(key="predict_attention_pairs").input(answer).run()
+    at.button(key="reveal_attention_pairs").click().run()
+    assert len(at.success) == 1
+    at.button(key="prev_attention").click().run()
+    assert told in at.info[0].value  # once revealed, the key fact says it
+
+
 def test_presenting_nope_asks_what_the_mask_lets_the_token_see(open_page):
     at = open_page(PAGE, method="nope", present="true")
     for _ in range(3):

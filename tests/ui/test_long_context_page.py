@@ -139,7 +139,8 @@ def test_presenter_mode_shows_one_section_and_asks_before_the_pairs(open_page):
     assert not at.exception
     assert [s.value for s in at.subheader] == []  # section 1: the question and the story
     text = " ".join(m.value for m in at.markdown)
-    assert "**The question:**" in text and "4. Scaling slows pairs down" in text
+    assert "**The question:**" in text and "4. Scaling can slow pairs down" in text
+    assert "keeps 29 pairs" not in text and "29 pairs" not in text  # the next slide asks how many
     assert "5. " not in text  # the measured answer has its own section
     assert "The lecture says" not in text  # the lecture's claim: the next slide, so each fits the screen
     at = at.button(key="next_long_context").click().run()
@@ -153,8 +154,12 @@ def test_presenter_mode_shows_one_section_and_asks_before_the_pairs(open_page):
     assert len(charts(at)) == 0  # the answer waits for a guess
     at.text_input(key="predict_lc_kept").set_value("29").run()
     at = at.button(key="reveal_lc_kept").click().run()
-    assert "You predicted 29; the answer is 29 — right!" in [s.value for s in at.success]  # a count
+    assert "You predicted 29; the answer is 29 pairs — right!" in [s.value for s in at.success]  # a count
     assert len(charts(at)) == 1
+    for _ in range(2):
+        at = at.button(key="prev_long_context").click().run()
+    told = " ".join(m.value for m in at.markdown)  # back on the story, the count is told
+    assert "this config keeps 29 pairs as trained" in told
 
 
 def test_the_page_is_in_the_navigation(open_page):

@@ -648,6 +648,9 @@ def attention_bridge_expander() -> None:
         )
 
 
+PAIRS_QUESTION = "attention_pairs"  # presenting, section 3's prediction; section 2's key fact waits for it
+
+
 def pair_question(headline: PairHeadline, family: Family, view: SentenceMaps) -> bool:
     """Presenting, the A-and-B section's prediction, answerable by reasoning about the method; True once
     revealed (or when there is nothing to ask)."""
@@ -657,7 +660,7 @@ def pair_question(headline: PairHeadline, family: Family, view: SentenceMaps) ->
             return True
         piece = quoted(pieces[view.moved.token_id])
         question = f"With the causal mask, how many tokens (itself included) can {piece} see in B?"
-        return predict_number("attention_pairs", question, headline.seen[1], 0.5)
+        return predict_number(PAIRS_QUESTION, question, headline.seen[1], 0.5)
     if family.attention_bias is not None and changed is not None and family.name == "alibi":
         m = get_slopes(view.num_heads)[view.head]
         pair = f"{quoted(pieces[changed.query_a])} → {quoted(pieces[changed.key_a])}"
@@ -665,7 +668,7 @@ def pair_question(headline: PairHeadline, family: Family, view: SentenceMaps) ->
             f"ALiBi's slope for {view.head_label} is m = {m:.4g}. What does it add to the score of {pair} "
             f"in A, {tokens_back(changed.a.distance)}?"
         )
-        return predict_number("attention_pairs", question, changed.a.term, 0.005)
+        return predict_number(PAIRS_QUESTION, question, changed.a.term, 0.005)
     if kept is None:
         return True
     pair = f"{quoted(pieces[kept.query_a])} → {quoted(pieces[kept.key_a])}"
@@ -673,7 +676,7 @@ def pair_question(headline: PairHeadline, family: Family, view: SentenceMaps) ->
         f"{pair} is {tokens_back(kept.a.distance)} in A and in B. Does {family.label} give this pair the "
         "same term in both? (yes or no)"
     )
-    return predict_token("attention_pairs", question, "yes" if kept.same_term else "no")
+    return predict_token(PAIRS_QUESTION, question, "yes" if kept.same_term else "no")
 
 
 def weights_note(headline: PairHeadline, piece: str) -> str:

@@ -66,7 +66,7 @@ from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings
 from core.views.describe import described
 from core.views.glossary import define
 from ui.navigation import question_line
-from ui.presenter import Slides, presenting, readable
+from ui.presenter import Slides, presenting, readable, revealed
 from ui.server import cache
 from ui.state.url_keys import register_url_keys, url_bound
 
@@ -372,6 +372,7 @@ def model_name(preset: str) -> str:
     return PRESETS[preset].name if preset in PRESETS else "A model with your settings"
 
 
+KEPT_QUESTION = "lc_kept"  # presenting, the prediction of how many pairs the config keeps as trained
 STORY_PARTS = ["the story", "the lecture's claim"]  # presenting, the first section's two slides
 LECTURE_TITLE = "What the lecture's “generalize to unseen lengths” means here"
 
@@ -385,7 +386,8 @@ def story_section(view: LongContextView, name: str, words: FirstUse, slides: Sli
         st.markdown("\n".join(f"{k}. {step}" for k, step in enumerate(steps, 1)))  # under the title
         return
     if slides.at(0):
-        numbered = "\n".join(f"{k}. {step}" for k, step in enumerate(story(view, name, words, False), 1))
+        told = story(view, name, words, False, counts=revealed(KEPT_QUESTION))  # counts: the next slide's
+        numbered = "\n".join(f"{k}. {step}" for k, step in enumerate(told, 1))
         st.markdown(question_line() + "\n\n" + numbered)
     if slides.at(1):
         st.markdown(f"**{LECTURE_TITLE}**\n\n{lecture_join(view, words)}")
