@@ -95,7 +95,7 @@ _KEYS = """
       if (slide() !== shown) return;  // moved on meanwhile: the slot is another slide's
       const slot = path.reduce((node, k) => node && node.children[k], main);
       if (!slot) return;
-      const target = slot.querySelector("[role=alert]") || slot;
+      const target = slot.querySelector("[role=alert], [role=status]") || slot;  // a success is a status
       if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
       target.focus();
     }, 100);
@@ -107,16 +107,16 @@ _KEYS = """
     if (!text) return;  // a section without a heading is the page's top
     const started = Date.now();
     let scrolled = 0;
-    const timer = setInterval(() => {
-      if (Date.now() - started > 60000) return clearInterval(timer);
+    const timer = setInterval(() => {  // the heading may be drawn a moment after the run has ended
+      if (Date.now() - started > 15000) return clearInterval(timer);
       if (document.querySelector("[data-testid=stProgress]") || !idle()) return;
       const target = [...document.querySelectorAll("[data-testid=stMain] h3")]
         .find((h) => h.textContent.trim() === text);
-      if (!target) return clearInterval(timer);
+      if (!target) return;
       target.scrollIntoView({block: "start"});
       if (++scrolled >= 10) clearInterval(timer);
     }, 100);
-  });
+  }, true);  // capturing: the switch's own handler stops the click there
   const FORWARD = ["ArrowRight", "PageDown", " "], BACK = ["ArrowLeft", "PageUp"];
   const OWN = "input, textarea, select, [contenteditable]:not([contenteditable=false]), " +
     "[role=combobox], [role=listbox], [role=slider], [role=radiogroup], [role=tablist], [role=menu]";

@@ -162,14 +162,14 @@ def test_after_reveal_the_focus_is_on_the_verdict(server, projector):
     at_section(page, 2)
 
 
-def test_after_reveal_without_a_guess_the_focus_is_on_what_was_revealed(server, projector):
+def test_after_reveal_without_a_guess_the_focus_is_on_the_verdict_saying_so(server, projector):
     page = projector
     page.goto(f"{server}/Why_position?present=true&slide=2")
     at_section(page, 2)
     page.get_by_role("button", name="Reveal").focus()
     page.keyboard.press("Enter")  # nothing guessed: a verdict that says so, with the answer
     expect(page.get_by_role("button", name="Reveal")).to_have_count(0, timeout=60_000)
-    verdict = page.get_by_test_id("stMain").get_by_role("alert")
+    verdict = page.get_by_test_id("stMain").get_by_role("status")  # an info: a status, as a success
     expect(verdict).to_have_text("No guess was typed. The answer is 1.000000.")
     expect(verdict).to_be_focused(timeout=10_000)
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import settled
-from tests.e2e.test_presenter_fit import PAGES, PIPELINE, SCREEN
+from tests.e2e.test_presenter_fit import PAGES, PIPELINE, SCREEN, next_section
 
 
 @pytest.fixture
@@ -35,6 +35,10 @@ def test_arrow_keys_move_between_slides_on_every_page(server, projector, path):
     page = projector
     page.goto(f"{server}/{path}?present=true")
     at_section(page, 1)
+    if page.get_by_role("button", name="Reveal").count():  # the first → reveals, the next moves on
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_role("button", name="Reveal")).to_have_count(0, timeout=60_000)
+        at_section(page, 1)
     page.keyboard.press("ArrowRight")
     at_section(page, 2)
     page.keyboard.press("ArrowLeft")
@@ -72,9 +76,22 @@ def test_keys_typed_into_a_prediction_stay_in_it(server, projector):
     expect(box).to_have_value("2 7 ")  # the space typed, the arrows moved the caret
     settled(page)
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of")
-    box.press("Enter")  # the guess is kept: a key after it, outside the box, moves on
-    settled(page)
-    page.get_by_role("heading", name=re.compile("Text → token IDs")).click()  # the focus leaves the box
+    expect(page.get_by_role("button", name="Reveal")).to_have_count(1)  # no key revealed it
+
+
+def test_enter_in_the_answer_box_reveals_and_the_next_key_moves_on(server, projector):
+    page = projector
+    page.goto(f"{server}/{PIPELINE}?present=true")
+    at_section(page, 1)
+    box = page.get_by_role("textbox", name=re.compile("Predict the shape"))
+    box.click()
+    box.press_sequentially("278")
+    box.press("Enter")
+    expect(page.get_by_role("button", name="Reveal")).to_have_count(0, timeout=60_000)
+    verdict = page.get_by_test_id("stMain").get_by_role("status")  # a right guess: a success
+    expect(verdict).to_have_text("Right: 278.")
+    expect(verdict).to_be_focused(timeout=10_000)  # the slide has the focus, not a text box
+    at_section(page, 1)
     page.keyboard.press("ArrowRight")
     at_section(page, 2)
 
@@ -85,7 +102,7 @@ def test_a_copied_link_opens_on_the_slide_it_was_copied_at(server, browser):
     page.goto(f"{server}/{PIPELINE}?present=true")
     at_section(page, 1)
     for number in range(2, 5):
-        page.get_by_role("button", name="Next ▶").click()
+        next_section(page)  # a prediction on the way is revealed first
         at_section(page, number)
     title = page.get_by_test_id("stProgress").inner_text().strip()
     assert title.startswith("Section 4 of") and slide_in_url(page) == "2.2"
@@ -101,3 +118,25 @@ def test_a_copied_link_opens_on_the_slide_it_was_copied_at(server, browser):
     expect(reader.get_by_test_id("stProgress")).to_have_text(re.compile(re.escape(title)), timeout=90_000)
     assert reader.get_by_test_id("stException").count() == 0
     context.close()
+
+
+def test_leaving_presenter_mode_opens_the_page_at_the_section_shown(server, projector):
+    page = projector
+    page.goto(f"{server}/{PIPELINE}?present=true&slide=4.1")
+    at_section(page, 9)
+    heading = page.get_by_role("heading", name=re.compile(r"^4\. Positional embedding"))
+    expect(heading).to_be_visible()
+    page.get_by_test_id("stExpandSidebarButton").click()  # presenting, the sidebar starts collapsed
+    sidebar = page.get_by_test_id("stSidebar")
+    switch = sidebar.get_by_role("switch", name="Presenter mode")
+    assert switch.bounding_box()["y"] < 120  # first in the sidebar: found without scrolling
+    sidebar.get_by_text("Presenter mode", exact=True).click()
+    expect(page.get_by_test_id("stProgress")).to_have_count(0, timeout=60_000)
+    settled(page)
+    expect(page.get_by_role("heading", name=re.compile(r"^1\. Text → token IDs"))).to_be_visible()
+    page.wait_for_function(  # the whole page, scrolled to step 4's heading
+        """() => [...document.querySelectorAll('[data-testid=stMain] h3')]
+          .filter(h => h.textContent.startsWith('4. Positional embedding'))
+          .some(h => { const b = h.getBoundingClientRect(); return b.top >= 0 && b.top < 200; })""",
+        timeout=10_000,
+    )
