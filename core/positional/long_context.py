@@ -676,7 +676,7 @@ def _scaling_step(view: LongContextView, counts: bool = True) -> str:
     if not counts:
         return (
             "Scaling can slow pairs down, so that their angles at L' stay closer to the ones seen in "
-            "training. The next slide asks how many pairs this config leaves as they were trained."
+            "training. A later slide asks how many pairs this config leaves as they were trained."
         )
     slow, clause = int(view.slow.sum()), scaling_clause(view)
     if not clause:
@@ -716,7 +716,7 @@ def story(
     ``name`` is the model's name ("Llama 3.1 8B", "A model with your settings"), in bold at the start;
     ``words`` defines each glossary word where the story first uses it (default: every word plain);
     ``join=False`` leaves the lecture's claim out (a projector shows it on a slide of its own);
-    ``counts=False`` leaves out how many pairs scaling keeps or slows (a projector asks it next).
+    ``counts=False`` leaves out how many pairs scaling keeps or slows (a projector asks it later).
     Every number is computed from the view.
     """
     words = words or FirstUse(teach=False)

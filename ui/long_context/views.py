@@ -386,7 +386,7 @@ def story_section(view: LongContextView, name: str, words: FirstUse, slides: Sli
         st.markdown("\n".join(f"{k}. {step}" for k, step in enumerate(steps, 1)))  # under the title
         return
     if slides.at(0):
-        told = story(view, name, words, False, counts=revealed(KEPT_QUESTION))  # counts: the next slide's
+        told = story(view, name, words, False, counts=revealed(KEPT_QUESTION))  # counts: section 1 asks them
         numbered = "\n".join(f"{k}. {step}" for k, step in enumerate(told, 1))
         st.markdown(question_line() + "\n\n" + numbered)
     if slides.at(1):
