@@ -28,7 +28,7 @@ def test_a_token_of_b_outlines_its_row_in_every_map_and_shows_its_row_in_a_and_b
     assert outlined(at) == 4 + 2 + 7  # A's four maps, A and B side by side, every family's map of A
     captions = " ".join(c.value for c in at.caption)
     assert (
-        "Outlined: the query row of the token you follow, ' the' at position 4 in A and 3 in B." in captions
+        "Outlined: the query row of the token you follow, ' the' at position 3 in B (and 4 in A)." in captions
     )
     ids = [encode(t, 50257) for t in CAT]
     rows = token_embedding_rows(torch.tensor(ids[0] + ids[1]), 50257, 256, 123)
@@ -85,7 +85,7 @@ def test_why_position_marks_the_followed_tokens_row_of_shared_tokens(open_page):
         t.startswith("▶") for t in shared["token"][1:]
     )
     captions = " ".join(c.value for c in at.caption)
-    assert "▶ and bold on yellow: the token you follow, ' cat' at position 1 in A and 4 in B." in captions
+    assert "▶ and bold on yellow: the token you follow, ' cat' at position 1 in A (and 4 in B)." in captions
     alone = open_page(WHY, token_a="0")  # ' The': A only
     assert (
         "The token you follow, ' The' at position 0 in A (it is not in B), has no row: it is not shared."
