@@ -137,6 +137,23 @@ def followed_places(followed: Followed) -> str:
     return f"{piece} at position {followed.place:,} in {followed.sentence} ({other})"
 
 
+def in_a_note(followed: Followed) -> str:
+    """For a token followed from B, where it stands in a section that draws sentence A only ("" for one
+    followed from A: the section outlines it)."""
+    if followed.sentence == "A":
+        return ""
+    piece, b = token_text(followed.piece), followed.b
+    if followed.a is None:
+        return (
+            f"The token you follow, {piece} (position {b} of B), is not in A, which this section draws: "
+            "no row is outlined."
+        )
+    return (
+        f"Outlined: {piece} at position {followed.a} of A, where the token you follow (position {b} of B) "
+        "also stands; this section draws sentence A only."
+    )
+
+
 def shared_table(shared: list[SharedToken], vocab_size: int, followed: Followed | None = None) -> None:
     """One row per token the sentences share: its positions, cosines and norms without and with positions
     (the followed token's row starts with ▶ and is bold on yellow)."""
