@@ -136,6 +136,18 @@ _SCRIPT = """
         button.setAttribute("aria-label", names[k]);
       }
     });
+    // The followed chip is scrolled into its box once (a link may follow token 5,000), not the page.
+    const group = block.querySelector('[role="radiogroup"]');
+    const picked = group && group.querySelector('button[aria-checked="true"]');
+    const label = picked ? picked.getAttribute("aria-label") : "";
+    if (picked && group.dataset.shown !== label) {
+      group.dataset.shown = label;
+      const above = picked.getBoundingClientRect().top - group.getBoundingClientRect().top + group.scrollTop;
+      const below = above + picked.offsetHeight;
+      if (above < group.scrollTop || below > group.scrollTop + group.clientHeight) {
+        group.scrollTop = above - group.clientHeight / 2;
+      }
+    }
   });
   let queued = false;
   new MutationObserver(() => {
