@@ -38,6 +38,7 @@ from ui.server import cache
 from ui.why_position.sentences import (
     followed_places,
     followed_token,
+    in_a_note,
     longer_table_note,
     sentence_inputs,
     token_pickers,
@@ -101,7 +102,9 @@ answer = attention_answer(view, headline)
 show_answer(slot, answer)
 
 followed = followed_token(view.ids_a, view.ids_b, cfg.vocab_size)
-in_a = None if followed is None else followed.a  # its query row in A's maps
+query = None if followed is None else (followed.sentence, followed.place)  # the query, in its own sentence
+in_a = None if followed is None else followed.a  # its row in A's maps (section 4 draws A only)
+label = "A" if followed is None else followed.sentence  # section 2's sentence: the followed token's
 slides = Slides(
     "attention",
     [
@@ -115,10 +118,10 @@ if not slides.on:
     token_pickers(view.ids_a, view.ids_b, cfg.vocab_size, "follow its row in the maps below")
 if slides.shows(1):
     st.subheader("1. Attention in one minute")
-    attention_bridge(view, pieces[0], causal, words=slides.at(0), picture=slides.at(1), followed=in_a)
+    attention_bridge(view, pieces, causal, words=slides.at(0), picture=slides.at(1), followed=query)
 
 if slides.shows(2):
-    st.subheader(f"2. Where {family.label} acts, on sentence A ({view.head_label})")
+    st.subheader(f"2. Where {family.label} acts, on sentence {label} ({view.head_label})")
     distances = [p.a.distance for p in (headline.kept, headline.changed) if p] + [
         p.b.distance for p in (headline.kept, headline.changed) if p
     ]
@@ -142,7 +145,8 @@ if slides.shows(2):
             "(grey), so a token sees just the tokens up to itself. Without the mask it could not tell orders "
             "apart."
         )
-    split_view(family, view.maps_a[view.method], pieces[0], "A", in_a)
+    shown = (view.maps_a[view.method], pieces[0]) if label == "A" else (view.map_b, pieces[1])
+    split_view(family, *shown, label, None if followed is None else followed.place)
     if followed is not None and not slides.on:  # presenting, the slide has no room: the outline shows it
         st.caption(f"Outlined: the query row of the token you follow, {followed_places(followed)}.")
 
@@ -169,9 +173,13 @@ if slides.shows(3):
                 f"The maps outline the token you follow, {followed_places(followed)}; the sentences above "
                 f"are about {piece}, the first token that moved."
             )
-        if not slides.on and followed is not None and None not in (followed.a, followed.b):
+        if not slides.on and followed is not None:
+            yours = token_text(followed.piece)
             st.markdown(
-                f"The attention row of the token you follow, {token_text(followed.piece)}, in A and in B:"
+                f"The attention row of the token you follow, {yours}, in A and in B:"
+                if followed.counterpart is not None
+                else f"The attention row of the token you follow, {yours}, in {followed.sentence}; it is not "
+                f"in {followed.other}, so it has no row there to compare (its column is empty):"
             )
             row_table(view, cfg.vocab_size, (followed.a, followed.b))
         elif not slides.on:
@@ -186,3 +194,5 @@ if slides.shows(4):
             + "".join(f" {named(f.label)}." for f in FAMILIES.values() if f.label not in said)
         )
     small_multiples(every, token_strings(every.ids_a, cfg.vocab_size), in_a if every is view else None)
+    if followed is not None and every is view and not slides.on and (note := in_a_note(followed)):
+        st.caption(note)

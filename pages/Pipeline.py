@@ -15,7 +15,7 @@ from core.pipeline import (
     sample_indices,
 )
 from core.scripts.pipeline import pipeline_script
-from core.text import TextTooShort, endoftext_id, partial_batch_note, token_strings, tokenizer_name
+from core.text import TextTooShort, endoftext_id, partial_batch_note, tokenizer_name
 from core.text.book import book_text_note
 from core.views import escape_markdown
 from ui.answer import answer_slot, show_answer
@@ -23,7 +23,7 @@ from ui.app import settings
 from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.pipeline.answer import no_window_answer, pipeline_answer, steps_table
-from ui.pipeline.follow import FOLLOW_TITLE, first_places, follow_panel, follow_slide, followed
+from ui.pipeline.follow import FOLLOW, FOLLOW_TITLE, first_places, follow_panel, follow_slide, followed
 from ui.pipeline.views import (
     broadcast_step,
     endoftext_note,
@@ -40,7 +40,7 @@ from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
 from ui.server import cache
 from ui.state.presets import current_preset
-from ui.widgets import MAX_CHIPS, token_chips
+from ui.widgets import token_chips
 
 CHIP_MARKS = (
     "Each chip is one token with its ID. · marks a space (GPT-2 keeps a word's leading space in its token: "
@@ -117,7 +117,8 @@ if step(1, steps[0], slides, text_lead(choice.label, choice.text)) and slides.at
     tokens = f"{len(ids):,} token{'s' * (len(ids) != 1)}"
     chars = f"{len(choice.text):,} character{'s' * (len(choice.text) != 1)}"
     st.caption(f"{source}: {chars} → {tokens} of {tokenizer_name(V)}.")
-    token_chips(token_strings(ids[:MAX_CHIPS], V), ids[:MAX_CHIPS], special_id=eot, total=len(ids))
+    # One set of chips: a student picks a token from them (presenting, or with no window, they are a picture).
+    token_chips(ids, V, special_id=eot, pick=None if presenting() or batch is None else FOLLOW)
     st.caption(CHIP_MARKS)
     follow_panel(token, ids, cfg, batch, asked.batch_size)
     if eot in ids:

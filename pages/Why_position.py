@@ -95,10 +95,11 @@ if slides.shows(1):
         st.markdown(INTRO + " (Type them in the sidebar.)")
     if table_note:
         st.info(table_note)
-    for label, ids in (("A", ids_a), ("B", ids_b)):
-        st.markdown(f"**{label}** — {plural(len(ids), 'token')}")
-        token_chips(token_strings(ids, cfg.vocab_size), ids, name=f"Token chips of {label}")
-    if not slides.on:
+    if slides.on:  # a slide's chips are a picture: no token is picked while presenting
+        for label, ids in (("A", ids_a), ("B", ids_b)):
+            st.markdown(f"**{label}** — {plural(len(ids), 'token')}")
+            token_chips(ids, cfg.vocab_size, name=f"Token chips of {label}")
+    else:
         token_pickers(ids_a, ids_b, cfg.vocab_size, "mark its row in the table of shared tokens (section 1)")
     if mid:
         st.caption(
@@ -184,7 +185,7 @@ if slides.shows(3) and slides.at(0):
         f"Here A is compared with a shuffle of its own tokens (the seed picks the shuffle). What the model "
         f"does next, {attention}, compares the vectors pair by pair: can it tell the two orders apart?"
     )
-    token_chips(token_strings(ids_p, cfg.vocab_size), ids_p, name="Token chips of A, shuffled")
+    token_chips(ids_p, cfg.vocab_size, name="Token chips of A, shuffled")
     comparison_table(comparisons)
 if slides.shows(3) and slides.at(1):
     st.markdown(

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
+from core.text.tokenizer import token_strings
 from core.views.charts import grid_frame, heatmap
 from core.views.colors import TENSOR_COLORS
 from core.views.describe import grid_description
@@ -34,15 +37,21 @@ _CSS = """
 .chip.c0 { background: #dbeafe; } .chip.c1 { background: #fef3c7; }
 .chip.c2 { background: #dcfce7; } .chip.c3 { background: #fce7f3; }
 .chip.special { background: #1f2937; color: #f9fafb; }
-/* The chips to follow a token (the Pipeline's, and sentence A's and B's): the chips' type; the followed
-   one is outlined and bold too, not only coloured. */
-.st-key-token-picker { max-height: 15rem; overflow-y: auto; }
-:is(.st-key-token-picker, .st-key-pick_token_a, .st-key-pick_token_b) button p {
-  font-family: ui-monospace, monospace; font-size: 0.86rem; white-space: pre; }
-:is(.st-key-token-picker, .st-key-pick_token_a, .st-key-pick_token_b) button[aria-checked="true"] {
+/* Chips to pick a token from (ui.widgets.token_chips with a Pick): pills drawn as the chips above, each
+   coloured by its rule in the block's own style; the followed one is outlined and bold too, not only
+   coloured. */
+[class*="st-key-chips-"] [data-testid="stButtonGroup"] [role="radiogroup"] {
+  max-height: 15rem; overflow-y: auto; gap: 0 3px; padding: 4px 4px 4px 4px; }
+[class*="st-key-chips-"] [role="radiogroup"] > button {
+  min-height: 0; border-radius: 6px; padding: 0 6px; margin: 0 0 3px 0; border: 1px solid #d1d5db;
+  background: #ffffff; line-height: 2; }
+[class*="st-key-chips-"] [role="radiogroup"] > button p {
+  font-family: ui-monospace, monospace; font-size: 0.86rem; white-space: pre; color: #111827; }
+[class*="st-key-chips-"] [role="radiogroup"] > button p span {
+  color: #4b5563; font-size: 0.72rem !important; }
+[class*="st-key-chips-"] [role="radiogroup"] > button[aria-checked="true"] {
   outline: 3px solid #1e3a8a; outline-offset: 1px; }
-:is(.st-key-token-picker, .st-key-pick_token_a, .st-key-pick_token_b) button[aria-checked="true"] p {
-  font-weight: 700; }
+[class*="st-key-chips-"] [role="radiogroup"] > button[aria-checked="true"] p { font-weight: 700; }
 /* A selected pill's text: Streamlit's blue on its pale blue is 4.48:1; this one is 7.6:1. */
 [data-testid="stButtonGroup"] button[aria-checked="true"] :is(p, span) { color: #1e40af; }
 /* The diagrams (core.views.diagrams, drawn with st.image) fill a phone's width; wider screens keep
@@ -113,6 +122,41 @@ _SCRIPT = """
   window.addEventListener("resize", soon);
   soon();
 })();
+// A chip to pick (ui.widgets.token_chips) is named for a screen reader by its token and position: the
+// names come with the chips, in their block's hidden list, as a pill's own label shows only the piece.
+(() => {
+  if (window.__chipNames) return;
+  window.__chipNames = true;
+  const name = () => document.querySelectorAll(".chip-names").forEach((list) => {
+    const block = list.closest('[class*="st-key-chips-"]');
+    if (!block) return;
+    const names = JSON.parse(list.dataset.names);
+    block.querySelectorAll('[role="radiogroup"] > button').forEach((button, k) => {
+      if (names[k] && button.getAttribute("aria-label") !== names[k]) {
+        button.setAttribute("aria-label", names[k]);
+      }
+    });
+    // The followed chip is scrolled into its box once (a link may follow token 5,000), not the page.
+    const group = block.querySelector('[role="radiogroup"]');
+    const picked = group && group.querySelector('button[aria-checked="true"]');
+    const label = picked ? picked.getAttribute("aria-label") : "";
+    if (picked && group.dataset.shown !== label) {
+      group.dataset.shown = label;
+      const above = picked.getBoundingClientRect().top - group.getBoundingClientRect().top + group.scrollTop;
+      const below = above + picked.offsetHeight;
+      if (above < group.scrollTop || below > group.scrollTop + group.clientHeight) {
+        group.scrollTop = above - group.clientHeight / 2;
+      }
+    }
+  });
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; name(); });
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  name();
+})();
 </script>
 """
 
@@ -135,8 +179,9 @@ def page_setup(title: str, sidebar_collapsed: bool = False) -> None:
     st.html(_CSS + CODE_CSS + _SCRIPT, unsafe_allow_javascript=True)
 
 
-MAX_CHIPS = 240  # chips drawn at most: a pasted text of 10,000 lines must not become 10,000 DOM nodes
+MAX_CHIPS = 240  # chips drawn at once: a pasted text of 10,000 lines must not become 10,000 DOM nodes
 MAX_CHIP_CHARS = 40  # characters of one token's piece drawn at most (a piece is a few bytes of GPT-2's BPE)
+CHIP_COLORS = ("#dbeafe", "#fef3c7", "#dcfce7", "#fce7f3")  # by ID mod 4: a token keeps its colour
 
 
 def chips_note(shown: int, total: int) -> str | None:
@@ -144,27 +189,52 @@ def chips_note(shown: int, total: int) -> str | None:
     return f"First {shown:,} of {total:,} tokens shown." if total > shown else None
 
 
-def token_chips(
-    pieces: list[str],
-    ids: list[int],
-    special_id: int | None = None,
-    total: int | None = None,
-    name: str = "Token chips",
-) -> None:
-    """Tokens as coloured chips with their IDs, the first ``MAX_CHIPS`` only; every piece is HTML-escaped.
+def _shown_piece(piece: str) -> str:
+    """A token's piece as its chip shows it: cut to ``MAX_CHIP_CHARS``, · for a space, ↵ for a line break."""
+    cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
+    return cut.replace("\n", "↵").replace(" ", "·")
 
-    ``total``: how many tokens the text has when ``pieces`` and ``ids`` are its first ones (default:
-    ``len(ids)``); when not all are drawn, a note says how many are. The box scrolls: it takes the
-    keyboard's focus (then arrows and Page Down scroll it) and is a region named ``name`` and its count,
-    unique on its page.
+
+@dataclass(frozen=True)
+class Pick:
+    """Chips a student picks a token from: the URL key that holds the picked token's place (0 for the
+    first), the chips' label (what a pick does), and the URL keys of other chips a pick here replaces."""
+
+    url_key: str
+    label: str
+    drops: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """The pills' own key: the URL holds the token's place, the pills its chip."""
+        return f"pick_{self.url_key}"
+
+
+def token_chips(
+    ids: list[int],
+    vocab_size: int,
+    special_id: int | None = None,
+    name: str = "Token chips",
+    pick: Pick | None = None,
+) -> None:
+    """A text's tokens as coloured chips with their IDs; every piece is escaped.
+
+    Without ``pick`` the chips are a picture: the first ``MAX_CHIPS`` in a box that scrolls, takes the
+    keyboard's focus and is a region named ``name`` and its count (unique on its page), with a note when
+    not all are drawn. With ``pick`` each chip is a control that follows its token (``Pick``); a text
+    longer than ``MAX_CHIPS`` tokens is drawn ``MAX_CHIPS`` at a time, with a list to choose which.
     """
-    total = len(ids) if total is None else total
+    if pick is not None:
+        _chips_to_pick(ids, vocab_size, special_id, pick)
+        return
+    shown = ids[:MAX_CHIPS]
     chips = []
-    for piece, token_id in zip(pieces[:MAX_CHIPS], ids[:MAX_CHIPS], strict=True):
-        cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
-        shown = html.escape(cut.replace("\n", "↵").replace(" ", "·"))
-        cls = "special" if token_id == special_id else f"c{token_id % 4}"  # a token keeps its colour
-        chips.append(f'<span class="chip {cls}">{shown}<sub>{token_id}</sub></span>')
+    for piece, token_id in zip(token_strings(shown, vocab_size), shown, strict=True):
+        cls = "special" if token_id == special_id else f"c{token_id % 4}"
+        chips.append(
+            f'<span class="chip {cls}">{html.escape(_shown_piece(piece))}<sub>{token_id}</sub></span>'
+        )
+    total = len(ids)
     count = plural(total, "token") if total == len(chips) else f"the first {len(chips):,} of {total:,} tokens"
     label = html.escape(f"{name}: {count}", quote=True)
     st.html(f'<div class="chips" tabindex="0" role="region" aria-label="{label}">{"".join(chips)}</div>')
@@ -179,48 +249,115 @@ def chip_label(piece: str, token_id: int) -> str:
     """A token as a pill (a chip to pick) labels it: the piece as a chip shows it, then its ID; escaped, as
     pills read Markdown, and "--" kept two hyphens (a zero-width space between them), as the chips and
     the drawings show it."""
-    cut = piece[:MAX_CHIP_CHARS] + ("…" if len(piece) > MAX_CHIP_CHARS else "")
-    shown = _DASHES.sub("\\1\u200b", cut.replace("\n", "↵").replace(" ", "·"))
+    shown = _DASHES.sub("\\1\u200b", _shown_piece(piece))
     return f"{escape_markdown(shown)} :small[{token_id}]"
 
 
-def _picked(pick: str, url_key: str, others: tuple[tuple[str, str], ...]) -> None:
-    """``token_pills``' callback: the picked chip's place goes into the URL (the ``others`` pickers' places
-    leave it and are unpicked); none (a second click) takes it out."""
-    place = st.session_state.get(pick)
-    for key, other_pick in others:
-        st.query_params.pop(key, None)
-        st.session_state[other_pick] = None
-    if place is None:
-        st.query_params.pop(url_key, None)
-    else:
-        st.query_params[url_key] = str(place)
+_INVISIBLE = "\u200b\u200c\u200d\u2060"  # zero-width characters: four digits that draw nothing
 
 
-def token_pills(
-    label: str,
-    pieces: list[str],
-    ids: list[int],
-    url_key: str,
-    pick: str,
-    others: tuple[tuple[str, str], ...] = (),
-) -> None:
-    """Tokens as chips to pick one from (a second click drops it): the URL's ``url_key`` holds the picked
-    token's place, the pills' own key ``pick`` its chip; ``others``: (URL key, pills key) of pickers a pick
-    here replaces."""
+def unique_labels(labels: list[str], places: range) -> list[str]:
+    """``labels`` with a repeated one told apart: Streamlit sends a picked pill as its label's text, so a
+    second chip of the same token would pick the first; it gets its place spelled in zero-width digits."""
+    seen: set[str] = set()
+    out = []
+    for label, place in zip(labels, places, strict=True):
+        if label in seen:
+            digits = ""
+            while True:
+                place, digit = divmod(place, 4)
+                digits = _INVISIBLE[digit] + digits
+                if not place:
+                    break
+            label += _INVISIBLE[0] + digits
+        seen.add(label)
+        out.append(label)
+    return out
+
+
+def chip_name(piece: str, token_id: int, place: int) -> str:
+    """A chip's name for a screen reader: its token, quoted, its position and its ID."""
+    return f"{piece!r}, position {place:,}, ID {token_id:,}"
+
+
+def picked_place(url_key: str, count: int) -> int | None:
+    """The place the URL's ``url_key`` holds, when it is one of the ``count`` tokens (else None)."""
     text = st.query_params.get(url_key)
-    want = int(text) if text is not None and 0 <= int(text) < len(ids) else None
-    if st.session_state.get(pick) != want:  # a link opened, or the URL's token dropped
-        st.session_state[pick] = want
-    st.pills(
-        label,
-        range(len(ids)),
-        selection_mode="single",
-        format_func=lambda k: chip_label(pieces[k], ids[k]),
-        key=pick,
-        on_change=_picked,
-        args=(pick, url_key, others),
+    return int(text) if text is not None and 0 <= int(text) < count else None
+
+
+def _picked(pick: Pick) -> None:
+    """The pills' callback: the picked chip's place goes into the URL (the places of the chips it replaces
+    leave it, and those chips are unpicked); none (a second click) takes it out."""
+    place = st.session_state.get(pick.key)
+    for other in pick.drops:
+        st.query_params.pop(other, None)
+        st.session_state[Pick(other, "").key] = None
+    if place is None:
+        st.query_params.pop(pick.url_key, None)
+    else:
+        st.query_params[pick.url_key] = str(place)
+
+
+def _page(pick: Pick, total: int, want: int | None) -> int:
+    """Which ``MAX_CHIPS`` tokens a long text's chips show (their list's own key): the followed token's when
+    a link or a pick has just set it, else the list's choice."""
+    pages = -(-total // MAX_CHIPS)
+    key, seen = f"{pick.key}_page", f"{pick.key}_seen"
+    if want is not None and st.session_state.get(seen) != want:  # a link opened, or a chip picked
+        st.session_state[key] = want // MAX_CHIPS
+    st.session_state[seen] = want
+    if not 0 <= st.session_state.get(key, 0) < pages:  # a shorter text than the one the list was for
+        st.session_state[key] = 0
+    if pages == 1:
+        return 0
+    last = total - 1
+    return st.selectbox(
+        f"Tokens shown ({MAX_CHIPS} at a time; the text has {total:,})",
+        range(pages),
+        format_func=lambda k: f"tokens {k * MAX_CHIPS:,} to {min(last, (k + 1) * MAX_CHIPS - 1):,}",
+        key=key,
     )
+
+
+def _chips_to_pick(ids: list[int], vocab_size: int, special_id: int | None, pick: Pick) -> None:
+    """``token_chips``' chips to pick: one pills widget for the tokens shown, so a long text is one widget."""
+    want = picked_place(pick.url_key, len(ids))
+    with st.container(key=f"chips-{pick.url_key}"):
+        start = _page(pick, len(ids), want) * MAX_CHIPS
+        shown = ids[start : start + MAX_CHIPS]
+        pieces = token_strings(shown, vocab_size)
+        places = range(start, start + len(shown))
+        if st.session_state.get(pick.key) != (want if want in places else None):  # a link, or the URL's drop
+            st.session_state[pick.key] = want if want in places else None
+        block = f".st-key-chips-{pick.url_key} [role='radiogroup'] > button"
+        rules = []
+        for color, k in [(c, k) for k, c in enumerate(CHIP_COLORS)] + [("#1f2937", "special")]:
+            nth = [f":nth-child({j + 1})" for j, t in enumerate(shown) if _kind(t, special_id) == k]
+            if nth:
+                rules.append(f"{block}:is({', '.join(nth)}) {{ background: {color}; }}")
+        if special_id in shown:  # the dark chip's text is light, picked or not
+            nth = ", ".join(f":nth-child({j + 1})" for j, t in enumerate(shown) if t == special_id)
+            rules.append(f"{block}:is({nth}) :is(p, span) {{ color: #f9fafb !important; }}")
+        names = [chip_name(p, t, k) for p, t, k in zip(pieces, shown, places, strict=True)]
+        listed = html.escape(json.dumps(names), quote=True)
+        hidden = f'<span class="chip-names no-room" hidden data-names="{listed}"></span>'
+        st.html(f"<style>{''.join(rules)}</style>{hidden}")
+        labels = unique_labels([chip_label(p, t) for p, t in zip(pieces, shown, strict=True)], places)
+        st.pills(
+            pick.label,
+            places,
+            selection_mode="single",
+            format_func=lambda k: labels[k - start],
+            key=pick.key,
+            on_change=_picked,
+            args=(pick,),
+        )
+
+
+def _kind(token_id: int, special_id: int | None) -> int | str:
+    """A chip's colour: "special" for ``<|endoftext|>``, else its ID mod 4."""
+    return "special" if token_id == special_id else token_id % 4
 
 
 def picture(svg: str) -> None:

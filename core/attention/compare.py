@@ -49,18 +49,26 @@ class KeyWeight:
         return self.weight_b - self.weight_a
 
 
-def _weight_to(m: AttentionMap, ids: list[int], query: int, token_id: int) -> tuple[float | None, bool]:
+def _weight_to(
+    m: AttentionMap, ids: list[int], query: int | None, token_id: int
+) -> tuple[float | None, bool]:
     keys = [j for j, t in enumerate(ids) if t == token_id]
-    if not keys:
+    if not keys or query is None:  # no such key, or no such query (the token is not in that sentence)
         return None, False
     visible = [j for j in keys if bool(m.mask[query, j])]
     return float(sum(float(m.weights[query, j]) for j in visible)), not visible
 
 
 def moved_row(
-    map_a: AttentionMap, map_b: AttentionMap, ids_a: list[int], ids_b: list[int], query_a: int, query_b: int
+    map_a: AttentionMap,
+    map_b: AttentionMap,
+    ids_a: list[int],
+    ids_b: list[int],
+    query_a: int | None,
+    query_b: int | None,
 ) -> list[KeyWeight]:
-    """The moved token's attention row in A (it stands at ``query_a``) and in B (``query_b``), by key token.
+    """The moved token's attention row in A (it stands at ``query_a``) and in B (``query_b``), by key token;
+    a query of None (a token only one sentence has) gives that sentence no weights.
 
     Args:
         map_a, map_b: the two sentences' maps ([Ta, Ta] and [Tb, Tb]).

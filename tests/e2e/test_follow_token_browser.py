@@ -11,7 +11,7 @@ HOSTILE = "<b>tag</b> $x$ **bold** and some more words to fill the windows"
 
 
 def chips(page):
-    return page.locator(".st-key-token-picker button")
+    return page.locator(".st-key-chips-token [role='radiogroup'] > button")
 
 
 def has_size(locator) -> bool:
@@ -30,10 +30,11 @@ def test_a_click_on_the_sixth_chip_follows_it_and_the_link_reopens_it(server, pa
     expect(panel).to_be_visible(timeout=30_000)
     settled(page)
     assert page.evaluate("() => window.__sameDocument === true")
-    active = page.locator('.st-key-token-picker button[aria-checked="true"]')
+    active = page.locator('.st-key-chips-token button[aria-checked="true"]')
     expect(active).to_have_count(1)
     assert has_size(active) and "as" in active.inner_text()
     assert active.evaluate("b => getComputedStyle(b).outlineStyle") == "solid"  # not colour alone
+    expect(active).to_have_accessible_name("' as', position 5, ID 355")
     assert has_size(panel)
     marked = page.get_by_text("▶ t=1", exact=True).first  # its position row, at t = 1 of window b = 1
     expect(marked).to_be_visible()
@@ -47,8 +48,8 @@ def test_a_click_on_the_sixth_chip_follows_it_and_the_link_reopens_it(server, pa
         again.goto(page.url)
         app_ready(again)
         expect(again.get_by_text("This token", exact=True)).to_be_visible(timeout=30_000)
-        reopened = again.locator('.st-key-token-picker button[aria-checked="true"]')
-        expect(reopened).to_have_count(1)
+        reopened = again.locator('.st-key-chips-token button[aria-checked="true"]')
+        expect(reopened).to_have_count(1, timeout=30_000)  # 240 chips may mount after the panel below them
         assert "as" in reopened.inner_text()
     finally:
         again.close()
@@ -77,7 +78,7 @@ def test_chips_made_of_markup_stay_text(server, page):
     area.fill(HOSTILE)
     area.press("Control+Enter")
     expect(page.get_by_text("pasted text:", exact=False)).to_be_visible(timeout=30_000)
-    picker = page.locator(".st-key-token-picker")
+    picker = page.locator(".st-key-chips-token")
     expect(picker).to_be_visible()
     shown = picker.inner_text()
     for piece in ("$", "**", "<", ">"):
@@ -92,7 +93,7 @@ def test_a_chip_of_a_sentence_outlines_its_row_on_attention_and_the_link_reopens
     page.locator(".st-key-pick_token_a button").nth(1).click()  # ' cat' in A
     page.wait_for_url(re.compile(r"[?&]token_a=1(&|$)"), timeout=30_000)
     note = page.get_by_text(
-        "Outlined: the query row of the token you follow, ' cat' at position 1 in A and 4 in B."
+        "Outlined: the query row of the token you follow, ' cat' at position 1 in A (and 4 in B)."
     )
     expect(note).to_be_visible(timeout=30_000)
     settled(page)
@@ -110,3 +111,23 @@ def test_a_chip_of_a_sentence_outlines_its_row_on_attention_and_the_link_reopens
         expect(again.locator('.st-key-pick_token_a button[aria-checked="true"]')).to_have_text("·cat 3797")
     finally:
         again.close()
+
+
+def test_one_set_of_chips_and_a_chip_past_the_first_batch_follows_its_token(server, page):
+    page.goto(server + "/Pipeline")
+    app_ready(page)
+    settled(page)
+    expect(page.locator(".chips")).to_have_count(0)  # the text's chips are the pills: no second set
+    expect(page.locator("[data-testid='stButtonGroup']")).to_have_count(1)
+    expect(chips(page)).to_have_count(240)  # the first 240 of the text's 278 tokens, not the batch's 32
+    chip = page.get_by_role("radio", name="' token', position 100, ID 11,241")  # window 25: batch 4
+    chip.focus()  # by keyboard: a real control with a visible focus ring
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"[?&]token=100(&|$)"), timeout=30_000)
+    where = page.get_by_text(re.compile(r"It is in one window only: window 25 \(row b = 1 of batch 4"))
+    expect(where).to_be_visible(timeout=30_000)
+    settled(page)
+    picked = page.locator('.st-key-chips-token button[aria-checked="true"]')
+    expect(picked).to_have_count(1)
+    assert has_size(picked) and has_size(where) and "token" in picked.inner_text()
+    assert picked.evaluate("b => getComputedStyle(b).backgroundColor") != "rgba(0, 0, 0, 0)"  # coloured

@@ -10,9 +10,9 @@ from tests.e2e.layout import drawn_size
 def chip_ids(page) -> list[int]:
     """The token IDs the first row of chips shows, once it is drawn (the frontend mounts elements lazily:
     the script can have finished, and no chart be mounted yet, before the chips are on the page)."""
-    chips = page.locator(".chips").first.locator("sub")
+    chips = page.locator(".st-key-chips-token [role='radiogroup'] > button")
     expect(chips.first).to_be_visible(timeout=30_000)
-    return [int(s) for s in chips.all_inner_texts()]
+    return [int(re.findall(r"[0-9]+", s)[-1]) for s in chips.all_inner_texts()]  # piece, then ID
 
 
 def test_moving_v_changes_the_chips_and_the_marked_charts(server, page, wait_for_app, wait_for_settled):

@@ -25,10 +25,10 @@ def test_a_token_of_b_outlines_its_row_in_every_map_and_shows_its_row_in_a_and_b
     at = open_page(ATTENTION, method="alibi", token_b="3")  # ' the', at 3 in B and first at 4 in A
     assert not at.exception and not at.error and not at.warning
     assert outlined(open_page(ATTENTION, method="alibi")) == 2  # the moved token's, in A and B side by side
-    assert outlined(at) == 4 + 2 + 7  # A's four maps, A and B side by side, every family's map of A
+    assert outlined(at) == 4 + 2 + 7  # B's four maps, A and B side by side, every family's map of A
     captions = " ".join(c.value for c in at.caption)
     assert (
-        "Outlined: the query row of the token you follow, ' the' at position 4 in A and 3 in B." in captions
+        "Outlined: the query row of the token you follow, ' the' at position 3 in B (and 4 in A)." in captions
     )
     ids = [encode(t, 50257) for t in CAT]
     rows = token_embedding_rows(torch.tensor(ids[0] + ids[1]), 50257, 256, 123)
@@ -62,7 +62,7 @@ def test_a_chip_of_a_follows_it_and_a_chip_of_b_replaces_it(open_page):
     at.button_group(key="pick_token_b").set_value(0).run()  # ' On': not in A
     assert at.query_params["token_b"] in ("0", ["0"]) and "token_a" not in at.query_params
     assert at.button_group(key="pick_token_a").value is None
-    assert outlined(at) == 1  # B's map side by side only: A has no ' On'
+    assert outlined(at) == 4 + 1  # B's four maps and B's side by side: A has no ' On'
     at.button_group(key="pick_token_b").set_value(None).run()  # a second click
     assert "token_b" not in at.query_params and outlined(at) == 2
 
@@ -85,10 +85,42 @@ def test_why_position_marks_the_followed_tokens_row_of_shared_tokens(open_page):
         t.startswith("▶") for t in shared["token"][1:]
     )
     captions = " ".join(c.value for c in at.caption)
-    assert "▶ and bold on yellow: the token you follow, ' cat' at position 1 in A and 4 in B." in captions
+    assert "▶ and bold on yellow: the token you follow, ' cat' at position 1 in A (and 4 in B)." in captions
     alone = open_page(WHY, token_a="0")  # ' The': A only
     assert (
         "The token you follow, ' The' at position 0 in A (it is not in B), has no row: it is not shared."
         in (" ".join(c.value for c in alone.caption))
     )
     assert not any(t.startswith("▶") for t in alone.table[0].value["token"])
+
+
+def said(at) -> str:
+    return " ".join(m.value for m in [*at.markdown, *at.caption, *at.subheader])
+
+
+def test_a_chip_of_b_makes_bs_token_the_query_at_its_place_in_b(open_page):
+    at = open_page(ATTENTION)
+    at.button_group(key="pick_token_b").set_value(4).run()  # ' cat': position 4 of B, 1 of A
+    assert at.query_params["token_b"] in ("4", ["4"]) and not at.exception
+    text = said(at)
+    # B's row: the mask hides the 1 token after position 4 (A's ' cat', at 1, would have 4 hidden)
+    assert "Below, ' cat' (position 4 of B, the token you follow) as the query" in text
+    assert "the causal mask hides the 1 token after it" in text and "(position 1 of A" not in text
+    assert "2. Where Learned absolute acts, on sentence B (head 1 of 8)" in text
+    assert "Outlined: the query row of the token you follow, ' cat' at position 4 in B (and 1 in A)." in text
+    section_4 = "Outlined: ' cat' at position 1 of A, where the token you follow (position 4 of B) also"
+    assert section_4 in text
+    why = open_page(WHY, token_b="4")
+    assert "the token you follow, ' cat' at position 4 in B (and 1 in A)." in said(why)
+
+
+def test_a_token_only_in_b_is_followed_in_b_without_falling_back_to_a(open_page):
+    at = open_page(ATTENTION, token_b="0")  # ' On': B only (A has ' on', another token)
+    assert not at.exception and not at.warning
+    text = said(at)
+    assert "Below, ' On' (position 0 of B, the token you follow) as the query" in text
+    assert "of A, the token you follow" not in text and "' on'" not in text
+    assert "in B; it is not in A, so it has no row there to compare (its column is empty):" in text
+    assert "is not in A, which this section draws: no row is outlined." in text
+    row = at.table[0].value.set_index("key token")
+    assert row["weight in A"].isna().all() and row.loc[" On", "weight in B"] == pytest.approx(1.0)

@@ -63,11 +63,11 @@ def test_the_panel_rows_are_the_books_rows_and_their_sum(stride, place, open_pag
 def test_a_click_on_a_chip_follows_it_and_a_second_click_stops(open_page):
     at = open_page()
     assert "token" not in at.query_params and "This token" not in " ".join(m.value for m in at.markdown)
-    pills = at.button_group(key="token_pick")
+    pills = at.button_group(key="pick_token")
     pills.set_value(5).run()
     assert at.query_params["token"] in ("5", ["5"])
     assert "**This token**" in [m.value for m in at.markdown]
-    at.button_group(key="token_pick").set_value(None).run()
+    at.button_group(key="pick_token").set_value(None).run()
     assert "token" not in at.query_params
     assert "**This token**" not in [m.value for m in at.markdown]
 
@@ -94,15 +94,40 @@ def test_a_token_past_the_first_batch_says_where_it_is(open_page):
     at = open_page(token="100")  # 4 tokens a window, stride 4, 8 windows a batch: window 25, batch 4
     assert not at.exception and not at.error
     info = " ".join(i.value for i in at.info)
-    where = "It first comes in window 25, which is row b = 1 of batch 4 (the first batch is batch 1)"
+    where = "It is in one window only: window 25 (row b = 1 of batch 4, at t = 0); the first batch is batch 1"
     assert where in info
-    assert "This page draws the first batch only" in info
+    assert "This page draws the first batch only" in info and "pick one of tokens 0 to 31" in info
+
+
+def test_any_chip_of_the_text_follows_its_token_past_the_first_batch(open_page):
+    at = open_page(stride="1")  # 8 windows of 4 a batch, one starting at every token
+    pills = at.button_group(key="pick_token")
+    assert len(pills.proto.options) == 240  # the text's chips, not the first batch's 11 tokens
+    pills.set_value(40).run()  # windows 37 to 40: all in batch 5
+    assert at.query_params["token"] in ("40", ["40"]) and at.button_group(key="pick_token").value == 40
+    info = " ".join(i.value for i in at.info)
+    assert (
+        "It is in 4 windows, none of them in the first batch: window 37 (row b = 5 of batch 5, at t = 3), "
+        "window 38 (row b = 6 of batch 5, at t = 2), window 39 (row b = 7 of batch 5, at t = 1) and 1 more "
+        "window; the first batch is batch 1. Windows overlap: one starts every token and each holds 4 "
+        "tokens, so 4 windows hold this one." in info
+    )
+
+
+def test_a_token_of_a_long_text_is_followed_from_the_chips_that_hold_it(open_page):
+    at = open_page(sample="log", token="5000")  # 9,090 tokens: chips 240 at a time
+    assert not at.exception and not at.error
+    assert at.selectbox(key="pick_token_page").value == 20  # tokens 4,800 to 5,039
+    pills = at.button_group(key="pick_token")
+    assert pills.value == 5000 and len(pills.proto.options) == 240
+    info = " ".join(i.value for i in at.info)
+    assert "window 1,250 (row b = 2 of batch 157, at t = 0); the first batch is batch 1." in info
 
 
 def test_chips_made_of_markup_stay_text(open_page):
     at = paste(open_page(), "<b>bold</b> $x$ **y** " * 4)
     assert not at.exception
-    labels = [o.content for o in at.button_group(key="token_pick").proto.options]
+    labels = [o.content for o in at.button_group(key="pick_token").proto.options]
     assert labels[0].startswith("\\<") and any("\\$" in label for label in labels)
     assert not any("<b>" in label for label in labels)
 
@@ -123,7 +148,7 @@ def test_copy_link_carries_the_followed_token_after_a_click(open_page):
     from urllib.parse import parse_qs, urlsplit
 
     at = open_page(stride="2")
-    at.button_group(key="token_pick").set_value(3).run()
+    at.button_group(key="pick_token").set_value(3).run()
     query = parse_qs(urlsplit(copied_link(at)).query)
     assert query["token"] == ["3"] and query["stride"] == ["2"]
 

@@ -389,9 +389,11 @@ def small_multiples(view: SentenceMaps, pieces: list[str], highlight: int | None
     )
 
 
-def row_table(view: SentenceMaps, vocab_size: int, queries: tuple[int, int] | None = None) -> None:
+def row_table(
+    view: SentenceMaps, vocab_size: int, queries: tuple[int | None, int | None] | None = None
+) -> None:
     """A token's attention row, key token by key token, in A and in B: at ``queries`` (the followed
-    token's places), else the moved token's."""
+    token's places; None in a sentence that does not have it), else the moved token's."""
     row = move_row(view, queries)
 
     def seen(weight: float | None, masked: bool) -> float | None:  # a hidden key gets no weight
@@ -425,7 +427,7 @@ def row_note(view: SentenceMaps, vocab_size: int) -> str:
     return note
 
 
-def move_row(view: SentenceMaps, queries: tuple[int, int] | None = None) -> list[KeyWeight]:
+def move_row(view: SentenceMaps, queries: tuple[int | None, int | None] | None = None) -> list[KeyWeight]:
     """A token's row in A and in B: at ``queries``, else the moved token's (then ``view.moved`` must not be
     None)."""
     a, b = queries or (view.moved.position_a, view.moved.position_b)
@@ -597,31 +599,31 @@ BRIDGE_WORDS = (
 
 def attention_bridge(
     view: SentenceMaps,
-    pieces: list[str],
+    pieces: tuple[list[str], list[str]],
     causal: bool,
     words: bool = True,
     picture: bool = True,
-    followed: int | None = None,
+    followed: tuple[str, int] | None = None,
 ) -> None:
-    """What attention is, in a few sentences (``words``), and one query's row of sentence A as its
-    picture (``picture``; presenting, the two are slides of their own): the followed token's place in A,
-    else mid-sentence."""
+    """What attention is, in a few sentences (``words``), and one query's row as its picture (``picture``;
+    presenting, the two are slides of their own): the followed token's, in the sentence it was picked in
+    (``followed``: "A" or "B" and its position there), else sentence A's token mid-sentence."""
     if words:
         st.markdown(BRIDGE_WORDS)
     if not picture:
         return
-    m = view.maps_a[view.method]
-    T = len(pieces)
-    query = T // 2 if followed is None else followed  # mid-sentence: it sees some tokens, not the rest
+    label, query = followed or ("A", len(pieces[0]) // 2)  # mid-sentence: it sees some tokens, not the rest
+    m, shown = (view.maps_a[view.method], pieces[0]) if label == "A" else (view.map_b, pieces[1])
+    T = len(shown)
     hidden = T - visible_keys(m, query)
     if causal and hidden:
         seen = f"the causal mask hides the {_tokens(hidden)} after it"
     else:
         seen = "it sees every token" + (" (it is the last one)" if causal else " (the mask is off)")
     who = (
-        f"sentence A's token {quoted(pieces[query])} (position {query})"
+        f"sentence A's token {quoted(shown[query])} (position {query})"
         if followed is None
-        else f"{quoted(pieces[query])} (position {query} of A, the token you follow)"
+        else f"{quoted(shown[query])} (position {query} of {label}, the token you follow)"
     )
     st.markdown(
         f"Below, {who} as the query, with "
@@ -629,7 +631,7 @@ def attention_bridge(
         "(seeded), not trained, so the tokens' part of each score is arbitrary; what the positional method "
         "adds is exact."
     )
-    labels = token_labels(pieces)
+    labels = token_labels(shown)
     frame = query_row_frame(m, labels, query)
     height = max(200, 120 + 28 * T)  # a bar a token, and room for the title, the axis and the legend
     for cell, chart in zip(st.columns(2), query_row_charts(frame, labels[query], height=height), strict=True):

@@ -1,7 +1,7 @@
 """Follow one token on the Pipeline: pick its chip, then see its windows, its two rows and their sum.
 
 The followed token is the URL's ``token`` (its place in the text, 0 for the first), so Copy link and
-presenter mode keep it; its chip is a pill, so a click is one rerun, not a page load.
+presenter mode keep it; step 1's chips are pills (``FOLLOW``), so a click is one rerun, not a page load.
 """
 
 from __future__ import annotations
@@ -11,17 +11,22 @@ import torch
 
 from core.config import FAMILIES, PipelineConfig
 from core.pipeline import TABLE_DIMS, token_windows
-from core.text.data import Batch, tokens_needed
+from core.text.data import Batch
 from core.text.tokenizer import token_strings
-from core.views.units import plural
+from core.views.units import listing, plural
 from ui.presenter import predict_number, presenting
 from ui.server import cache
 from ui.state.url_keys import register_shown_keys
-from ui.widgets import MAX_CHIPS, token_pills, token_text, values_table
+from ui.widgets import Pick, token_text, values_table
 
 (TOKEN,) = register_shown_keys("token")
 SLIDE_DIMS = 4  # values per row on the slide "Follow one token": its labels stay on one line
-PICK = "token_pick"  # the pills' own key: the URL holds the token's place, the pills its chip
+LISTED = 3  # windows named at most in the sentence that says which hold the token (stride 1: up to T)
+FOLLOW = Pick(
+    TOKEN,
+    "The text's tokens, each with its ID: pick one to follow it through every step below (pick it again "
+    "to stop following it)",
+)
 
 
 def followed(num_tokens: int) -> int | None:
@@ -34,24 +39,11 @@ def followed(num_tokens: int) -> int | None:
     if 0 <= token < num_tokens:
         return token
     del st.query_params[TOKEN]
-    st.session_state.pop(PICK, None)
+    st.session_state.pop(FOLLOW.key, None)
     places = f"numbered 0 to {num_tokens - 1:,}" if num_tokens > 1 else "numbered 0" if num_tokens else ""
     has = f"{plural(num_tokens, 'token')}{', ' + places if places else ''}"
     st.warning(f"The link follows token {token:,}, but this text has {has}: no token is followed.")
     return None
-
-
-def token_picker(pieces: list[str], ids: list[int]) -> None:
-    """The first batch's tokens as chips to pick one from (a second click on it drops it)."""
-    with st.container(key="token-picker"):
-        token_pills(
-            "Follow one token: pick its chip to see it go through every step below "
-            "(click it again to stop following it)",
-            pieces,
-            ids,
-            TOKEN,
-            PICK,
-        )
 
 
 def first_places(token: int, batch: Batch, context_length: int, stride: int) -> list[tuple[int, int]]:
@@ -82,24 +74,22 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
             why = "the last window ends before it (each window also needs the token after it as its target)"
         st.info(f"{intro} No window holds it: {why}. So it is in no batch and has no input embedding.")
         return
+    later = _later_windows(places, len(first), batch, batch_size)
     if not first:
-        w, t = places[0]
-        number, b = w // batch_size + 1, w % batch_size
-        dropped = (
-            " The book's loader (drop_last=True) leaves that last, partial batch out."
-            if w >= batch.num_batches * batch_size
-            else ""
-        )
+        last = (batch.batch_size - 1) * cfg.stride + T - 1
         st.info(
-            f"{intro} It first comes in window {w:,}, which is row b = {b:,} of batch {number:,} (the first "
-            f"batch is batch 1), at t = {t:,}.{dropped} This page draws the first batch only, so it shows no "
-            "values for this token: pick a chip above, or use a larger batch size or stride."
+            f"{intro} {later}{_overlap(len(places), T, cfg.stride)} This page draws the first batch only, so "
+            "it shows no values for this token: "
+            f"pick one of tokens 0 to {last:,} (the first batch's windows reach that far), or use a larger "
+            "batch size or stride."
         )
         return
     listed = ", ".join(f"b = {b} at t = {t:,}" for b, t in first)
     where = f"in {plural(len(first), 'window')} of the first batch: {listed}"
     if not presenting():
-        st.markdown(f"{intro} It is {where}.")
+        st.markdown(
+            f"{intro} It is {where}.{' ' + later if later else ''}{_overlap(len(places), T, cfg.stride)}"
+        )
     b, t = first[0]
     dims = torch.arange(min(cfg.output_dim, SLIDE_DIMS if presenting() else TABLE_DIMS))
     view = cache.view(cfg, batch, torch.tensor([b]), torch.tensor([t]), dims)
@@ -125,17 +115,54 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
     )
 
 
+def _later_windows(places: list[tuple[int, int]], skipped: int, batch: Batch, batch_size: int) -> str:
+    """The windows past the first batch that hold a token, in words (the first ``skipped`` of ``places``
+    are the first batch's, said elsewhere); "" when there are none."""
+    rest = places[skipped:]
+    if not rest:
+        return ""
+    full = batch.num_batches * batch_size  # a window past the full batches is in the partial one, left out
+
+    def window(w: int, t: int) -> str:
+        number = f"batch {w // batch_size + 1:,}" + (", the partial batch" if w >= full else "")
+        return f"window {w:,} (row b = {w % batch_size:,} of {number}, at t = {t:,})"
+
+    named = [window(w, t) for w, t in rest[:LISTED]]
+    if len(rest) > LISTED:
+        named.append(plural(len(rest) - LISTED, "more window"))
+    if skipped:
+        said = f"It is also in {listing(named)}; the first batch is batch 1."
+    elif len(rest) == 1:
+        said = f"It is in one window only: {named[0]}; the first batch is batch 1."
+    else:
+        said = (
+            f"It is in {len(rest):,} windows, none of them in the first batch: {listing(named)}; the first "
+            "batch is batch 1."
+        )
+    if any(w >= full for w, _ in rest):
+        said += " The book's loader (drop_last=True) leaves that last, partial batch out."
+    return said
+
+
+def _overlap(windows: int, context_length: int, stride: int) -> str:
+    """Why several windows hold one token, when they do ("" for one)."""
+    if windows < 2:
+        return ""
+    every = "every token" if stride == 1 else f"every {stride:,} tokens"
+    return (
+        f" Windows overlap: one starts {every} and each holds {plural(context_length, 'token')}, so "
+        f"{windows:,} windows hold this one."
+    )
+
+
 def follow_panel(
     token: int | None, ids: list[int], cfg: PipelineConfig, batch: Batch | None, batch_size: int
 ) -> None:
-    """Step 1's picker and, for a followed token, its panel. Presenting, a slide has no room for them:
-    the marks on the later slides keep the link's token."""
-    if batch is None or presenting():
+    """For a followed token, its panel under step 1's chips. Presenting, a slide has no room for it: the
+    marks on the later slides keep the link's token."""
+    if batch is None or presenting() or token is None:
         return
-    picked = min(len(ids), MAX_CHIPS, tokens_needed(cfg.batch_size, cfg.context_length, cfg.stride) - 1)
-    token_picker(token_strings(ids[:picked], cfg.vocab_size), ids[:picked])
-    if token is not None:
-        this_token(token, ids, cfg, batch, batch_size)
+    this_token(token, ids, cfg, batch, batch_size)
 
 
 FOLLOW_TITLE = "Follow one token"

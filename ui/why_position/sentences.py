@@ -16,11 +16,12 @@ from core.text.tokenizer import token_strings
 from core.views.units import plural
 from ui.state.url_keys import register_shown_keys, register_url_keys, url_bound
 from ui.state.url_params import MAX_SENTENCE_CHARS
-from ui.widgets import MARK, token_pills, token_text
+from ui.widgets import MARK, Pick, token_chips, token_text
 from ui.widgets import table as draw_table
 
 register_url_keys("a", "b", "space")
 TOKEN_A, TOKEN_B = register_shown_keys("token_a", "token_b")  # the followed token's place in A, or in B
+_picks = {TOKEN_A: Pick(TOKEN_A, "", (TOKEN_B,)), TOKEN_B: Pick(TOKEN_B, "", (TOKEN_A,))}  # one at a time
 
 
 SENTENCE_A, SENTENCE_B = "The cat sat on the mat", "On the mat the cat sat"  # the lecture's pair
@@ -44,17 +45,30 @@ def sentence_inputs() -> tuple[str, str, bool]:
 
 @dataclass(frozen=True)
 class Followed:
-    """The token followed on Why position? and Attention: its ID, its piece, and its place in A and in B
-    (the one picked, else its first there; None: not in that sentence)."""
+    """The token followed on Why position? and Attention: its ID, its piece, the sentence whose chip was
+    picked ("A" or "B"), and its place in A and in B (the one picked; in the other sentence its first place
+    there, None when it is not there)."""
 
     token_id: int
     piece: str
+    sentence: str
     a: int | None
     b: int | None
 
+    @property
+    def place(self) -> int:
+        """Its position in the sentence it was picked in: the query the page follows."""
+        return self.a if self.sentence == "A" else self.b
 
-def _pick_key(key: str) -> str:
-    return f"pick_{key}"
+    @property
+    def other(self) -> str:
+        """The sentence it was not picked in."""
+        return "B" if self.sentence == "A" else "A"
+
+    @property
+    def counterpart(self) -> int | None:
+        """Its first position in the other sentence (None: the other sentence does not have it)."""
+        return self.b if self.sentence == "A" else self.a
 
 
 def _first(ids: list[int], token_id: int) -> int | None:
@@ -71,7 +85,7 @@ def followed_token(ids_a: list[int], ids_b: list[int], vocab_size: int) -> Follo
         place = int(text)  # already a whole number: check_url
         if not 0 <= place < len(ids):
             del st.query_params[key]
-            st.session_state.pop(_pick_key(key), None)
+            st.session_state.pop(_picks[key].key, None)
             has = plural(len(ids), "token")
             st.warning(
                 f"The link follows token {place:,} of sentence {letter}, which has {has}: none is followed."
@@ -79,7 +93,7 @@ def followed_token(ids_a: list[int], ids_b: list[int], vocab_size: int) -> Follo
             return None
         token_id = ids[place]
         a, b = (place, _first(ids_b, token_id)) if key == TOKEN_A else (_first(ids_a, token_id), place)
-        return Followed(token_id, token_strings([token_id], vocab_size)[0], a, b)
+        return Followed(token_id, token_strings([token_id], vocab_size)[0], letter, a, b)
     return None
 
 
@@ -108,19 +122,36 @@ def longer_table_note(family: Family, needed: int, cfg: PipelineConfig) -> str:
 def token_pickers(ids_a: list[int], ids_b: list[int], vocab_size: int, what: str) -> None:
     """A and B's tokens as chips to pick one from: ``what`` says what a pick shows (a second click on the
     chip stops following it; a pick in one sentence drops the other's)."""
-    st.markdown(f"**Follow one token:** pick its chip in A or in B to {what} (click it again to stop).")
-    for letter, key, other, ids in (("A", TOKEN_A, TOKEN_B, ids_a), ("B", TOKEN_B, TOKEN_A, ids_b)):
-        pieces = token_strings(ids, vocab_size)
-        token_pills(f"Sentence {letter}", pieces, ids, key, _pick_key(key), ((other, _pick_key(other)),))
+    st.markdown(f"**Follow one token:** pick its chip in A or in B to {what} (pick it again to stop).")
+    for letter, key, ids in (("A", TOKEN_A, ids_a), ("B", TOKEN_B, ids_b)):
+        pick = Pick(key, f"Sentence {letter} — {plural(len(ids), 'token')}", _picks[key].drops)
+        token_chips(ids, vocab_size, pick=pick)
 
 
 def followed_places(followed: Followed) -> str:
-    """Where the followed token stands, for a caption: its place in A and in B, or the one it is not in."""
+    """Where the followed token stands, for a caption: its position in the sentence it was picked in, then
+    in the other one, or that it is not there."""
     piece = token_text(followed.piece)
-    places = [f"{p:,} in {s}" for p, s in ((followed.a, "A"), (followed.b, "B")) if p is not None]
-    missing = [s for p, s in ((followed.a, "A"), (followed.b, "B")) if p is None]
-    where = f"at position {' and '.join(places)}"
-    return f"{piece} {where}" + (f" (it is not in {missing[0]})" if missing else "")
+    there = followed.counterpart
+    other = f"and {there:,} in {followed.other}" if there is not None else f"it is not in {followed.other}"
+    return f"{piece} at position {followed.place:,} in {followed.sentence} ({other})"
+
+
+def in_a_note(followed: Followed) -> str:
+    """For a token followed from B, where it stands in a section that draws sentence A only ("" for one
+    followed from A: the section outlines it)."""
+    if followed.sentence == "A":
+        return ""
+    piece, b = token_text(followed.piece), followed.b
+    if followed.a is None:
+        return (
+            f"The token you follow, {piece} (position {b} of B), is not in A, which this section draws: "
+            "no row is outlined."
+        )
+    return (
+        f"Outlined: {piece} at position {followed.a} of A, where the token you follow (position {b} of B) "
+        "also stands; this section draws sentence A only."
+    )
 
 
 def shared_table(shared: list[SharedToken], vocab_size: int, followed: Followed | None = None) -> None:
