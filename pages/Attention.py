@@ -14,6 +14,7 @@ from ui.answer import answer_slot, show_answer
 from ui.app import settings
 from ui.attention.answer import attention_answer, offered
 from ui.attention.views import (
+    EVERY_FAMILY_PARTS,
     PAIRS_QUESTION,
     attention_bridge,
     attention_settings,
@@ -111,7 +112,7 @@ slides = Slides(
         ("Attention in one minute", ["", "one query's row"]),
         f"Where {family.label} acts",
         "A and B, side by side",
-        "Every family",
+        ("Every family", EVERY_FAMILY_PARTS),
     ],
 )
 if not slides.on:
@@ -156,9 +157,8 @@ if slides.shows(3):
     if moved is None:
         st.info("No token the sentences share moved, so there is no row to compare. Move a word.")
     elif not slides.on or pair_question(headline, family, view):
-        side_by_side(view, pieces, None if followed is None else (followed.a, followed.b))
         piece = quoted(pieces[0][moved.position_a])
-        st.markdown(
+        st.markdown(  # above the maps: what to see in them
             f"{piece} moved from position {moved.position_a} to {moved.position_b}. "
             + (
                 " ".join(headline.sentences)
@@ -166,6 +166,7 @@ if slides.shows(3):
                 else "No two tokens occur exactly once in both sentences, so there is no pair to compare."
             )
         )
+        side_by_side(view, pieces, None if followed is None else (followed.a, followed.b))
         if not slides.on:
             st.caption(weights_note(headline, piece))
         if followed is not None and followed.token_id != moved.token_id:  # two tokens: say which is which
@@ -193,6 +194,7 @@ if slides.shows(4):
             "seeded random head for all, so each family's signature shows."
             + "".join(f" {named(f.label)}." for f in FAMILIES.values() if f.label not in said)
         )
-    small_multiples(every, token_strings(every.ids_a, cfg.vocab_size), in_a if every is view else None)
+    pieces_a = token_strings(every.ids_a, cfg.vocab_size)
+    small_multiples(every, pieces_a, in_a if every is view else None, slides.part)
     if followed is not None and every is view and not slides.on and (note := in_a_note(followed)):
         st.caption(note)

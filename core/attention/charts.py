@@ -71,6 +71,7 @@ def attention_heatmap(
     accent: str | None = None,
     height: int = 260,
     compact: bool = False,
+    row: int | None = None,
     description: str | None = None,
 ) -> alt.LayerChart:
     """A query × key heatmap.
@@ -85,6 +86,8 @@ def attention_heatmap(
         highlight: a query row to outline (the moved token).
         accent: a family's colour, as a bar above the plot (the title stays dark).
         compact: no legend and no axis titles (small multiples on a projector; the caption names the scale).
+        row: px a position takes: the plot as tall as its positions need, each labelled on both axes
+            (a slide's maps); None: ``height`` px, and Vega leaves out a label that would overlap another.
         description: what a screen reader says for the chart (``heatmap_description``, or the page's
             sentence on it); the cells and the outline are left out of the accessibility tree.
     """
@@ -98,10 +101,23 @@ def attention_heatmap(
     positions = list(range(len(labels)))
     # Cells, outline, axes and legend out of the accessibility tree (a node per cell and token label):
     # the description says what the map shows in one sentence.
-    axis = {"labelExpr": f"{names}[datum.value]", "labelOverlap": True, "labelLimit": 90, "aria": False}
+    # Not flush (Streamlit's theme flushes every axis): a band's first label would leave its row's middle.
+    axis = {
+        "labelExpr": f"{names}[datum.value]",
+        "labelOverlap": row is None,
+        "labelFlush": False,
+        "labelLimit": 90,
+        "aria": False,
+    }
+    if row is not None:  # a slide's map: the theme's ~22 px between labels and plot goes to the rows
+        axis["labelPadding"] = 6
     base = alt.Chart(frame).transform_calculate(query=f"{names}[datum.i]", key=f"{names}[datum.j]")
     x_title, y_title = (None, None) if compact else ("key j", "query i")
-    x = alt.X("j:O", title=x_title, scale=alt.Scale(domain=positions), axis=alt.Axis(labelAngle=-50, **axis))
+    # Upright, every key's label needs a column only as wide as its line is tall.
+    angle = -50 if row is None else -90
+    x = alt.X(
+        "j:O", title=x_title, scale=alt.Scale(domain=positions), axis=alt.Axis(labelAngle=angle, **axis)
+    )
     y = alt.Y("i:O", title=y_title, scale=alt.Scale(domain=positions), axis=alt.Axis(**axis))
     cells = base.mark_rect(aria=False).encode(
         x=x,
@@ -115,13 +131,14 @@ def attention_heatmap(
     )
     layers = [cells]
     if highlight is not None:
-        row = base.transform_filter(alt.datum.i == highlight).mark_rect(
+        outline = base.transform_filter(alt.datum.i == highlight).mark_rect(
             filled=False, stroke=HIGHLIGHT, strokeWidth=2, aria=False
         )
-        layers.append(row.encode(x=x, y=y))
+        layers.append(outline.encode(x=x, y=y))
     if accent is not None:
         layers.append(accent_bar(accent))
-    chart = alt.layer(*layers, title=title if accent is None else accent_title(title), height=height)
+    tall = height if row is None else alt.Step(row)
+    chart = alt.layer(*layers, title=title if accent is None else accent_title(title), height=tall)
     return described(chart, description).configure_view(fill=MASKED)
 
 
@@ -162,12 +179,18 @@ def query_row_sentences(frame: pd.DataFrame, query: str) -> tuple[str, str]:
     return score, weight
 
 
-def query_row_charts(frame: pd.DataFrame, query: str, height: int = 200) -> tuple[alt.Chart, alt.LayerChart]:
+def query_row_charts(frame: pd.DataFrame, query: str, row: int = 28) -> tuple[alt.Chart, alt.LayerChart]:
     """The bridge's picture, two charts side by side: one query's scores, then its weights after the
-    softmax, key by key (``query``: the query's axis label, for what a screen reader says of them)."""
+    softmax, key by key (``query``: the query's axis label, for what a screen reader says of them).
+
+    ``row``: px a key takes: the plot is as tall as its keys need, so their labels (17 px on a slide)
+    never overprint one another, and the spec stays the same for any number of keys.
+    """
+    height = alt.Step(row)
     described_as = query_row_sentences(frame, query)
     order = list(frame["key"])
-    y = alt.Y("key:N", sort=order, title="key j", axis=alt.Axis(labelOverlap=False))
+    keys = alt.Axis(labelOverlap=False, labelFlush=False)  # flush, the first key's label left its bar
+    y = alt.Y("key:N", sort=order, title="key j", axis=keys)
     colors = alt.Color(
         "seen:N",
         title=None,
@@ -185,7 +208,7 @@ def query_row_charts(frame: pd.DataFrame, query: str, height: int = 200) -> tupl
         )
     )
     weight = alt.Chart(frame, title="weight after the softmax", height=height).encode(
-        y=alt.Y("key:N", sort=order, title=None, axis=alt.Axis(labelOverlap=False)),
+        y=alt.Y("key:N", sort=order, title=None, axis=keys),
         x=alt.X("weight:Q", title="weight (the row adds up to 1)", scale=alt.Scale(domain=[0, 1])),
     )
     bars = weight.mark_bar().encode(color=colors, tooltip=["key", alt.Tooltip("weight:Q", format=".4f")])

@@ -11,6 +11,7 @@ import torch
 
 from core.attention.maps import AttentionMap
 from core.positional.family import Family
+from core.views.units import listing
 
 SHOWN_CHANGE = 0.005  # weights are written to 2 decimals: a smaller change would read as none
 
@@ -123,22 +124,25 @@ def top_key(m: AttentionMap, query: int) -> int:
     return int(torch.argmax(m.weights[query]))
 
 
-def signature(family: Family, m: AttentionMap) -> str:
-    """What a family's position part shows on a sentence, in one sentence computed from its numbers.
+NONE, DIAGONAL, PLACES = "none", "diagonal", "places"  # what a position part does (``pattern``)
+
+
+def _visible(m: AttentionMap) -> tuple[np.ndarray, np.ndarray, float]:
+    """The mask [T, T], the position part's visible cells [n] and the tolerance they are compared to."""
+    mask = m.mask.numpy()
+    tol = 1e-9 * max(1.0, float(np.abs(m.content.numpy()[mask]).max()))
+    return mask, m.position.numpy()[mask], tol
+
+
+def pattern(m: AttentionMap) -> str:
+    """What a map's position part does, read from its numbers: ``NONE`` (no score changed), ``DIAGONAL``
+    (the same along every diagonal: the distance i − j alone) or ``PLACES`` (it changes along one).
 
     In numpy: on a page's few-token maps, torch's per-operation overhead would cost more than the work.
     """
-    label = family.label
-    mask = m.mask.numpy()  # [T, T]
-    values = m.position.numpy()[mask]  # [n]: the visible cells
-    tol = 1e-9 * max(1.0, float(np.abs(m.content.numpy()[mask]).max()))
+    mask, values, tol = _visible(m)
     if float(np.abs(values).max()) <= tol:
-        hidden = int((~mask).sum())
-        if not hidden:
-            return f"{label} changes no score, and nothing is masked: order cannot matter here."
-        return (
-            f"{label} changes no score: only the causal mask ({hidden} hidden cells) tells positions apart."
-        )
+        return NONE
     T = len(mask)
     i, j = np.nonzero(mask)  # [n] each, the visible cells' rows and columns
     offsets = i - j + T - 1  # [n]: i − j, from 0
@@ -147,8 +151,22 @@ def signature(family: Family, m: AttentionMap) -> str:
     np.maximum.at(top, offsets, values)
     np.minimum.at(bottom, offsets, values)
     seen = top > -np.inf
-    relative = bool((top[seen] - bottom[seen] <= tol).all())  # max − min at each distance i − j shown
-    if relative:
+    return DIAGONAL if bool((top[seen] - bottom[seen] <= tol).all()) else PLACES  # max − min per distance
+
+
+def signature(family: Family, m: AttentionMap) -> str:
+    """What a family's position part shows on a sentence, in one sentence computed from its numbers."""
+    label = family.label
+    mask, values, _ = _visible(m)
+    shape = pattern(m)
+    if shape == NONE:
+        hidden = int((~mask).sum())
+        if not hidden:
+            return f"{label} changes no score, and nothing is masked: order cannot matter here."
+        return (
+            f"{label} changes no score: only the causal mask ({hidden} hidden cells) tells positions apart."
+        )
+    if shape == DIAGONAL:
         shape = "the same along every diagonal: it depends only on the distance i − j"
     elif family.kind == "relative":
         shape = (
@@ -161,6 +179,25 @@ def signature(family: Family, m: AttentionMap) -> str:
             "position vectors are added to the tokens' before the query and key are made: that mixes them)"
         )
     return f"{label} changes the scores by {float(values.min()):+.2f} to {float(values.max()):+.2f}, {shape}."
+
+
+def every_family_sentence(patterns: dict[str, str]) -> str:
+    """What to see in every family's map of one sentence, in one sentence: which are the same along every
+    diagonal, which change along one, which change nothing (``patterns``: each family's label and its
+    ``pattern``, in the maps' order)."""
+    said = []
+    for kind, one, many in (
+        (DIAGONAL, "is the same along every diagonal", "are the same along every diagonal"),
+        (PLACES, "changes along a diagonal", "change along a diagonal"),
+        (NONE, "changes no score", "change no score"),
+    ):
+        labels = [label for label, shape in patterns.items() if shape == kind]
+        if labels:
+            said.append(f"{listing(labels)} {one if len(labels) == 1 else many}")
+    if not said:
+        return "There is no map to read."
+    where = " (there the distance i − j is the same)" if any(p != NONE for p in patterns.values()) else ""
+    return f"Read each map along its diagonals{where}: {'; '.join(said)}."
 
 
 def distance_terms(m: AttentionMap) -> dict[int, float] | None:

@@ -3,7 +3,9 @@
 Pure functions from numbers and token strings to an SVG document (drawn by the page with
 ``st.image``, which serves it as an ``<img>``: nothing in it can run). Every piece of text is
 XML-escaped. Each picture is a fixed-size drawing that the browser scales down on narrow screens,
-so its fonts are large for its size.
+so its fonts are large for its size. ``least_font`` (at most ``MAX_LEAST_FONT``) raises every smaller
+text to that size (a drawing's unit is a pixel where the page shows it at its own size, as a projector's
+slide does), and the drawing makes room for it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,14 @@ MAX_LOOKUP_ROWS = 8  # rows drawn in a lookup picture
 MAX_WINDOW_TOKENS = 48  # tokens drawn under the windows
 TOKENS_PER_ROW = 8
 MAX_PIECE_CHARS = 6
+MAX_LEAST_FONT = 17  # the labels' own size: a larger least font would need room the drawings do not make
+
+
+def _least(least_font: int) -> int:
+    """``least_font``, checked: ``ValueError`` above ``MAX_LEAST_FONT``."""
+    if least_font > MAX_LEAST_FONT:
+        raise ValueError(f"least_font is at most {MAX_LEAST_FONT} units; it is {least_font}.")
+    return least_font
 
 
 def _svg(width: int, height: int, label: str, body: list[str]) -> str:
@@ -74,6 +84,7 @@ def windows_svg(
     context_length: int,
     per_row: int = TOKENS_PER_ROW,
     mark: int | None = None,
+    least_font: int = 0,
 ) -> str:
     """The first batch's windows over the text's first tokens.
 
@@ -84,19 +95,21 @@ def windows_svg(
         per_row: tokens per row of the drawing (70 px each): more make it wider and shorter.
         mark: the followed token's place in the text: its cell is outlined and each lane holding it
             has a dot under it.
+        least_font: the smallest text's size (the tokens' numbers are 11 units, the lanes' names 13).
     """
     T, total = context_length, len(starts)
     starts = starts[:MAX_SLABS]  # the first windows, one lane each
     n = min(len(pieces), MAX_WINDOW_TOKENS, starts[-1] + T + 1)  # up to the last drawn target
-    cell_w, cell_h, lane_h, left, top = 70, 40, 20, 50, 34
+    number = max(11, _least(least_font))  # a token's number, under its text: a taller cell holds a larger one
+    cell_w, cell_h, lane_h, left, top = 70, 29 + number, 20, 50, 34
     width = left + per_row * cell_w + 10
     fill, ink = TENSOR_COLORS["token_embeddings"]
     covered = {t for s in starts for t in range(s, s + T)}
     body = [
         _rect(left, 8, 26, 12, ink, ink),
-        _text(left + 32, 19, f"inputs[b]: {T:,} tokens", 15, "start"),
+        _text(left + 32, 19, f"inputs[b]: {T:,} tokens", max(15, least_font), "start"),
         _rect(left + 250, 8, 26, 12, "none", ink, stroke_dasharray="5 3", stroke_width=2),
-        _text(left + 282, 19, "targets[b]: shifted by one", 15, "start"),
+        _text(left + 282, 19, "targets[b]: shifted by one", max(15, least_font), "start"),
     ]
     y0 = top
     for first in range(0, n, per_row):
@@ -111,12 +124,12 @@ def windows_svg(
             body.append(
                 _text(x + cell_w / 2, y0 + 20, shown_piece(pieces[t]), 18, fill=INK if used else MUTED)
             )
-            body.append(_text(x + cell_w / 2, y0 + 35, str(t), 11, fill=MUTED))
+            body.append(_text(x + cell_w / 2, y0 + 24 + number, str(t), number, fill=MUTED))
         y = y0 + cell_h + 6
         for b, start in enumerate(starts):  # one lane per window that reaches into this row
             if start + T + 1 <= first or start >= last:
                 continue
-            body.append(_text(left - 8, y + 13, f"b={b}", 13, "end", MUTED))
+            body.append(_text(left - 8, y + 13, f"b={b}", max(13, least_font), "end", MUTED))
             for lo, hi, dashed in ((start, start + T, False), (start + 1, start + T + 1, True)):
                 a, z = max(lo, first), min(hi, last)  # the part of this window in this row of tokens
                 if a < z:
@@ -139,7 +152,7 @@ def windows_svg(
     if starts[-1] + T + 1 > n:
         more.insert(0, f"these windows go on to token {starts[-1] + T:,}")
     if more:
-        body.append(_text(left, y0 + 6, "… " + "; ".join(more), 14, "start", MUTED))
+        body.append(_text(left, y0 + 6, "… " + "; ".join(more), max(14, least_font), "start", MUTED))
         y0 += 20
     label = f"Sliding windows: {total} window{'s' * (total != 1)} of {T:,} tokens"
     if len(starts) > 1:
@@ -182,6 +195,7 @@ def lookup_svg(
     out: str,
     color: str,
     marked: frozenset[int] | set[int] = frozenset(),
+    least_font: int = 0,
 ) -> str:
     """Row ``rows[t]`` of a tall ``num_rows`` × ``dim`` table becomes row t of the output slice.
 
@@ -192,21 +206,26 @@ def lookup_svg(
         table, out: names of the table and of the slice it fills.
         color: the key of the output tensor in ``TENSOR_COLORS``.
         marked: output rows t of the followed token: ▶ before the label, a thick line, an outlined row.
+        least_font: the smallest text's size (the table's first and last row numbers are 12 units).
     """
     fill, ink = TENSOR_COLORS[color]
+    head, ends = max(15, _least(least_font)), max(12, least_font)
     n = min(len(rows), MAX_LOOKUP_ROWS)
     width, row_h, top = 500, 34, 62
     height = top + max(n * row_h, 200) + (44 if len(rows) > n else 24)
     table_x, table_w, table_top, table_bottom = 200, 56, top, height - 24 - (20 if len(rows) > n else 0)
     slice_x, slice_w = 340, 150
     body = [
-        _text(table_x + table_w / 2, 22, table, 15, fill=ink, font_weight="bold"),
-        _text(table_x + table_w / 2, 42, f"{num_rows:,} × {dim:,}", 15),
-        _text(slice_x + slice_w / 2, 22, out, 15, fill=ink, font_weight="bold"),
-        _text(slice_x + slice_w / 2, 42, f"{len(rows):,} × {dim:,}", 15),
+        _text(table_x + table_w / 2, 22, table, head, fill=ink, font_weight="bold"),
+        _text(table_x + table_w / 2, 42, f"{num_rows:,} × {dim:,}", head),
+        _text(slice_x + slice_w / 2, 22, out, head, fill=ink, font_weight="bold"),
+        _text(slice_x + slice_w / 2, 42, f"{len(rows):,} × {dim:,}", head),
         _rect(table_x, table_top, table_w, table_bottom - table_top, "#f9fafb", "#6b7280"),
-        _text(table_x - 6, table_top + 12, "0", 12, "end", MUTED),
-        _text(table_x - 6, table_bottom, f"{num_rows - 1:,}", 12, "end", MUTED),
+        _text(table_x - 6, table_top + ends, "0", ends, "end", MUTED),
+        # Larger, the last row's number goes under the table's corner, clear of the last label.
+        _text(
+            table_x - 6, table_bottom + (ends if ends > 12 else 0), f"{num_rows - 1:,}", ends, "end", MUTED
+        ),
     ]
     span = table_bottom - table_top
     for t in sorted(range(n), key=lambda t: t in marked):  # a marked row's lines are drawn on top
@@ -229,11 +248,19 @@ def lookup_svg(
                 rx=3,
                 stroke_width=weight,
             ),
-            _text(slice_x + slice_w / 2, y + 6, f"row {rows[t]:,}", 16, font_weight=_BOLD[on]),
+            _text(
+                slice_x + slice_w / 2, y + 6, f"row {rows[t]:,}", max(16, least_font), font_weight=_BOLD[on]
+            ),
         ]
     if len(rows) > n:
         body.append(
-            _text(slice_x + slice_w / 2, height - 14, f"… {len(rows) - n:,} more rows", 14, fill=MUTED)
+            _text(
+                slice_x + slice_w / 2,
+                height - 14,
+                f"… {len(rows) - n:,} more rows",
+                max(14, least_font),
+                fill=MUTED,
+            )
         )
     label = f"Lookup: {out} takes {len(rows):,} rows of {table}"
     if shown := [t for t in sorted(marked) if t < n]:
@@ -269,12 +296,21 @@ def _stack(
     return parts
 
 
-def broadcast_svg(batch_size: int, context_length: int, dim: int, mark: tuple[int, int] | None = None) -> str:
+def broadcast_svg(
+    batch_size: int,
+    context_length: int,
+    dim: int,
+    mark: tuple[int, int] | None = None,
+    least_font: int = 0,
+) -> str:
     """``token_embeddings [B, T, d] + pos_embeddings [T, d] → input_embeddings [B, T, d]``, drawn.
 
     The position table is one slab; its ghost copies behind it are the stride-0 view over B. ``mark``:
     the followed token's (b, t): slab b of both batches and the table are outlined, with a band at row t.
+    ``least_font``: the smallest text's size (the sizes T and d, and the notes above the stacks, are 14).
     """
+    small = max(14, _least(least_font))
+    lift = small - 14  # a larger note above the stacks moves them down
     B, T, d = int(batch_size), int(context_length), int(dim)
     band = None
     if mark is not None:  # row t's band, at least 6 units tall (a row of 1,024 is thinner than a line)
@@ -286,7 +322,7 @@ def broadcast_svg(batch_size: int, context_length: int, dim: int, mark: tuple[in
     margin = max(0.0, (_LABEL_W - col_w) / 2)  # a name under a thin stack (small B) overhangs it
     gap = max(54.0, 2 * margin + 10)
     cols = [30 + margin, 30 + margin + col_w + gap, 30 + margin + 2 * (col_w + gap)]
-    top = 16 + depth
+    top = 16 + lift + depth
     width, label_y = round(cols[2] + col_w + margin + 16), top + _SLAB_H + 34
     body = []
     for x, name in zip(cols, ("token_embeddings", "pos_embeddings", "input_embeddings"), strict=True):
@@ -299,19 +335,20 @@ def broadcast_svg(batch_size: int, context_length: int, dim: int, mark: tuple[in
         body += _stack(x, top, 1 if ghosts and B == 1 else B, name, ghosts, slab)
         ink = TENSOR_COLORS[name][1]
         cy = top + _SLAB_H / 2
-        body.append(_text(x - 8, cy, f"T = {T:,}", 14, fill=MUTED, transform=f"rotate(-90 {x - 8} {cy})"))
-        body.append(_text(x + _SLAB_W / 2, top + _SLAB_H + 18, f"d = {d:,}", 14, fill=MUTED))
+        body.append(_text(x - 8, cy, f"T = {T:,}", small, fill=MUTED, transform=f"rotate(-90 {x - 8} {cy})"))
+        body.append(_text(x + _SLAB_W / 2, top + _SLAB_H + 18, f"d = {d:,}", small, fill=MUTED))
         body.append(_text(x + col_w / 2, label_y + 8, name, 18, fill=ink, font_weight="bold"))
         shape = (T, d) if name == "pos_embeddings" else (B, T, d)
         body.append(_text(x + col_w / 2, label_y + 32, shape_str(shape), 20))
         if B > 1:
             more = f" … ×{B:,}" if B > MAX_SLABS else ""
             note = f"read ×{B:,}, not copied" if name == "pos_embeddings" else f"B = {B:,}{more}"
-            body.append(_text(x + _SLAB_W + depth, 12, note, 14, "end", MUTED))
+            body.append(_text(x + _SLAB_W + depth, 12 + lift, note, small, "end", MUTED))
     halo = {"stroke": "#ffffff", "stroke_width": 4, "paint_order": "stroke"}  # readable over a band
     for x, name in zip(cols, ("b = 0", "one table", "b = 0"), strict=True):
         body.append(_text(x + _SLAB_W / 2, top + _SLAB_H / 2 + 6, name, 17, **(halo if band else {})))
-    for x, sign in ((cols[1] - gap / 2, "+"), (cols[2] - gap / 2, "=")):
+    # Each sign a little left of its gap's middle: the next stack's "T = …" stands on the gap's right.
+    for x, sign in ((cols[1] - gap / 2 - 6, "+"), (cols[2] - gap / 2 - 6, "=")):
         body.append(_text(x, top + _SLAB_H / 2 + 12, sign, 36))
     body.append(
         _text(

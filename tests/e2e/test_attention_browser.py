@@ -49,9 +49,10 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(server, br
     page.goto(f"{server}/Attention?method=alibi&present=true")
     wait_for_app(page)
     heights = []
-    # presenting: the bridge's words, then its picture; content, position part, weights; A and B; every family
-    for slide, charts in ((1, 0), (2, 2), (3, 3), (4, 2), (5, 7)):
-        expect(page.get_by_text(f"Section {slide} of 5")).to_be_visible(timeout=30_000)
+    # presenting: the bridge's words, then its picture; content, position part, weights; A and B; every
+    # family, the others' then the relative ones' (seven maps with every token labelled fill two slides)
+    for slide, charts in ((1, 0), (2, 2), (3, 3), (4, 2), (5, 3), (6, 4)):
+        expect(page.get_by_text(f"Section {slide} of 6")).to_be_visible(timeout=30_000)
         if slide == 4:
             expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(0)  # the answer waits for a guess
             page.get_by_role("textbox").last.fill("-2")  # ALiBi's slope 1/2, 4 tokens back
@@ -60,7 +61,7 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(server, br
         assert_drawn(page, charts, 200, 100)
         page.screenshot(path=str(shots / f"attention_presenter_{slide}.png"))
         heights.append(page.evaluate(SCROLL_HEIGHT_JS))
-        if slide < 5:
+        if slide < 6:
             page.get_by_role("button", name="Next ▶").click()
     assert max(heights) <= PROJECTOR[1], heights
     assert page.get_by_test_id("stException").count() == 0

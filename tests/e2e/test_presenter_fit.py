@@ -6,7 +6,9 @@ scrolling container (``stAppScrollToBottomContainer``, else ``stMain``) while th
 is measured as it opens and again after its Reveal, if it has one. Readable: every chart is large enough,
 every text of a chart drawn as SVG is at least ``LEAST_FONT`` px as the browser computes it and whole (not
 cut to "…" nor past the chart's edge), and every chart's spec (the only way to read a chart drawn on a
-canvas) sets no text smaller; no table is cut off at the right.
+canvas) sets no text smaller; no table is cut off at the right. Every drawn diagram's text (an SVG picture
+as it is scaled on screen, a token chip) is at least ``LEAST_FONT`` px too; no two axis labels of a chart
+overlap; an axis of tokens (an attention map's keys) labels every token.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ PAGES = [
     "Glossary",
 ]
 
-_SECTION_JS = """(least) => {
+_SECTION_JS = r"""(least) => {
   const c = document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
     || document.querySelector('[data-testid="stMain"]');
   const charts = [...document.querySelectorAll('.vega-embed')].map(e => {
@@ -58,7 +60,62 @@ _SECTION_JS = """(least) => {
     return t.textContent.trim().endsWith('…') || (b.width > 0 && (b.left < s.left - 1 || b.right > s.right + 1
       || b.top < s.top - 4 || b.bottom > s.bottom + 4));
   }).map(t => t.textContent.trim());
-  return {height: c.scrollHeight, charts, small, cut, clipped};
+  // A diagram drawn as an image (core.views.diagrams: an SVG in a data URL) scales its text with it: each
+  // text's font size times the image's drawn width over its own. A diagram drawn as HTML: computed sizes.
+  const diagrams = [];
+  const tooSmall = (text, size) => {
+    const shown = text.trim().slice(0, 40);
+    if (shown && size < least - 0.01) diagrams.push(`"${shown}" at ${size.toFixed(1)}px`);
+  };
+  for (const img of document.querySelectorAll('[data-testid=stMain] [data-testid=stImage] img')) {
+    const [head, data] = (img.getAttribute('src') || '').split(',', 2);
+    if (!head.startsWith('data:image/svg+xml')) continue;
+    const bytes = head.endsWith(';base64') ? Uint8Array.from(atob(data), ch => ch.charCodeAt(0)) : null;
+    const text = bytes ? new TextDecoder().decode(bytes) : decodeURIComponent(data);
+    const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+    const scale = img.getBoundingClientRect().width / Number(svg.getAttribute('viewBox').split(/[ ,]+/)[2]);
+    for (const t of svg.querySelectorAll('text')) {
+      tooSmall(t.textContent, Number(t.closest('[font-size]')?.getAttribute('font-size') || 16) * scale);
+    }
+  }
+  for (const block of document.querySelectorAll('[data-testid=stMain] [data-testid=stHtml]')) {
+    const walk = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const e = node.parentElement;
+      if (e.closest('style, script') || !e.getClientRects().length) continue;
+      tooSmall(node.textContent, parseFloat(getComputedStyle(e).fontSize));
+    }
+  }
+  // A chart's axis labels: no two drawn ones overlap (each box in the labels' own turned frame, so that
+  // labels at an angle are not taken for their upright boxes), and an axis of tokens ("3:·cat", an
+  // attention map's keys and queries) labels every one (Vega hides a label it has no room for).
+  const overlapping = [], unlabelled = [];
+  const drawn = t => t.textContent.trim() && getComputedStyle(t).opacity !== '0'
+    && t.getAttribute('opacity') !== '0';
+  const box = t => {  // the label's box, turned upright: [left, right, top, bottom]
+    const m = t.getScreenCTM(), b = t.getBBox(), turn = -Math.atan2(m.b, m.a);
+    const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]]
+      .map(([x, y]) => new DOMPoint(x, y).matrixTransform(m))
+      .map(p => [p.x * Math.cos(turn) - p.y * Math.sin(turn), p.x * Math.sin(turn) + p.y * Math.cos(turn)]);
+    const xs = corners.map(p => p[0]), ys = corners.map(p => p[1]);
+    return [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  };
+  document.querySelectorAll('[data-testid=stVegaLiteChart] svg').forEach((svg, k) => {
+    for (const axis of svg.querySelectorAll('g.role-axis')) {
+      const all = [...axis.querySelectorAll('.role-axis-label text')];
+      const labels = all.filter(drawn).map(t => [t.textContent.trim(), box(t)]);
+      labels.forEach(([a, [l1, r1, t1, b1]], i) => labels.slice(i + 1).forEach(([b, [l2, r2, t2, b2]]) => {
+        const w = Math.min(r1, r2) - Math.max(l1, l2), h = Math.min(b1, b2) - Math.max(t1, t2);
+        const by = `${w.toFixed(0)} × ${h.toFixed(0)} px`;
+        if (w > 1 && h > 1) overlapping.push(`chart ${k + 1}: "${a}" and "${b}" (${by})`);
+      }));
+      const keys = all.map(t => t.textContent.trim().match(/^(\d+):/)).filter(Boolean).map(m => Number(m[1]));
+      if (keys.length && keys.length === all.length && labels.length !== Math.max(...keys) + 1) {
+        unlabelled.push(`chart ${k + 1}: ${labels.length} labels for ${Math.max(...keys) + 1} tokens`);
+      }
+    }
+  });
+  return {height: c.scrollHeight, charts, small, cut, clipped, diagrams, overlapping, unlabelled};
 }"""
 # Where a chart's spec sets the size of a text (in its config: every kind of text the charts draw).
 _CONFIGURED = {
@@ -150,7 +207,8 @@ def section_title(page) -> str:
 
 def misfits(page, where: str, specs: ChartSpecs | None = None) -> list[str]:
     """What does not fit the projector in the section shown: its height, charts too small to read, chart
-    text under ``LEAST_FONT`` px (drawn, and in the specs received), and tables cut off at the right."""
+    and diagram text under ``LEAST_FONT`` px (drawn, and in the specs received), tables cut off at the
+    right, axis labels that overlap and tokens an axis leaves unlabelled."""
     drawn(page)
     shown = page.evaluate(_SECTION_JS, LEAST_FONT)
     found = []
@@ -162,6 +220,9 @@ def misfits(page, where: str, specs: ChartSpecs | None = None) -> list[str]:
     found += [f"{where}: chart text {text}" for text in shown["small"]]
     found += [f"{where}: {table} cut off at the right" for table in shown["cut"]]
     found += [f"{where}: chart text cut to “{text}”" for text in shown["clipped"]]
+    found += [f"{where}: diagram text {text}" for text in shown["diagrams"]]
+    found += [f"{where}: axis labels overlap, {pair}" for pair in shown["overlapping"]]
+    found += [f"{where}: tokens left unlabelled, {axis}" for axis in shown["unlabelled"]]
     found += [f"{where}: {text}" for text in (specs.small_text() if specs else [])]
     return found
 

@@ -31,9 +31,11 @@ from core.attention.charts import (
 from core.attention.compare import (
     KeyWeight,
     PairTerm,
+    every_family_sentence,
     headline_pairs,
     pair_sentence,
     pair_terms,
+    pattern,
     tokens_back,
     visible_keys,
 )
@@ -58,6 +60,7 @@ from ui.widgets import table, token_text
 register_url_keys("head", "causal")
 SKIPPED = ("pairing", EXTRAPOLATE.key)  # settings the page does not use (its RoPE pairs as the tiny GPT)
 WEIGHT_DOMAIN = (0.0, 1.0)
+SLIDE_ROW = 26  # px a token takes in a slide's map: its 17-px label's box is 23 px tall
 
 
 @dataclass(frozen=True)
@@ -265,13 +268,14 @@ def heatmap(
     """One query × key heatmap of ``values`` [T, T] (``m``'s mask hides its cells), drawn in ``where``.
 
     ``description``: what a screen reader says for it (default: ``heatmap_description`` of the cells
-    drawn). ``options``: ``attention_heatmap``'s, and ``height`` for its height when presenting (sized so
-    that a section fits a 1280 × 720 projector).
+    drawn). ``options``: ``attention_heatmap``'s, and ``row`` for the px a position takes when presenting
+    (every key and query labelled on a slide, the map as tall as that needs: a 1280 × 720 projector fits
+    the default sentences' 6 tokens).
     """
-    projected = options.pop("height", 320)
+    row = options.pop("row", SLIDE_ROW)
     on = presenting()
     shown = shown_positions(len(pieces))
-    height = projected if on else min(560, 170 + 26 * len(shown))  # labels and title: ~170 px
+    height = min(560, 170 + 26 * len(shown))  # labels and title: ~170 px
 
     def build() -> tuple[object, int]:  # the chart, and the bytes its frame takes
         frame = heatmap_frame(values, m.mask, shown)
@@ -289,6 +293,7 @@ def heatmap(
             legend=legend,
             scheme=scheme,
             height=height,
+            row=row if on else None,
             description=said,
             **options,
         )
@@ -296,9 +301,19 @@ def heatmap(
 
     # Kept while the map lives: a rerun that changes no map (a new batch size or stride) draws the page's
     # 13 charts without building or converting them again.
-    key = (tuple(pieces), title, legend, tuple(domain), height, on, description, *sorted(options.items()))
+    key = (
+        tuple(pieces),
+        title,
+        legend,
+        tuple(domain),
+        height,
+        row,
+        on,
+        description,
+        *sorted(options.items()),
+    )
     chart = cache.kept_chart(key, (values, m.mask), build)
-    where.altair_chart(chart, width="stretch", height=height)
+    where.altair_chart(chart, width="stretch", height="content" if on else height)
 
 
 def grid(count: int, per_row: int = 2) -> list:
@@ -326,7 +341,7 @@ def split_view(
         panels[1] = (m.position, f"{label}: position part", "score", domain)
     cells = grid(len(panels), len(panels) if presenting() else 2)
     for cell, (values, title, legend, scale) in zip(cells, panels, strict=True):
-        heatmap(values, m, pieces, title, legend, scale, cell, height=330, **outline)
+        heatmap(values, m, pieces, title, legend, scale, cell, **outline)
     note = shown_note(len(pieces))
     if note:
         st.caption(note)
@@ -345,26 +360,38 @@ def side_by_side(
         st.columns(2), "AB", (view.maps_a[view.method], view.map_b), pieces, queries, strict=True
     ):
         if query is None:
-            heatmap(m.weights, m, ps, f"{label}: weights", "weight", WEIGHT_DOMAIN, column, height=270)
+            heatmap(m.weights, m, ps, f"{label}: weights", "weight", WEIGHT_DOMAIN, column)
             continue
         title = f"{label}: weights ({quoted_plain(ps[query])} outlined)"
-        heatmap(m.weights, m, ps, title, "weight", WEIGHT_DOMAIN, column, highlight=query, height=270)
+        heatmap(m.weights, m, ps, title, "weight", WEIGHT_DOMAIN, column, highlight=query)
 
 
-def small_multiples(view: SentenceMaps, pieces: list[str], highlight: int | None = None) -> None:
+EVERY_FAMILY_PARTS = ["none and absolute", "relative"]  # presenting, the maps of each kind on a slide
+
+
+def small_multiples(
+    view: SentenceMaps, pieces: list[str], highlight: int | None = None, part: int | None = None
+) -> None:
     """Section 3: every family's position part on A, on one colour scale, each with its signature
-    (``highlight``: the followed token's query row, outlined in each).
+    (``highlight``: the followed token's query row, outlined in each), under one sentence on what to see.
 
-    Presenting: four in a row, without legends, axis titles or signatures, so that the seven fit the
-    projector (the caption names the scale; a hover gives each number).
+    Presenting: part ``part`` of ``EVERY_FAMILY_PARTS`` (the relative families, or the others), four in a
+    row, without legends, axis titles or signatures (the caption names the scale; a hover gives each
+    number), every token labelled: seven maps so labelled would not fit one 1280 × 720 slide.
     """
     domain = symmetric_domain([m.position[m.mask] for m in view.maps_a.values()])
     constant = domain[1] / 100  # symmetric log: T5's small untrained biases show next to ALiBi's
     on = presenting()
-    for cell, (name, m) in zip(grid(len(view.maps_a), 4 if on else 2), view.maps_a.items(), strict=True):
+    maps = {
+        name: m
+        for name, m in view.maps_a.items()
+        if part is None or (FAMILIES[name].kind == "relative") == (EVERY_FAMILY_PARTS[part] == "relative")
+    }
+    st.markdown(every_family_sentence({FAMILIES[name].label: pattern(m) for name, m in maps.items()}))
+    for cell, (name, m) in zip(grid(len(maps), 4 if on else 2), maps.items(), strict=True):
         family = FAMILIES[name]
         title = family.label if on else f"{family.label}: {family.injects}"
-        common = {"symlog": constant, "accent": family.color, "compact": on, "height": 215}
+        common = {"symlog": constant, "accent": family.color, "compact": on}
         said = view.signatures[name]
         if highlight is not None:
             common["highlight"] = highlight
@@ -633,9 +660,8 @@ def attention_bridge(
     )
     labels = token_labels(shown)
     frame = query_row_frame(m, labels, query)
-    height = max(200, 120 + 28 * T)  # a bar a token, and room for the title, the axis and the legend
-    for cell, chart in zip(st.columns(2), query_row_charts(frame, labels[query], height=height), strict=True):
-        cell.altair_chart(readable(chart), width="stretch", height=height)
+    for cell, chart in zip(st.columns(2), query_row_charts(frame, labels[query]), strict=True):
+        cell.altair_chart(readable(chart), width="stretch")  # as tall as its keys need
 
 
 def attention_bridge_expander() -> None:

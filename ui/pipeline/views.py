@@ -29,7 +29,7 @@ from core.views.glossary import define
 from core.views.markup import escape_markdown
 from core.views.units import human_bytes, plural
 from ui.pipeline.follow import first_places
-from ui.presenter import presenting
+from ui.presenter import LEAST_FONT, presenting
 from ui.server import cache
 from ui.state.presets import to_custom
 from ui.text_source import LONG_SAMPLE, use_long_sample
@@ -72,6 +72,11 @@ def no_window(message: str, text: str, num_tokens: int) -> None:
 WIDE_ROW = 14  # tokens per row of the windows' drawing on a presenter's slide (1,040 px wide)
 
 
+def least_font() -> int:
+    """The pictures' smallest text: a back row's on a slide (drawn at its own size there), else theirs."""
+    return LEAST_FONT if presenting() else 0
+
+
 def windows_step(
     cfg: PipelineConfig,
     batch: Batch,
@@ -97,7 +102,8 @@ def windows_step(
             st.markdown("**The windows over the text** (first batch: each lane is one row b of `inputs`)")
         starts = [b * cfg.stride for b in range(B)]
         per_row = {"per_row": WIDE_ROW} if presenting() else {}  # wider and shorter: one screen
-        picture(windows_svg(token_strings(ids[:MAX_WINDOW_TOKENS], V), starts, T, mark=token, **per_row))
+        pieces = token_strings(ids[:MAX_WINDOW_TOKENS], V)
+        picture(windows_svg(pieces, starts, T, mark=token, least_font=least_font(), **per_row))
         if B > 1:
             st.caption(windows_sentence(T, cfg.stride))
     if part not in (None, 2):
@@ -158,7 +164,8 @@ def token_step(
         shown = seq_ids[:MAX_LOOKUP_ROWS]
         labels = [f"{shown_piece(p)} {i:,}" for p, i in zip(token_strings(shown, V), shown, strict=True)]
         out = f"token_embeddings[{seq}]"
-        picture(lookup_svg(labels, seq_ids, V, d, "token_embedding_layer", out, "token_embeddings", marked))
+        table = "token_embedding_layer"
+        picture(lookup_svg(labels, seq_ids, V, d, table, out, "token_embeddings", marked, least_font()))
     if part not in (None, 2):
         return
     row = cache.view(
@@ -203,7 +210,10 @@ def position_step(
         )
         labels = [f"t = {t}" for t in range(min(T, MAX_LOOKUP_ROWS))]
         table = family.table_name
-        picture(lookup_svg(labels, list(range(T)), T, d, table, "pos_embeddings", "pos_embeddings", marked))
+        rows = list(range(T))
+        picture(
+            lookup_svg(labels, rows, T, d, table, "pos_embeddings", "pos_embeddings", marked, least_font())
+        )
     if part not in (None, 2):
         return
     values_table(corner.pos_embeddings, corner.positions, corner.dims, marked=marked)
@@ -251,7 +261,7 @@ def broadcast_picture(B: int, T: int, d: int, mark: tuple[int, int] | None = Non
     """The broadcasting diagram and what PyTorch does, in words: the lesson's "duplicates the values B
     times" (what the sum holds) joined to the step's 0 B (the view that makes the add needs no copy).
     ``mark``: the followed token's (b, t), drawn as a band across its sequence's box and the table."""
-    picture(broadcast_svg(B, T, d, mark))
+    picture(broadcast_svg(B, T, d, mark, least_font()))
     if mark is not None:
         b, t = mark
         box = (  # each sequence is one box of a stack: b = 0 in front

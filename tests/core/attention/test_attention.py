@@ -19,7 +19,7 @@ from core.attention import (
     top_key,
 )
 from core.attention.charts import attention_heatmap, symmetric_domain
-from core.attention.compare import KeyWeight
+from core.attention.compare import DIAGONAL, NONE, PLACES, KeyWeight, every_family_sentence, pattern
 from core.attention.display import chart_bytes, heatmap_frame, shown_note, shown_positions, token_labels
 from core.attention.heads import first_block_state
 from core.order import first_moved, shared_tokens
@@ -319,6 +319,28 @@ def test_each_familys_signature_is_read_from_its_numbers():
     learned = amap("learned", q_in=Q0 + shift, k_in=K0 + shift)
     assert "depends on where each token stands" in signature(FAMILIES["learned"], learned)
     assert "nothing is masked" in signature(FAMILIES["nope"], amap("nope", causal=False))
+
+
+def test_each_maps_pattern_is_read_from_its_numbers():
+    assert pattern(amap("nope")) == NONE and pattern(amap("alibi")) == DIAGONAL
+    shift = torch.tensor([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]], dtype=torch.float64)
+    assert pattern(amap("learned", q_in=Q0 + shift, k_in=K0 + shift)) == PLACES
+
+
+def test_every_familys_sentence_says_what_to_see_for_one_many_and_none():
+    maps = {"ALiBi": DIAGONAL, "T5 bias": DIAGONAL, "RoPE": PLACES, "NoPE": NONE}
+    assert every_family_sentence(maps) == (
+        "Read each map along its diagonals (there the distance i − j is the same): ALiBi and T5 bias are "
+        "the same along every diagonal; RoPE changes along a diagonal; NoPE changes no score."
+    )
+    assert every_family_sentence({"ALiBi": DIAGONAL}) == (
+        "Read each map along its diagonals (there the distance i − j is the same): ALiBi is the same along "
+        "every diagonal."
+    )
+    assert every_family_sentence({"NoPE": NONE, "a": NONE}) == (
+        "Read each map along its diagonals: NoPE and a change no score."
+    )
+    assert every_family_sentence({}) == "There is no map to read."
 
 
 # What a heatmap shows.

@@ -6,7 +6,14 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from core.views.colors import TENSOR_COLORS
-from core.views.diagrams import MARKED, broadcast_svg, lookup_svg, windows_sentence, windows_svg
+from core.views.diagrams import (
+    MARKED,
+    MAX_LEAST_FONT,
+    broadcast_svg,
+    lookup_svg,
+    windows_sentence,
+    windows_svg,
+)
 
 NS = "{http://www.w3.org/2000/svg}"
 GREY = "#f3f4f6"
@@ -159,3 +166,68 @@ def test_broadcast_marks_the_followed_tokens_slab_and_row(b, t):
     assert float(table.get("y")) - 16 - 7 * 7 == pytest.approx(72 * t / T)  # row t of the table's front slab
     label = root.get("aria-label")
     assert f"row t = {t} of sequence b = {b}" in label and ("behind" in label) == (b >= 8)
+
+
+def sizes(root: ET.Element) -> dict[str, float]:
+    """Each text's font size, by its text (the last one drawn of a repeated text)."""
+    return {t.text or "": float(t.get("font-size")) for t in root.iter(f"{NS}text")}
+
+
+PICTURES = {  # each picture at the book's settings, drawn with a given least font
+    "windows": lambda least: windows_svg([f"w{k}" for k in range(20)], [0, 4], 4, least_font=least),
+    "lookup": lambda least: lookup_svg(
+        [f"t = {t}" for t in range(10)], list(range(10)), 50_257, 256, "p", "q", "pos_embeddings", {1}, least
+    ),
+    "broadcast": lambda least: broadcast_svg(8, 4, 256, (1, 2), least),
+}
+
+
+@pytest.mark.parametrize("name", PICTURES)
+@pytest.mark.parametrize("least", [14, 16, MAX_LEAST_FONT])
+def test_every_text_of_a_picture_is_at_least_the_font_asked_for(name, least):
+    drawn = sizes(parse(PICTURES[name](least)))
+    assert min(drawn.values()) == least  # its smallest texts are raised to it, no further
+    plain = sizes(parse(PICTURES[name](0)))
+    assert all(drawn[text] == max(size, least) for text, size in plain.items())
+
+
+@pytest.mark.parametrize("name", PICTURES)
+def test_a_least_font_larger_than_the_labels_is_refused(name):
+    with pytest.raises(ValueError, match="least_font is at most 17 units; it is 18"):
+        PICTURES[name](MAX_LEAST_FONT + 1)
+
+
+def test_by_default_the_pictures_keep_their_own_small_texts():
+    assert sizes(parse(PICTURES["windows"](0)))["3"] == 11  # a token's number
+    assert sizes(parse(PICTURES["lookup"](0)))["50,256"] == 12  # the table's last row
+    assert sizes(parse(PICTURES["broadcast"](0)))["read ×8, not copied"] == 14
+
+
+def test_a_larger_tokens_number_stays_under_its_token_in_a_taller_cell():
+    root = parse(PICTURES["windows"](16))
+    cell = next(r for r in root.iter(f"{NS}rect") if r.get("rx") == "5")
+    top, height = float(cell.get("y")), float(cell.get("height"))
+    at = {t.text: float(t.get("y")) for t in root.iter(f"{NS}text")}
+    assert at["w3"] + 4 <= at["3"] - 16 * 0.75  # the token's descent clears the number's capitals
+    assert at["3"] + 4 <= top + height  # and the number's descent is inside its cell
+
+
+def test_larger_notes_above_the_stacks_stay_clear_of_them():
+    for least in (0, 16, MAX_LEAST_FONT):
+        root = parse(PICTURES["broadcast"](least))
+        note = next(t for t in root.iter(f"{NS}text") if t.text == "read ×8, not copied")
+        highest = min(float(r.get("y")) for r in root.iter(f"{NS}rect"))  # the back slab's top
+        assert float(note.get("y")) + 4 <= highest  # the note's descent clears it
+        assert float(note.get("y")) - float(note.get("font-size")) * 0.75 >= 0  # inside the picture
+
+
+def test_the_tables_last_row_number_goes_under_its_corner_when_larger():
+    root = parse(PICTURES["lookup"](16))
+    texts_at = {t.text: float(t.get("y")) for t in root.iter(f"{NS}text")}
+    table = max(
+        (r for r in root.iter(f"{NS}rect") if r.get("fill") == "#f9fafb"),
+        key=lambda r: float(r.get("height")),
+    )
+    bottom = float(table.get("y")) + float(table.get("height"))
+    assert texts_at["50,256"] - 16 * 0.75 >= bottom  # below the table, clear of the last label
+    assert texts_at["50,256"] + 4 <= float(root.get("height"))
