@@ -19,8 +19,8 @@ def test_the_pipeline_tokenizes_with_the_sidebars_v(vocab, open_page):
     at = open_page(vocab=str(vocab), text=TEXT, context="4", batch="2")
     assert not at.exception and not at.error
     assert token_count(at) == len(encode(TEXT, vocab))
-    chips = " ".join(str(h.proto.body) for h in at.main.get("html"))
-    ids = [int(i) for i in re.findall(r"<sub>(\d+)</sub>", chips)]
+    chips = at.button_group(key="pick_token").proto.options  # the text's chips, each "piece :small[ID]"
+    ids = [int(re.search(r":small\[(\d+)\]", chip.content).group(1)) for chip in chips]
     assert ids == encode(TEXT, vocab)[: len(ids)] and max(ids) < vocab
 
 
@@ -45,6 +45,6 @@ def test_a_vocab_below_257_is_explained(vocab, open_page):
 def test_why_position_uses_the_cut_tokenizer(open_page):
     at = open_page("pages/Why_position.py", vocab="300")
     assert not at.exception and not at.error
-    chips = " ".join(str(h.proto.body) for h in at.main.get("html"))
-    ids = [int(i) for i in re.findall(r"<sub>(\d+)</sub>", chips)]
+    chips = at.button_group(key="pick_token").proto.options  # the text's chips, each "piece :small[ID]"
+    ids = [int(re.search(r":small\[(\d+)\]", chip.content).group(1)) for chip in chips]
     assert ids and max(ids) < 300
