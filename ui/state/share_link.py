@@ -16,23 +16,28 @@ MAX_LINK_TEXT = 1_000  # characters of pasted text a link carries
 _BUTTON = """
 <button class="copy-link" type="button" data-link="{link}">Copy link</button>
 <span class="copy-status" role="status" aria-live="polite"></span>
-<input class="copy-fallback" type="text" readonly hidden aria-label="The link" value="{link}">
 <script>
 // Where the browser blocks the clipboard (a page served over plain http has none), the link appears
-// selected for Ctrl+C: hidden until then, it is no Tab stop on the way to every page.
+// selected for Ctrl+C: made only then, it is no Tab stop on the way to every page.
 document.querySelectorAll("button.copy-link:not([data-bound])").forEach((button) => {{
   button.dataset.bound = "1";
   button.addEventListener("click", () => {{
-    const status = button.nextElementSibling, box = status.nextElementSibling;
+    const status = button.nextElementSibling;
     const blocked = () => {{
       status.textContent = "Copying was blocked: the link is selected below, press Ctrl+C";
-      box.hidden = false;
+      let box = status.nextElementSibling;
+      if (!box || !box.classList.contains("copy-fallback")) {{
+        box = Object.assign(document.createElement("input"), {{className: "copy-fallback", readOnly: true}});
+        box.setAttribute("aria-label", "The link");
+        status.after(box);
+      }}
+      box.value = button.dataset.link;
       box.focus();
       box.select();
     }};
     if (!navigator.clipboard) return blocked();
     navigator.clipboard.writeText(button.dataset.link).then(
-      () => {{ status.textContent = "Copied: paste it anywhere"; box.hidden = true; }}, blocked);
+      () => {{ status.textContent = "Copied: paste it anywhere"; }}, blocked);
   }});
 }});
 </script>
@@ -43,7 +48,6 @@ document.querySelectorAll("button.copy-link:not([data-bound])").forEach((button)
 .copy-status {{ display: block; min-height: 1.2em; font-size: 0.8rem; color: #15803d; margin-top: 0.2rem; }}
 .copy-fallback {{ width: 100%; font: 0.8rem ui-monospace, monospace; padding: 0.3rem;
   border: 1px solid #d1d5db; border-radius: 0.4rem; }}
-.copy-fallback[hidden] {{ display: none; }}
 </style>
 """
 
