@@ -21,7 +21,7 @@ from ui.families.compare import (
     similarity_parts,
     similarity_section,
 )
-from ui.families.controls import family_settings
+from ui.families.controls import family_settings, settings_words
 from ui.navigation import page_title
 from ui.presenter import Slides, presenting
 from ui.server.memory import reserve_for_run
@@ -32,8 +32,11 @@ slot = answer_slot()  # filled once the settings are checked: the answer comes f
 if not presenting():
     st.markdown(intro(cfg))
     attention_bridge_expander()  # query, key and score, for a student the lecture has not taught them
-    with st.expander("Family settings", expanded=True):
-        fam = family_settings()
+    # The words the settings' labels use, defined where the page reads them (the table uses them too);
+    # the settings themselves folded: the page's content comes first, not nine expert controls.
+    st.markdown(settings_words())
+    with st.expander("Family settings"):
+        fam = family_settings(words=False)
 else:  # the projector's screen holds one section: the settings wait in the sidebar
     with st.sidebar.expander("Family settings"):
         fam = family_settings(columns=1)

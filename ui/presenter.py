@@ -170,11 +170,9 @@ def presenter_toggle(bound: dict) -> None:
     if st.query_params.get(PRESENT) == "1":  # links written before the switch was bound say present=1
         st.query_params[PRESENT] = "true"
         st.session_state[PRESENT] = True
-    st.toggle(
-        "Presenter mode",
-        help="Large type for a projector, one section at a time, and a prediction before each answer.",
-        **bound,
-    )
+    st.toggle("Presenter mode", **bound)
+    # Under the switch, not behind a "?" button: a Tab stop of its own before every page (ui.settings).
+    st.caption("Large type for a projector, one section at a time, and a prediction before each answer.")
 
 
 def presenting() -> bool:

@@ -11,7 +11,8 @@ from core.text.book import BOOK_TEXT_NAME, BOOK_TEXT_URL, BOOK_TITLE
 from core.text.samples import SAMPLE_TITLES, SAMPLES
 from core.text.textfile import MAX_UPLOAD_BYTES, decode_text_file, too_large_message
 from core.views.markup import escape_markdown
-from ui.state.url_keys import register_url_keys, url_bound
+from ui.state.named_choice import named_choice
+from ui.state.url_keys import register_url_keys
 
 # Both caps derive from the server's memory budget (core.serving.budget): what a class's texts keep together.
 PASTE_HELP = (
@@ -79,8 +80,8 @@ def text_source() -> TextChoice:
             max_chars=MAX_TEXT_CHARS,
             persist_state="session",
             placeholder="Paste any text here",
-            help=PASTE_HELP,
         )
+        st.caption(PASTE_HELP)  # under the box, not behind a "?" button: no Tab stop of its own
         if not text:  # a text of newlines or spaces is a text: GPT-2's BPE has tokens for them
             return TextChoice("", "", "The text is empty: paste some text, or pick a sample.")
         if (size := len(text.encode("utf-8"))) > MAX_TEXT_BYTES:  # by what it costs, not its characters
@@ -88,11 +89,6 @@ def text_source() -> TextChoice:
         return TextChoice(text, "pasted text")
     if source == "upload":
         return _read_upload()
-    name = st.selectbox(
-        "Sample",
-        list(SAMPLES),
-        help="  \n".join(f"**{k}**: {v}" for k, v in SAMPLE_TITLES.items()),
-        **url_bound("sample"),
-        index=list(SAMPLES).index(DEFAULT_SAMPLE),
-    )
+    # The list shows each sample's title; the URL keeps its name (sample=log).
+    name = named_choice("Sample", list(SAMPLES), "sample", DEFAULT_SAMPLE, SAMPLE_TITLES.get)
     return TextChoice(SAMPLES[name], f"sample: {SAMPLE_TITLES[name]}")

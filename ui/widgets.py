@@ -92,6 +92,7 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
 
 # A table wider than the screen (a phone) scrolls inside its box: the box then takes the keyboard's
 # focus, so arrow keys scroll it, and is named for a screen reader; a table that fits takes no focus.
+# After a page change the focus goes to the new page's title.
 _SCRIPT = """
 <span class="no-room" hidden></span>
 <script>
@@ -156,6 +157,50 @@ _SCRIPT = """
     requestAnimationFrame(() => { queued = false; name(); });
   }).observe(document.body, { childList: true, subtree: true, characterData: true });
   name();
+})();
+// After a page change (a click or Enter on a page link), the focus goes to the new page's title: else
+// it stays on the sidebar's link, and the next Tab and Enter open another page. The first page a
+// browser opens keeps the focus at the top, where the skip link is.
+(() => {
+  if (window.__pageFocus) return;
+  window.__pageFocus = true;
+  let path = location.pathname, due = false, old = "";
+  const title = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const h1 = document.querySelector('[data-testid="stMain"] h1');
+    const done = app && app.dataset.testScriptState === "notRunning";
+    return done && h1 && !h1.closest('[data-stale="true"]') ? h1 : null;
+  };
+  // The sidebar's link to the page shown leads nowhere new: it is marked as the current page for a screen
+  // reader and takes no Tab stop (it stays visible and clickable), one stop fewer before every page.
+  const here = (a) => new URL(a.getAttribute("href") || "./", location.href).pathname.replace(/[/]$/, "")
+    === location.pathname.replace(/[/]$/, "");
+  const links = '[data-testid="stSidebar"] a[data-testid="stPageLink-NavLink"]';
+  const markHere = () => document.querySelectorAll(links).forEach((a) => {
+    if (here(a) === (a.getAttribute("aria-current") === "page")) return;
+    if (here(a)) { a.setAttribute("aria-current", "page"); a.tabIndex = -1; }
+    else { a.removeAttribute("aria-current"); a.removeAttribute("tabindex"); }
+  });
+  const check = () => {
+    markHere();
+    if (location.pathname !== path) { path = location.pathname; due = true; }
+    const h1 = title();
+    if (!due) { old = h1 ? h1.textContent : old; return; }  // the shown page's title, until a change
+    if (!h1 || h1.textContent === old) return;  // the old page's title is still there
+    due = false;
+    old = h1.textContent;
+    h1.tabIndex = -1;  // focusable by script, no Tab stop of its own
+    h1.focus({ preventScroll: true });
+  };
+  let queued = false;
+  const soon = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; check(); });
+  };
+  new MutationObserver(soon).observe(document.body, {
+    childList: true, subtree: true, attributes: true, attributeFilter: ["data-test-script-state"],
+  });
 })();
 </script>
 """

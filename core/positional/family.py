@@ -34,6 +34,14 @@ class Param:
     # A sentence that defines the glossary words of ``label`` (core.views.glossary), shown above the
     # settings: a widget's label is read before anything under it.
     words: str = ""
+    # What the list shows for each of ``options``, in the same order, in a student's words (the URL and
+    # the code keep the options themselves); none: the options as they are.
+    option_words: tuple[str, ...] = ()
+
+    def shown(self, value: object) -> str:
+        """What the list shows for the option ``value``."""
+        words = dict(zip(self.options, self.option_words, strict=False))
+        return words.get(value, str(value))
 
     def check(self, value: object) -> None:
         """Raise ``ValueError`` naming the setting when ``value`` is out of its range or options."""
@@ -149,11 +157,12 @@ HEADS = Param(
 )
 EXTRAPOLATE = Param(
     "extrapolate",
-    "Used length ×",
+    "How far the charts go",
     2,
-    "How far the charts look past the trained length (the sidebar's context length): the used length is "
-    "this factor times the context length.",
+    "How far the charts look past the trained length (the sidebar's context length T): the used length is "
+    "this many times T.",
     options=(1, 2, 4, 8),
+    option_words=("T, the trained length", "2 × T", "4 × T", "8 × T"),
 )
 MAX_USED_LENGTH = 65_536  # positions any family is evaluated at (used length = factor × context)
 

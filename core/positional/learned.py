@@ -18,12 +18,17 @@ from core.views.glossary import define
 INITS = {"torch": 1.0, "openai": 0.01, "hf": 0.02}  # init name -> std of N(0, std²)
 INIT = Param(
     "init",
-    "Learned init",
+    "Learned table's random start",
     "torch",
     "How spread out the untrained table's random numbers are, before training optimizes them: torch "
     "draws them as the lecture's code does (spread 1), openai as GPT-2's released code (spread 0.01), hf "
     "as Hugging Face's copy of GPT-2 (spread 0.02).",
     options=tuple(INITS),
+    option_words=(
+        "spread 1, as the lecture's code (torch)",
+        "spread 0.01, as GPT-2's code (openai)",
+        "spread 0.02, as Hugging Face's GPT-2 (hf)",
+    ),
 )
 
 

@@ -139,12 +139,13 @@ def rope_long_term_decay(
 PAIRINGS = ("interleaved", "halves")
 PAIRING = Param(
     "pairing",
-    "RoPE pairs",
+    "RoPE: numbers turned together",
     "interleaved",
     "Which numbers of a query and a key RoPE turns together: interleaved pairs neighbours, numbers 0 and "
     "1, 2 and 3, …, as the paper; halves pairs number i with number i + dh/2, as GPT-NeoX and Hugging "
     "Face's code. The same turning, with the numbers in another order.",
     options=PAIRINGS,
+    option_words=("neighbours: 0 and 1, 2 and 3, … (the paper)", "i and i + dh/2 (GPT-NeoX, Hugging Face)"),
 )
 
 

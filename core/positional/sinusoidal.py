@@ -110,12 +110,17 @@ BASE = Param(
 )
 LAYOUT = Param(
     "layout",
-    "Sinusoid layout",
+    "Sinusoid: order of the numbers",
     "interleaved",
     "The order of the sinusoid's numbers in a position's vector: "
     + "; ".join(f"{name}, {words}" for name, words in LAYOUT_WORDS.items())
     + ". The same kind of waves, in another order.",
     options=LAYOUTS,
+    option_words=(
+        "each sine beside its cosine, as the 2017 paper",
+        "all sines, then all cosines",
+        "sines, then cosines, other speeds (fairseq)",
+    ),
 )
 
 

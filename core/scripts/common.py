@@ -27,6 +27,34 @@ tokenizer = tiktoken.Encoding(
     mergeable_ranks={{piece: rank for piece, rank in ranks.items() if rank < n_vocab - 1}},
     special_tokens={{"<|endoftext|>": n_vocab - 1}},
 )'''
+# The Pipeline's script tokenizes as the book does (ch. 2.5): the one line of a page's script that is not
+# the app's own code (the app builds the same BPE offline, above). tiktoken downloads GPT-2's two files
+# the first time and keeps them in its cache (TIKTOKEN_CACHE_DIR), checked by the same SHA-256 hashes.
+BOOK_TOKENIZER = """tokenizer = tiktoken.get_encoding("gpt2")  # as the book (ch. 2.5): GPT-2's BPE"""
+# Below 50,257 the app cuts GPT-2's BPE to its first V tokens; the script does the same with tiktoken's
+# own gpt2 recipe (its files, pattern and <|endoftext|>).
+BOOK_TOKENIZER_CUT = """
+# New: below 50,257, GPT-2's BPE cut to its first V tokens (its merges were learned in order), as the app.
+gpt2 = openai_public.gpt2()  # tiktoken's own recipe for "gpt2": the same files, pattern and special token
+n_vocab = min(vocab_size, 50257)
+tokenizer = tiktoken.Encoding(
+    name=f"gpt2-cut-{n_vocab}",
+    explicit_n_vocab=n_vocab,
+    pat_str=gpt2["pat_str"],
+    mergeable_ranks={piece: rank for piece, rank in gpt2["mergeable_ranks"].items() if rank < n_vocab - 1},
+    special_tokens={"<|endoftext|>": n_vocab - 1},
+)"""
+
+
+def book_tokenizer(vocab_size: int) -> tuple[str, tuple[str, ...]]:
+    """The cell that makes ``tokenizer`` as the book does, for a vocabulary of ``vocab_size``, and its
+    imports (the cut below 50,257 only when the settings need it)."""
+    if vocab_size >= 50257:
+        return BOOK_TOKENIZER, ("import tiktoken",)
+    imports = ("import tiktoken", "from tiktoken_ext import openai_public")
+    return BOOK_TOKENIZER + "\n" + BOOK_TOKENIZER_CUT, imports
+
+
 TOKENIZER_IMPORTS = (
     "from importlib import resources",
     "import tiktoken",
@@ -95,12 +123,18 @@ def text_files(text: str) -> dict[str, str]:
     return {} if len(text) <= MAX_INLINE_CHARS else {TEXT_FILE: text}
 
 
-def reads(files: dict[str, object]) -> str:
-    """The docstring's line on the files a script reads, for its first lines."""
+def reads(files: dict[str, object], book_tokenizer: bool = False) -> str:
+    """The docstring's line on the files a script reads, for its first lines (``book_tokenizer``: the script
+    tokenizes as the book does, and tiktoken downloads GPT-2's files once)."""
+    network = (
+        "needs the network once: tiktoken downloads GPT-2's two tokenizer files the first time, as the book"
+        if book_tokenizer
+        else "needs no network"
+    )
     if not files:
-        return "It reads no file and needs no network."
+        return f"It reads no file and {network}."
     names = ", ".join(files)
-    return f"It reads {names} from its own folder (offered beside it on the page) and needs no network."
+    return f"It reads {names} from its own folder (offered beside it on the page) and {network}."
 
 
 PLAIN_MAX_ELEMENTS = 2**28  # 1 GiB of float32: past this a script stops instead of allocating the table

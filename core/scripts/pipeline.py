@@ -7,9 +7,8 @@ from core.pipeline import TABLE_DIMS, TABLE_POSITIONS
 from core.positional.sinusoidal import sinusoidal
 from core.scripts import Cell, Script
 from core.scripts.common import (
-    TOKENIZER,
-    TOKENIZER_IMPORTS,
     big_table_lines,
+    book_tokenizer,
     import_block,
     reads,
     source,
@@ -64,8 +63,9 @@ def pipeline_script(cfg: PipelineConfig, text: str, num_tokens: int | None = Non
     V, d = cfg.vocab_size, cfg.output_dim
     n = len(encode(text, V)) if num_tokens is None else num_tokens
     files = text_files(text)
+    tokenizer, tokenizer_imports = book_tokenizer(V)  # the book's get_encoding("gpt2"): common.BOOK_TOKENIZER
     imports = import_block(
-        "import json", *TOKENIZER_IMPORTS, "import torch", "from torch.utils.data import DataLoader, Dataset"
+        "import json", *tokenizer_imports, "import torch", "from torch.utils.data import DataLoader, Dataset"
     )
     settings = f"""{imports}
 
@@ -79,7 +79,7 @@ seed = {cfg.seed}
 method = {cfg.method!r}"""
     cells = [
         Cell("Settings (the sidebar's)", settings),
-        Cell("GPT-2's tokenizer, offline", TOKENIZER),
+        Cell("GPT-2's tokenizer (the book's)", tokenizer),
         Cell("Text → token IDs", f'{text_lines(text)}\nprint("tokens:", len(tokenizer.encode(raw_text)))'),
         Cell("Token IDs → sliding-window batches (the book's data loader)", _dataset_cell(cfg, n)),
         Cell("Token embeddings: a lookup table of V × d", _token_cell(V, d)),
@@ -88,7 +88,7 @@ method = {cfg.method!r}"""
     ]
     about = (
         "Exported from Positional Embeddings Explorer. It prints every tensor's shape and, last, one JSON "
-        f"line with the corner of input_embeddings the page shows. {reads(files)}"
+        f"line with the corner of input_embeddings the page shows. {reads(files, book_tokenizer=True)}"
     )
     return Script("pipeline", "Text → token IDs → batch → token + positional embeddings", about, cells, files)
 
@@ -135,4 +135,6 @@ input_embeddings = token_embeddings + pos_embeddings  # [B, T, d] + [T, d] -> [B
 print("input_embeddings:", input_embeddings.shape)
 
 corner = input_embeddings[:2, :{TABLE_POSITIONS}, :{TABLE_DIMS}]  # the values the page prints
-print(json.dumps({{"shape": list(input_embeddings.shape), "corner": corner.tolist()}}))"""
+token_ids = inputs[:2, :{TABLE_POSITIONS}]  # their token IDs
+shown = {{"shape": list(input_embeddings.shape), "token_ids": token_ids.tolist(), "corner": corner.tolist()}}
+print(json.dumps(shown))"""

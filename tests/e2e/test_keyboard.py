@@ -1,6 +1,8 @@
-"""A keyboard alone, in Chromium: presenting, Next is a few Tabs from the top and the collapsed sidebar
-takes no focus; after Reveal the focus is on the verdict; every kind of control shows a focus ring that
-stands out from what surrounds it; each token chip takes the focus and scrolls into view."""
+"""A keyboard alone, in Chromium: on every page the content is at most 20 Tabs after the skip link, and
+nothing without a visible box takes the focus (also presenting); after a page change the focus is in the
+new page; presenting, Next is a few Tabs from the top and the collapsed sidebar takes no focus; after
+Reveal the focus is on the verdict; every kind of control shows a focus ring that stands out from what
+surrounds it; each token chip takes the focus and scrolls into view."""
 
 from __future__ import annotations
 
@@ -9,11 +11,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import settled
+from tests.e2e.conftest import app_ready, settled
 from tests.e2e.test_presenter_fit import PAGES, PIPELINE, SCREEN, next_section
 from tests.e2e.test_presenter_keys import at_section
 
-TABS_TO_NEXT = 6  # presenting: skip link, sidebar's », app menu, the page, Previous, Next
+TABS_TO_NEXT = 6  # presenting: skip link, sidebar's », the page, Previous, Next (and a spare)
+MOST_TABS_TO_CONTENT = 20  # after the skip link, before the page's content (issue 44: 33 before)
+EVERY_PAGE = ["", *PAGES]  # the Start page too
 LEAST_RING_CONTRAST = 3.0  # WCAG 2.2's non-text contrast
 LEAST_RING_WIDTH = 2.0  # px
 
@@ -68,6 +72,106 @@ _RING_JS = """() => {
   }
   return null;
 }"""
+
+
+# Where the focus is: in the page's content (the page itself included, where the skip link leads)?
+_WHERE_JS = """() => {
+  const f = document.activeElement, main = document.querySelector('[data-testid=stMain]');
+  return {name: `${f.tagName} ${(f.getAttribute('aria-label') || f.textContent || '').trim().slice(0, 40)}`,
+          content: !!main && main.contains(f), skip: (f.textContent || '').trim() === 'Skip to main content'};
+}"""
+
+# Every control Tab stops on that has no visible box: each one the page lets Tab reach is focused in turn
+# (the browser scrolls a focused element into view; one moved off screen stays off) and must have a box
+# of its own (for an input drawn by something else, a radio button's or a slider's, the label or the thumb
+# that draws it), be visible, not transparent, and on screen. One pass, not a Tab per stop: a page has
+# a hundred.
+_UNSEEN_JS = """() => {
+  const unseen = [], stops = 'a[href], button, input, select, textarea, summary, [tabindex]';
+  for (const el of document.querySelectorAll(stops)) {
+    if (el.tabIndex < 0 || el.disabled) continue;
+    el.focus();
+    if (document.activeElement !== el) continue;  // not focusable: hidden, so no Tab stop either
+    const wrapper = el.closest('[style*="clip"]');
+    const e = wrapper ? (el.closest('label') || wrapper.parentElement) : el;
+    const r = e.getBoundingClientRect();
+    let opacity = 1;
+    for (let n = e; n; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
+    const onScreen = r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight;
+    if (!(r.width >= 2 && r.height >= 2 && getComputedStyle(e).visibility === 'visible' && opacity > 0.05
+          && onScreen)) {
+      const name = (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40);
+      unseen.push(`${el.tagName} ${name}`);
+    }
+  }
+  document.activeElement.blur();
+  return unseen;
+}"""
+
+
+def tabs_to_content(page, most: int = 60) -> tuple[int, list[str]]:
+    """Tab from the top of the page until the focus is in the page's content: how many stops came between
+    the skip link and the content, and every stop's name."""
+    names = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        where = page.evaluate(_WHERE_JS)
+        names.append(where["name"])
+        if where["content"]:
+            break
+    assert names and names[0].endswith("Skip to main content"), names[:3]
+    return len(names) - 2, names
+
+
+@pytest.mark.parametrize("path", EVERY_PAGE, ids=lambda p: p or "Start")
+def test_every_page_is_a_few_tabs_from_the_top_and_only_what_is_seen_takes_the_focus(server, page, path):
+    page.goto(f"{server}/{path}")
+    app_ready(page)
+    settled(page)
+    before, names = tabs_to_content(page)
+    assert before <= MOST_TABS_TO_CONTENT, f"{before} Tab stops before the content: {names}"
+    assert page.evaluate(_UNSEEN_JS) == []
+
+
+@pytest.mark.parametrize("path", EVERY_PAGE, ids=lambda p: p or "Start")
+def test_presenting_only_what_is_seen_takes_the_focus(server, projector, path):
+    page = projector
+    page.goto(f"{server}/{path}?present=true")
+    app_ready(page)
+    settled(page)
+    assert page.evaluate(_UNSEEN_JS) == []
+
+
+@pytest.mark.parametrize("how", ["click", "Enter"])
+def test_after_a_page_change_the_focus_is_in_the_new_pages_content(server, page, how):
+    page.goto(f"{server}/{PIPELINE}")
+    app_ready(page)
+    settled(page)
+    link = page.get_by_test_id("stSidebar").get_by_role("link", name="3. Attention")
+    if how == "click":
+        link.click()
+    else:
+        link.focus()
+        page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Attention: where position acts", level=1)).to_be_visible(
+        timeout=60_000
+    )
+    app_ready(page)
+    page.wait_for_function("() => document.activeElement.closest('[data-testid=stMain]')", timeout=30_000)
+    assert page.evaluate("() => document.activeElement.tagName") == "H1"
+    page.keyboard.press("Tab")  # on into the page, not through the sidebar's links
+    assert page.evaluate(_WHERE_JS)["content"]
+
+
+def test_the_link_to_the_page_shown_is_marked_and_takes_no_tab_stop(server, page):
+    page.goto(f"{server}/{PIPELINE}")
+    app_ready(page)
+    settled(page)
+    sidebar = page.get_by_test_id("stSidebar")
+    here = sidebar.get_by_role("link", name="2. Pipeline")
+    expect(here).to_have_attribute("aria-current", "page")
+    expect(here).to_have_attribute("tabindex", "-1")
+    expect(sidebar.get_by_role("link", name="1. Why position?")).not_to_have_attribute("aria-current", "page")
 
 
 @pytest.fixture
@@ -134,10 +238,10 @@ def test_the_sidebar_opened_by_the_presenter_takes_the_focus_again(server, proje
     page.goto(f"{server}/{PIPELINE}?present=true")
     at_section(page, 1)
     page.get_by_test_id("stExpandSidebarButton").click()
-    link = page.get_by_test_id("stSidebar").get_by_role("link", name="2. Pipeline")
+    link = page.get_by_test_id("stSidebar").get_by_role("link", name="1. Why position?")
     expect(link).to_be_visible()
     page.evaluate("() => document.activeElement.blur()")
-    seen = tab_through(page, lambda f: f["sidebar"] and "Pipeline" in f["name"], most=12)
+    seen = tab_through(page, lambda f: f["sidebar"] and "Why position" in f["name"], most=12)
     assert seen[-1]["sidebar"], [f["name"] for f in seen]
 
 
@@ -180,7 +284,7 @@ def test_every_kind_of_control_shows_a_focus_ring_that_stands_out(server, page, 
     settled(page)
     sidebar, main = page.get_by_test_id("stSidebar"), page.get_by_test_id("stMain")
     controls = {
-        "page link (sidebar)": sidebar.get_by_role("link", name="2. Pipeline"),
+        "page link (sidebar)": sidebar.get_by_role("link", name="1. Why position?"),
         "page link (page)": main.get_by_role("link", name=re.compile("^Next: step")),
         "heading link": main.get_by_role("link", name="Link to heading").first,
         "radio button": sidebar.get_by_role("radio", name="Sample"),

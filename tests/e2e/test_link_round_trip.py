@@ -31,6 +31,7 @@ class Setting:
 
 
 LC = "Change the model or its settings"  # the Long context page's settings expander
+FAM = "Family settings"  # the Families page's, folded
 LC_YARN = "Long_context?lc_rope_type=yarn"
 SETTINGS = [
     Setting("vocab", "", "number", "Vocab V", "1000"),
@@ -52,15 +53,15 @@ SETTINGS = [
     Setting("train_context", "Training", "number", "Trained context T", "16"),
     Setting("size", "Training", "select", "Model size"),
     Setting("steps", "Training", "number", "Steps", "50"),
-    Setting("heads", "Families", "number", "Heads H", "4"),
-    Setting("init", "Families", "select", "Learned init"),
-    Setting("base", "Families", "number", "Base", "500000.5"),
-    Setting("layout", "Families", "select", "Sinusoid layout"),
-    Setting("clip", "Families", "number", "Shaw clip k", "8"),
-    Setting("buckets", "Families", "number", "T5 buckets", "16"),
-    Setting("max_distance", "Families", "number", "T5 max distance", "64"),
-    Setting("pairing", "Families", "select", "RoPE pairs"),
-    Setting("extrapolate", "Families", "select", "Used length ×"),
+    Setting("heads", "Families", "number", "Heads H", "4", FAM),
+    Setting("init", "Families", "select", "Learned table's random start", expander=FAM),
+    Setting("base", "Families", "number", "Base", "500000.5", FAM),
+    Setting("layout", "Families", "select", "Sinusoid: order of the numbers", expander=FAM),
+    Setting("clip", "Families", "number", "Shaw clip k", "8", FAM),
+    Setting("buckets", "Families", "number", "T5 buckets", "16", FAM),
+    Setting("max_distance", "Families", "number", "T5 max distance", "64", FAM),
+    Setting("pairing", "Families", "select", "RoPE: numbers turned together", expander=FAM),
+    Setting("extrapolate", "Families", "select", "How far the charts go", expander=FAM),
     Setting("lc_preset", "Long_context", "select", "Preset: a released model's config", expander=LC),
     Setting("lc_rope_type", "Long_context", "select", "Scaling method (rope_type)", expander=LC),
     Setting("lc_head_dim", "Long_context", "number", "Dimensions per head (head_dim)", "64", LC),

@@ -77,6 +77,8 @@ def test_every_tooltip_is_written_for_a_student(page, open_page):
         w for kind in ("number_input", "selectbox", "toggle", "radio", "select_slider") for w in at.get(kind)
     ]
     helps = {w.label: w.help for w in widgets if w.help}
+    # The sidebar's settings say theirs in captions under them (no "?" button, no Tab stop of its own).
+    helps |= {f"sidebar caption {k}": c.value for k, c in enumerate(at.sidebar.caption)}
     assert helps, "no tooltip found"
     bad = {label: PROGRAMMERS.findall(text) for label, text in helps.items() if PROGRAMMERS.search(text)}
     assert not bad, bad

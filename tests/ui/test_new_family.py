@@ -75,7 +75,7 @@ def test_the_families_page_lists_a_new_family_everywhere(fake_family, open_page)
     assert table.loc["Fake tilt", "numbers to train"] == f"{5 * 16:,}"  # tilt × T
     assert table.loc["Fake tilt", "kind"] == "relative, learned"
     assert at.number_input(key="tilt").value == 5  # its own setting, bound to the URL
-    assert "fake" in at.selectbox(key="method").options  # the sidebar's method picker
+    assert "Fake tilt" in at.selectbox(key="method").options  # the sidebar's method picker shows its label
     text = " ".join(m.value for m in at.markdown)
     # the answer, from its record: its kind among the relative ones, its numbers to train, what it gives
     relative = text.split("Relative methods give a position no vector")[1].split(". ")[0]

@@ -190,12 +190,14 @@ def preset_choice() -> Preset | None:
         key=key,
         persist_state="session",
         format_func=preset_label,
-        help="The book's setting (the defaults) and published models' configurations; a preset also sets "
-        "the stride to its context length.",
     )
     sync_preset_url()
-    if note := custom_note():
-        st.caption(note)
+    # Said under the list, not behind a "?" button (a Tab stop of its own: ui.settings).
+    st.caption(
+        custom_note()
+        or "The book's setting (the defaults) or a published model's; a preset also sets the stride to its "
+        "context length."
+    )
     return PRESETS.get(name)
 
 

@@ -17,13 +17,27 @@ _BUTTON = """
 <button class="copy-link" type="button" data-link="{link}">Copy link</button>
 <span class="copy-status" role="status" aria-live="polite"></span>
 <script>
+// Where the browser blocks the clipboard (a page served over plain http has none), the link appears
+// selected for Ctrl+C: made only then, it is no Tab stop on the way to every page.
 document.querySelectorAll("button.copy-link:not([data-bound])").forEach((button) => {{
   button.dataset.bound = "1";
   button.addEventListener("click", () => {{
     const status = button.nextElementSibling;
+    const blocked = () => {{
+      status.textContent = "Copying was blocked: the link is selected below, press Ctrl+C";
+      let box = status.nextElementSibling;
+      if (!box || !box.classList.contains("copy-fallback")) {{
+        box = Object.assign(document.createElement("input"), {{className: "copy-fallback", readOnly: true}});
+        box.setAttribute("aria-label", "The link");
+        status.after(box);
+      }}
+      box.value = button.dataset.link;
+      box.focus();
+      box.select();
+    }};
+    if (!navigator.clipboard) return blocked();
     navigator.clipboard.writeText(button.dataset.link).then(
-      () => {{ status.textContent = "Copied: paste it anywhere"; }},
-      () => {{ status.textContent = "Copying was blocked: select the link below"; }});
+      () => {{ status.textContent = "Copied: paste it anywhere"; }}, blocked);
   }});
 }});
 </script>
@@ -32,6 +46,8 @@ document.querySelectorAll("button.copy-link:not([data-bound])").forEach((button)
   background: #fff; font: inherit; cursor: pointer; }}
 .copy-link:hover {{ border-color: #2563eb; color: #2563eb; }}
 .copy-status {{ display: block; min-height: 1.2em; font-size: 0.8rem; color: #15803d; margin-top: 0.2rem; }}
+.copy-fallback {{ width: 100%; font: 0.8rem ui-monospace, monospace; padding: 0.3rem;
+  border: 1px solid #d1d5db; border-radius: 0.4rem; }}
 </style>
 """
 
@@ -78,5 +94,3 @@ def copy_link_button(url: str, params: dict[str, object], note: str) -> None:
     link = url.split("?", 1)[0] + ("?" + urlencode(params) if params else "")
     st.html(_BUTTON.format(link=html.escape(link, quote=True)), unsafe_allow_javascript=True)
     st.caption(note)
-    with st.expander("Show the link"):
-        st.code(link, language=None, wrap_lines=True)

