@@ -27,7 +27,7 @@ def test_the_text_box_takes_the_budgets_characters(open_page):
     at.sidebar.radio(key="source").set_value("paste").run()
     box = at.sidebar.text_area(key="text")
     assert box.max_chars == MAX_TEXT_CHARS == 78_000
-    assert f"{MAX_TEXT_BYTES:,} bytes of UTF-8" in box.help
+    assert f"{MAX_TEXT_BYTES:,} bytes of UTF-8" in " ".join(c.value for c in at.sidebar.caption)  # on screen
 
 
 def test_a_pasted_text_over_the_byte_cap_is_refused_with_its_cost_and_kept(open_page, errors):

@@ -45,6 +45,9 @@ def test_a_vocab_below_257_is_explained(vocab, open_page):
 def test_why_position_uses_the_cut_tokenizer(open_page):
     at = open_page("pages/Why_position.py", vocab="300")
     assert not at.exception and not at.error
-    chips = at.button_group(key="pick_token").proto.options  # the text's chips, each "piece :small[ID]"
+    chips = [
+        *at.button_group(key="pick_token_a").proto.options,
+        *at.button_group(key="pick_token_b").proto.options,
+    ]  # the two sentences' chips, each "piece :small[ID]"
     ids = [int(re.search(r":small\[(\d+)\]", chip.content).group(1)) for chip in chips]
     assert ids and max(ids) < 300
