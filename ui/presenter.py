@@ -38,6 +38,8 @@ h1 { font-size: 1.75rem !important; padding: 0 0 0.3rem !important; }
 h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.6rem; }
 [data-testid="stMetricValue"] { font-size: 2.6rem; }
+/* A verdict is one line: half the box's padding leaves its slide the room of a map's rows. */
+[data-testid="stAlertContainer"] { padding-top: 0.5rem; padding-bottom: 0.5rem; }
 /* No heading links on a slide (Copy link names the slide): Next is a few Tabs from the top. */
 [data-testid="stHeaderActionElements"] { display: none; }
 [data-testid="stTable"] table { font-size: 1rem; }

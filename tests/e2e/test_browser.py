@@ -119,6 +119,7 @@ def test_a_page_keeps_its_own_settings_while_another_page_is_shown(server, page,
     switch_page(page, "Families side by side", re.compile("side by side"))
     expect(page).to_have_url(re.compile("heads=4"), timeout=10_000)
     expect(page).to_have_url(re.compile("context=16"))
+    page.get_by_test_id("stMain").get_by_text("Family settings", exact=True).click()  # folded at first
     expect(number_input(page, "Heads H")).to_have_value("4")
 
 

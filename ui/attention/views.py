@@ -60,7 +60,7 @@ from ui.widgets import table, token_text
 register_url_keys("head", "causal")
 SKIPPED = ("pairing", EXTRAPOLATE.key)  # settings the page does not use (its RoPE pairs as the tiny GPT)
 WEIGHT_DOMAIN = (0.0, 1.0)
-SLIDE_ROW = 26  # px a token takes in a slide's map: its 17-px label's box is 23 px tall
+SLIDE_ROW = 24  # px a token takes in a slide's map: its 17-px label's box is 23 px tall
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,12 @@ CASES = {  # id: (the page's URL, the same settings and sentences as the page re
 def assert_prints_the_page(result: dict, at, additive: bool = True) -> None:
     """The script's JSON equals what the AppTest ``at`` of the page shows: IDs exactly, floats to 1e-6."""
     assert not at.exception
+    ids_a, ids_b = (  # the sentences' chips to pick, each "piece :small[ID]"
+        [int(re.search(r":small\[(\d+)\]", o.content).group(1)) for o in at.button_group(key=k).proto.options]
+        for k in ("pick_token_a", "pick_token_b")
+    )
     chips = [re.findall(r"<sub>(\d+)</sub>", str(h.proto.body)) for h in at.main.get("html")]
-    ids_a, ids_b, ids_shuffled = [[int(i) for i in c] for c in chips if c][:3]
+    (ids_shuffled,) = [[int(i) for i in c] for c in chips if c][:1]  # the shuffled sentence: a picture
     assert (result["ids_a"], result["ids_b"], result["ids_shuffled"]) == (ids_a, ids_b, ids_shuffled)
 
     shared = at.table[0].value  # 1. the shared-token table
