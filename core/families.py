@@ -73,13 +73,38 @@ def logit_findings(
     return family.describe_logits(family.label, distances, y, context_length, fam)
 
 
+def distance_only(positions: torch.Tensor, sim: torch.Tensor) -> bool:
+    """Whether a [P, P] similarity matrix is the same along each diagonal: it depends on |i − j| alone."""
+    gap = pair_distances(positions)  # [P, P]
+    spread = max(float(sim[gap == g].max() - sim[gap == g].min()) for g in gap.unique().tolist())
+    return spread <= 1e-5  # float32 tables: equal up to rounding
+
+
+def matrices_sentence(stripes: dict[str, bool]) -> str:
+    """What to see in several similarity matrices, in one sentence (``stripes``: each family's label and
+    whether its matrix is the same along each diagonal, in the charts' order)."""
+    same = [label for label, flat in stripes.items() if flat]
+    other = [label for label, flat in stripes.items() if not flat]
+    said = []
+    if same:
+        said.append(
+            f"{listing(same)} {verb(len(same), 'keeps', 'keep')} one colour along each, so "
+            f"{verb(len(same), 'its', 'their')} similarity depends only on the distance"
+        )
+    if other:
+        said.append(f"{listing(other)} {verb(len(other), 'is', 'are')} 1 only on the main diagonal")
+    if not said:
+        return "There is no matrix to read."
+    where = "Read each square along its diagonals (there the distance |i − j| is the same)"
+    return f"{where}: {'; '.join(said)}."
+
+
 def similarity_findings(name: str, positions: torch.Tensor, sim: torch.Tensor) -> str:
     """One sentence on a [P, P] cosine-similarity matrix of position vectors, from its numbers."""
     label = FAMILIES[name].label
     gap = pair_distances(positions)  # [P, P]
-    spread = max(float(sim[gap == g].max() - sim[gap == g].min()) for g in gap.unique().tolist())
     off = sim[gap > 0].abs()
-    if spread <= 1e-5:  # float32 tables: equal up to rounding
+    if distance_only(positions, sim):
         near = float(sim[gap == gap[gap > 0].min()].mean()) if bool((gap > 0).any()) else 1.0
         stripes = (
             f"{label}: the similarity depends only on the distance |i − j| (stripes parallel to the "

@@ -135,6 +135,26 @@ def test_similarity_findings_follow_the_matrix():
     assert "close to 0" not in similarity_findings("learned", positions, cosine_matrix(alike))
 
 
+def test_the_matrices_sentence_says_which_keep_one_colour_along_a_diagonal():
+    from core.families import distance_only, matrices_sentence
+    from core.similarity import cosine_matrix
+
+    positions = torch.arange(16)
+    assert distance_only(positions, cosine_matrix(sinusoidal_at(positions, 64).double()))
+    noise = torch.randn(16, 256, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    assert not distance_only(positions, cosine_matrix(noise))
+    lead = "Read each square along its diagonals (there the distance |i − j| is the same): "
+    assert matrices_sentence({"Learned absolute": False, "Sinusoidal": True, "RoPE": True}) == (
+        f"{lead}Sinusoidal and RoPE keep one colour along each, so their similarity depends only on the "
+        "distance; Learned absolute is 1 only on the main diagonal."
+    )
+    assert matrices_sentence({"Sinusoidal": True}) == (
+        f"{lead}Sinusoidal keeps one colour along each, so its similarity depends only on the distance."
+    )
+    assert matrices_sentence({"A": False, "B": False}) == f"{lead}A and B are 1 only on the main diagonal."
+    assert matrices_sentence({}) == "There is no matrix to read."
+
+
 # Settings the Families page accepts, odd ones among them: one head, clip 0, few buckets, d 2 and 4,
 # context 1; and every preset's (its method, d, T, heads, base, buckets).
 def preset_settings():

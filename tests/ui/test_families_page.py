@@ -187,6 +187,18 @@ def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change)
         assert first[0].to_dict() != second[0].to_dict()
 
 
+def test_each_matrices_slide_says_what_to_see_in_its_squares(open_page):
+    at = open_page(PAGE, present="true", slide="3.1")
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert (
+        "Read each square along its diagonals (there the distance |i − j| is the same): Sinusoidal and "
+        "RoPE keep one colour along each, so their similarity depends only on the distance; Learned "
+        "absolute is 1 only on the main diagonal." in text
+    )  # the three matrices on this slide, as their numbers say
+    assert len(at.get("vega_lite_chart")) == 3
+
+
 @pytest.mark.parametrize("method", ["learned", "sinusoidal", "rope"])
 def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_token_table(method):
     from dataclasses import replace

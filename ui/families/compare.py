@@ -13,8 +13,10 @@ from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import TableRows
 from core.families import (
     CURVE_POINTS,
+    distance_only,
     drawn_span,
     logit_findings,
+    matrices_sentence,
     overview_rows,
     past_trained_note,
     position_logits,
@@ -218,9 +220,10 @@ def position_vectors(
 @per_process(max_entries=15, dropped_when_short=True)  # < 0.5 MB each: 5 settings × 3 families (budget)
 def similarity_view(
     name: str, cfg: PipelineConfig, settings: tuple
-) -> tuple[alt.TopLevelMixin, pd.DataFrame, str]:
-    """Chart 2 for family ``name``: its cosine-similarity heatmap, its mean-by-distance curve and its
-    finding, for the family settings ``settings``; kept, as they depend only on these."""
+) -> tuple[alt.TopLevelMixin, pd.DataFrame, str, bool]:
+    """Chart 2 for family ``name``: its cosine-similarity heatmap, its mean-by-distance curve, its
+    finding and whether it depends on the distance alone, for the family settings ``settings``; kept, as
+    they depend only on these."""
     f, fam = FAMILIES[name], FamilyConfig(**dict(settings))
     positions = sample_indices(cfg.context_length, SIMILARITY_POSITIONS)  # [P]
     sim = cosine_matrix(position_vectors(name, cfg, fam, positions))  # [P, P]
@@ -239,19 +242,19 @@ def similarity_view(
     )
     distances, mean = mean_by_distance(sim, positions)  # [G], [G]
     curve = pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
-    return matrix, curve, finding
+    return matrix, curve, finding, distance_only(positions, sim)
 
 
 def similarity_charts(
     cfg: PipelineConfig, fam: FamilyConfig
-) -> tuple[list[alt.TopLevelMixin], alt.TopLevelMixin, list[str]]:
+) -> tuple[list[alt.TopLevelMixin], alt.TopLevelMixin, list[str], dict[str, bool]]:
     """Chart 2: a cosine-similarity heatmap per family with position vectors, the mean-by-distance
-    curves together and the findings."""
+    curves together, the findings and, by label, whether each matrix depends on the distance alone."""
     names = similarity_families()
     views = [similarity_view(name, similarity_settings(name, cfg), fam.items()) for name in names]
     colors = {FAMILIES[name].label: FAMILIES[name].color for name in names}
     dashes = {FAMILIES[name].label: FAMILIES[name].dash for name in names}
-    frames = tuple(frame for _, frame, _ in views)
+    frames = tuple(frame for _, frame, _, _ in views)
 
     def build() -> tuple[alt.TopLevelMixin, int]:
         together = pd.concat(frames)
@@ -270,7 +273,8 @@ def similarity_charts(
         return curve, 40 * len(together)
 
     curve = kept_chart(("similarity curve", *names), frames, build)  # kept while the views are
-    return [chart for chart, _, _ in views], curve, [finding for _, _, finding in views]
+    stripes = {FAMILIES[name].label: view[3] for name, view in zip(names, views, strict=True)}
+    return [view[0] for view in views], curve, [view[2] for view in views], stripes
 
 
 def similarity_parts(cfg: PipelineConfig, fam: FamilyConfig) -> list[str]:
@@ -295,11 +299,13 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
     """
     T = cfg.context_length
     positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
-    heatmaps, curve, findings = similarity_charts(cfg, fam)
+    heatmaps, curve, findings, stripes = similarity_charts(cfg, fam)
     slides = chunks(len(heatmaps))
     step = int(positions[1] - positions[0]) if len(positions) > 1 else 1
-    if part is None or part < len(slides):  # what the squares are, before the charts that draw them
+    if part is None or part < len(slides):  # what the squares are and what to see, before the charts
         st.markdown(similarity_lead(every(step, T, "positions")))
+        shown = list(stripes) if part is None else [list(stripes)[k] for k in slides[part]]
+        st.markdown(matrices_sentence({label: stripes[label] for label in shown}))
     if part is None:
         cells = [column for _ in range(len(heatmaps) // 2 + 1) for column in st.columns(2)]  # 2 wide
         for column, chart in zip(cells, heatmaps, strict=False):
