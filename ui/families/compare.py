@@ -312,7 +312,7 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
             column.altair_chart(readable(chart), width="stretch")
     elif part < len(slides):  # square matrices in a row, as tall as the screen allows
         for column, k in zip(st.columns(PER_SLIDE), slides[part], strict=False):
-            column.altair_chart(readable(heatmaps[k]), width="stretch", height=340)
+            column.altair_chart(readable(heatmaps[k]), width="stretch", height=300)
     if part is None:
         cells[len(heatmaps)].altair_chart(readable(curve), width="stretch", height=330)
     elif part == len(slides):  # the curves, as tall as the screen allows
