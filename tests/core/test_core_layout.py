@@ -1,7 +1,7 @@
 """core/ reads like the lesson: packages by the pipeline's step, a few loose modules, no Streamlit.
 
 Every module under core/, in every subpackage, is pure Python + torch: it never imports streamlit,
-not even inside a function (issue 25).
+not even inside a function.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def test_embedding_tables():
 
 
 def test_a_preset_sets_a_stride_of_its_context():
-    # issue 21.5: llama3-8b kept the sidebar's stride 4 at context 8192 (8 windows, each 4 tokens on)
+    # llama3-8b kept the sidebar's stride 4 at context 8192 (8 windows, each 4 tokens on)
     for p in PRESETS.values():
         assert p.stride == p.context_length
     assert PRESETS["book"].stride == 4  # the book's own setting (ch. 2.8: max_length=4, stride=4)

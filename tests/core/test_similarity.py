@@ -92,7 +92,7 @@ def test_a_curve_that_only_falls_has_no_climb():
 
 
 def test_the_trained_tables_far_tail_climbs_back():
-    # issue 21.5: "fades to about -0.03 at 256" read one point; the curve is lowest at 247, then climbs
+    # "fades to about -0.03 at 256" read one point; the curve is lowest at 247, then climbs
     from core.positional.pretrained import load_minilm_positions, similarity_by_distance
 
     curve = similarity_by_distance(load_minilm_positions()[0])  # [512]

@@ -1,4 +1,4 @@
-"""A student whose process dies, in Chromium through the lecture hall (issue 27.3).
+"""A student whose process dies, in Chromium through the lecture hall.
 
 The browser is on one of two processes behind nginx; that process is killed. The browser reconnects by
 itself to the other one, and the student's next change runs there: the page says that it moved to

@@ -1,4 +1,4 @@
-"""The Attention page in Chromium (issue 23): every heatmap is drawn with a size, at desktop and phone
+"""The Attention page in Chromium: every heatmap is drawn with a size, at desktop and phone
 width, and in presenter mode each section fits a 1280 × 720 projector."""
 
 import pytest

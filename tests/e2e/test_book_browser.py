@@ -1,4 +1,4 @@
-"""The book's text in Chromium (issue 34): uploading the-verdict.txt shows the book's first batch.
+"""The book's text in Chromium: uploading the-verdict.txt shows the book's first batch.
 
 A student downloads the file the sidebar links to and uploads it; the Pipeline says it is the book's
 text and its inputs row b=0 is the book's 40, 367, 2885, 1464. The file is never in the repository:

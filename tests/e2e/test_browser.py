@@ -40,7 +40,7 @@ def test_changing_the_context_changes_the_shapes(server, page, wait_for_app, sho
 def test_deep_link_is_the_first_request_to_a_fresh_server(
     fresh_server, page, path, title, wait_for_app, wait_for_settled, shots
 ):
-    """Issue 11: no "Page not found" dialog, the whole page with its sidebar, and clicks work at once."""
+    """No "Page not found" dialog, the whole page with its sidebar, and clicks work at once."""
     page.goto(fresh_server + path)
     wait_for_app(page)
     expect(page.get_by_role("heading", name=title)).to_be_visible()

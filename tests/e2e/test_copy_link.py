@@ -1,4 +1,4 @@
-"""Copy link in Chromium (issue 11): one click puts a link on the clipboard that reproduces the view."""
+"""Copy link in Chromium: one click puts a link on the clipboard that reproduces the view."""
 
 from playwright.sync_api import expect
 

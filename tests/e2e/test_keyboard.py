@@ -16,7 +16,7 @@ from tests.e2e.test_presenter_fit import PAGES, PIPELINE, SCREEN, next_section
 from tests.e2e.test_presenter_keys import at_section
 
 TABS_TO_NEXT = 6  # presenting: skip link, sidebar's », the page, Previous, Next (and a spare)
-MOST_TABS_TO_CONTENT = 20  # after the skip link, before the page's content (issue 44: 33 before)
+MOST_TABS_TO_CONTENT = 20  # after the skip link, before the page's content
 EVERY_PAGE = ["", *PAGES]  # the Start page too
 LEAST_RING_CONTRAST = 3.0  # WCAG 2.2's non-text contrast
 LEAST_RING_WIDTH = 2.0  # px

@@ -1,4 +1,4 @@
-"""Every page, as a browser draws it at desktop and phone width (issue 10: the lesson in pictures)."""
+"""Every page, as a browser draws it at desktop and phone width."""
 
 import re
 

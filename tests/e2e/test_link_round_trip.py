@@ -1,4 +1,4 @@
-"""Copy link round trip for every URL-bound setting (issue 21.1), in Chromium.
+"""Copy link round trip for every URL-bound setting, in Chromium.
 
 For each setting: change it through its widget (never the URL), press Copy link, read the link back
 from the clipboard, and open it in a fresh browser context. Every widget on the page must show the

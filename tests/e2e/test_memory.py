@@ -1,4 +1,4 @@
-"""The server's memory with real browsers (issue 22): texts at the cap at once, and a restart mid-run.
+"""The server's memory with real browsers: texts at the cap at once, and a restart mid-run.
 
 Each test has a server of its own, so the peak it reads (the kernel's high-water mark of the server
 process, ``VmHWM``) is that test's alone.

@@ -1,4 +1,4 @@
-"""A class run from a clicker alone (issue 44), in Chromium: on every deck, → alone reveals each prediction
+"""A class run from a clicker alone, in Chromium: on every deck, → alone reveals each prediction
 (its Reveal appears, then is gone and the answer is shown), then moves on, to the last slide; and no
 prediction's answer is on its slide or an earlier one before its Reveal.
 

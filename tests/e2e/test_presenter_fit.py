@@ -1,4 +1,4 @@
-"""Presenter mode on a 1280 × 720 projector, in Chromium (issue 21): every section of every page fits the
+"""Presenter mode on a 1280 × 720 projector, in Chromium: every section of every page fits the
 screen with readable charts, and an answer stays hidden until Reveal.
 
 A section is what ``shared/tools/shoot`` measures for a ``present=true`` path: the height of the app's

@@ -1,4 +1,4 @@
-"""A student's own short sentence runs the whole Pipeline with the batch it fills (issue 21, item 3).
+"""A student's own short sentence runs the whole Pipeline with the batch it fills.
 
 "The dog bites the man." is 6 tokens: one window of 4, so B = 1 where the sidebar asks for 8. The
 page used to show only an error and a button that replaced the text with a sample.

@@ -1,11 +1,11 @@
-"""A server stops promptly while a run trains (issue 14): its teardown used to hang on the queue."""
+"""A server stops promptly while a run trains: its teardown used to hang on the queue."""
 
 import subprocess
 
 import pytest
 from playwright.sync_api import expect
 
-STOP_BOUND = 5.0  # seconds from SIGTERM to exit that issue 14 asks for (a functional bound)
+STOP_BOUND = 5.0  # seconds from SIGTERM to exit that a class can wait (a functional bound)
 
 
 def test_a_server_stops_within_5_s_of_sigterm_while_a_run_trains(fresh_server_process, page, wait_for_app):

@@ -1,4 +1,4 @@
-"""Issue 21.5, "Smaller truths", in Chromium: what a person sees after each fix.
+"""In Chromium: what a person sees after each fix.
 
 - Families chart 1: the learned panel's axis ends at its last row, not at its neighbours' 260.
 - The preset list shows model names; the address bar keeps the preset's name, and a preset sets a

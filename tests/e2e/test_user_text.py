@@ -1,4 +1,4 @@
-"""User text is read, never rendered (issue 16): Markdown, LaTeX, directives and HTML from users stay text.
+"""User text is read, never rendered: Markdown, LaTeX, directives and HTML from users stay text.
 
 One hostile string goes through every place that shows user text — the pasted text's chips, an uploaded
 file's name, Why position?'s sentences and the token named in its metric, a bad URL value in the

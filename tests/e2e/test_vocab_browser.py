@@ -1,4 +1,4 @@
-"""Vocab size in Chromium (issue 12): moving V re-tokenizes the text, and the trade-off charts are drawn."""
+"""Vocab size in Chromium: moving V re-tokenizes the text, and the trade-off charts are drawn."""
 
 import re
 

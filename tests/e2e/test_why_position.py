@@ -1,4 +1,4 @@
-"""Why position? in Chromium (issue 11): a moved word's vector changes, and the words say so."""
+"""Why position? in Chromium: a moved word's vector changes, and the words say so."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""The Attention page through AppTest (issue 23): every family, the moved token's row, bad input, payload."""
+"""The Attention page through AppTest: every family, the moved token's row, bad input, payload."""
 
 import pytest
 import torch

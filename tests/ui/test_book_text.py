@@ -1,4 +1,4 @@
-"""The book's text and the book's setting on the Pipeline (issue 34): pasted, the-verdict.txt gives the
+"""The book's text and the book's setting on the Pipeline: pasted, the-verdict.txt gives the
 book's first batch and the page says so; settings equal to the book's show as its preset.
 
 The text is never in the repository: the tests that need it skip when ../shared/data has no copy.

@@ -2,7 +2,7 @@
 
 Streamlit keeps a closed session for ``server.disconnectedSessionTTL`` so that a reconnect finds it. Its
 store hides a session whose time is up, but holds it (texts, tables, widgets) until the next session
-arrives; after a class nobody arrives, and thirty sessions' states stayed resident (issue 22).
+arrives; after a class nobody arrives, and thirty sessions' states stayed resident.
 """
 
 from __future__ import annotations

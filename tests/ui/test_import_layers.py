@@ -3,7 +3,7 @@
 Every import counts, also those inside functions (a function-level import that closes a circle only
 hides it until that function runs), and so do the names a package exports lazily (``core.lazy_exports``:
 a string naming one of its modules in a package's ``__init__.py``). ui/ reads top to bottom as
-``ui.app`` → ``ui.navigation`` / ``ui.sidebar`` → ``ui.widgets`` → ``ui.presenter`` (issue 25).
+``ui.app`` → ``ui.navigation`` / ``ui.sidebar`` → ``ui.widgets`` → ``ui.presenter``.
 """
 
 from __future__ import annotations

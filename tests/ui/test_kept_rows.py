@@ -1,6 +1,6 @@
 """The Pipeline's token rows from the seed's kept stream (ui.server.cache): only the rows a view asks for are
 drawn, and every value equals the book's ``manual_seed(seed); nn.Embedding(V, d)``, whatever was
-drawn before (issue 26)."""
+drawn before."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The server's memory on the pages (issue 22): texts bounded by what they cost, a refused step that
+"""The server's memory on the pages: texts bounded by what they cost, a refused step that
 says why and keeps everything, a restart named on the Training page, downloads that keep no batch."""
 
 from __future__ import annotations

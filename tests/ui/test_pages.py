@@ -102,7 +102,7 @@ def paste(at: AppTest, text: str) -> AppTest:
 
 
 def test_ten_thousand_pasted_newlines_are_a_text_drawn_as_240_chips(open_page):
-    # issue 21.5: pasting 10,000 newlines; GPT-2's BPE makes 5,000 "\n\n" tokens of them, not an empty text
+    # pasting 10,000 newlines; GPT-2's BPE makes 5,000 "\n\n" tokens of them, not an empty text
     at = paste(open_page(), "\n" * 10_000)
     assert not at.exception and not at.error
     assert "pasted text: 10,000 characters → 5,000 tokens of GPT-2's BPE." in [c.value for c in at.caption]
@@ -139,7 +139,7 @@ def warnings(at: AppTest) -> str:
 
 
 def test_a_short_text_runs_every_step_with_the_batch_it_fills(open_page):
-    """Issue 21: 6 tokens make 1 window of 4, so steps 2-6 show B = 1 instead of stopping."""
+    """6 tokens make 1 window of 4, so steps 2-6 show B = 1 instead of stopping."""
     at = paste(open_page(), "The dog bites the man.")
     assert not at.exception and not at.error and not at.warning
     notes = [i.value for i in at.info]
@@ -384,7 +384,7 @@ def test_a_sample_too_short_for_the_context_offers_the_long_sample(open_page):
 
 
 def test_the_preset_list_shows_model_names_and_the_url_keeps_the_name(open_page):
-    # issue 21.5: the list showed raw keys (gpt2-small, llama3-8b)
+    # the list showed raw keys (gpt2-small, llama3-8b)
     at = open_page()
     box = at.sidebar.selectbox(key="preset")
     assert box.options == ["Custom settings", *(p.label for p in PRESETS.values())]
@@ -398,7 +398,7 @@ def test_the_preset_list_shows_model_names_and_the_url_keeps_the_name(open_page)
 
 
 def test_a_preset_sets_its_stride_and_the_batch_its_windows_allow(open_page):
-    # issue 21.5: llama3-8b kept stride 4 at context 8192: 8 windows, each 4 tokens after the last
+    # llama3-8b kept stride 4 at context 8192: 8 windows, each 4 tokens after the last
     at = open_page(preset="llama3-8b", sample="log")
     assert not at.exception and not at.error
     assert at.sidebar.number_input(key="stride").value == 8192

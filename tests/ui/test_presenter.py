@@ -1,5 +1,5 @@
 """Presenter mode: one slide at a time, a prediction before each answer (hidden on every slide that would
-show it), feedback on a guess it cannot read, kept through page switches (issue 21)."""
+show it), feedback on a guess it cannot read, kept through page switches."""
 
 import pytest
 

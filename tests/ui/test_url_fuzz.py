@@ -1,4 +1,4 @@
-"""Fuzzing the address bar (issue 14): hundreds of hostile URLs over every page, 0 tracebacks.
+"""Fuzzing the address bar: hundreds of hostile URLs over every page, 0 tracebacks.
 
 Each case opens a fresh session at one page with a few URL parameters, as a pasted link does. The
 cases are a seeded shuffle of every setting's key × every value no setting may take, grouped a few

@@ -207,7 +207,7 @@ def test_the_one_writer_writes_what_the_reader_keeps(key):
 
 
 def test_booleans_are_written_as_the_reader_spells_them():
-    # Python's str(False) is "False", which the reader refuses (issue 21: links lost space and present).
+    # Python's str(False) is "False", which the reader refuses.
     assert url_text("space", False) == "false" and url_text("present", True) == "true"
     assert url_text("a", "The dog bites the man") == "The dog bites the man"  # sentences are text
 

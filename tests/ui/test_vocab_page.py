@@ -1,4 +1,4 @@
-"""The vocab size is the tokenizer's (issue 12): the Pipeline and Why position? at several V."""
+"""The vocab size is the tokenizer's: the Pipeline and Why position? at several V."""
 
 import re
 

@@ -1,5 +1,5 @@
-"""ui.widgets drawn through AppTest.from_function: token chips are bounded and escaped (issue 21.5), and
-chips to pick are one widget however long the text (issue 44.6)."""
+"""ui.widgets drawn through AppTest.from_function: token chips are bounded and escaped, and
+chips to pick are one widget however long the text."""
 
 from streamlit.testing.v1 import AppTest
 

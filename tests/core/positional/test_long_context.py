@@ -1,4 +1,4 @@
-"""The Long context page's core (issue 24): released models' presets, their config.json keys, which pairs
+"""The Long context page's core: released models' presets, their config.json keys, which pairs
 are kept or interpolated, the position-only score, the sentences and the charts."""
 
 import json

@@ -1,4 +1,4 @@
-"""RoPE scaling (issue 24) against transformers' own ``ROPE_INIT_FUNCTIONS`` (5.23, modeling_rope_utils.py).
+"""RoPE scaling against transformers' own ``ROPE_INIT_FUNCTIONS`` (5.23, modeling_rope_utils.py).
 
 Every rope_type on a grid (odd factors, seq_len below and above the original length, partial rotary),
 real models' configs, and the ValueErrors where transformers only logs a warning.

@@ -1,4 +1,4 @@
-"""The server-wide memory budget (issue 22): the governor, the budget's arithmetic and the cost models.
+"""The server-wide memory budget: the governor, the budget's arithmetic and the cost models.
 
 The governor's tests run threads against a small budget with a fake resident size; the cost models
 are checked against peaks measured in fresh processes (``measured_peak``: the kernel's high-water

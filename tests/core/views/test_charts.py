@@ -161,7 +161,7 @@ def test_unvalidated_charts_give_the_same_spec_without_validating():
 
 
 def test_a_drawn_chart_is_converted_once_and_always_drawn_with_its_data(monkeypatch):
-    # issue 26: Streamlit converted every kept chart (spec and Arrow data) again on every rerun
+    # Streamlit converted every kept chart (spec and Arrow data) again on every rerun
     import pandas as pd
     from streamlit.elements import vega_charts
 

@@ -52,7 +52,7 @@ def test_broadcast_draws_b_slabs_and_b_minus_1_ghosts(B):
 
 @pytest.mark.parametrize("B", [1, 2, 8, 64])
 def test_broadcast_names_stay_apart_and_inside_the_picture(B):
-    # a short text gives B = 1 (issue 21): the three names under thin stacks once overlapped and were cut
+    # a short text gives B = 1: the three names under thin stacks once overlapped and were cut
     root = parse(broadcast_svg(B, 4, 256))
     names = ("token_embeddings", "pos_embeddings", "input_embeddings")
     xs = [float(t.get("x")) for t in root.iter(f"{NS}text") if t.text in names]

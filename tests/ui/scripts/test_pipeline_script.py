@@ -63,7 +63,7 @@ def test_the_script_tokenizes_as_the_book_offline_and_prints_the_pages_token_ids
     assert result["token_ids"] == batch.inputs[:2, :TABLE_POSITIONS].tolist()  # the page's token IDs
 
 
-DOG = "The dog bites the man."  # 6 tokens: 1 window of 4, so B = 1 where the sidebar asks for 8 (issue 21)
+DOG = "The dog bites the man."  # 6 tokens: 1 window of 4, so B = 1 where the sidebar asks for 8
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The script every page shows, as it shows it, passes the project's own ruff config (issue 21.5).
+"""The script every page shows, as it shows it, passes the project's own ruff config.
 
 The text depends on the settings (seeds, long values, a pasted text, long sentences), so each page is
 opened at several and the code block it draws is checked, not a script built here.
