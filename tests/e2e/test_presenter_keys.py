@@ -64,13 +64,19 @@ def test_a_clicker_s_page_down_space_and_page_up(server, projector):
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of")
 
 
-def test_keys_typed_into_a_prediction_stay_in_it(server, projector):
-    page = projector
+def typed_guess(page, server: str, guess: str):
+    """The Pipeline's first prediction box, presenting, with ``guess`` typed into it."""
     page.goto(f"{server}/{PIPELINE}?present=true")
     at_section(page, 1)
     box = page.get_by_role("textbox", name=re.compile("Predict the shape"))
     box.click()
-    box.press_sequentially("2 7")
+    box.press_sequentially(guess)
+    return box
+
+
+def test_keys_typed_into_a_prediction_stay_in_it(server, projector):
+    page = projector
+    box = typed_guess(page, server, "2 7")
     for key in ("Space", "ArrowLeft", "ArrowRight", "PageDown"):
         box.press(key)
     expect(box).to_have_value("2 7 ")  # the space typed, the arrows moved the caret
@@ -81,11 +87,7 @@ def test_keys_typed_into_a_prediction_stay_in_it(server, projector):
 
 def test_enter_in_the_answer_box_reveals_and_the_next_key_moves_on(server, projector):
     page = projector
-    page.goto(f"{server}/{PIPELINE}?present=true")
-    at_section(page, 1)
-    box = page.get_by_role("textbox", name=re.compile("Predict the shape"))
-    box.click()
-    box.press_sequentially("278")
+    box = typed_guess(page, server, "278")
     box.press("Enter")
     expect(page.get_by_role("button", name="Reveal")).to_have_count(0, timeout=60_000)
     verdict = page.get_by_test_id("stMain").get_by_role("status")  # a right guess: a success
