@@ -4,7 +4,9 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from core.positional.long_context import KEPT, PRESETS, FirstUse
+from core.positional.long_context import KEPT
+from core.positional.long_context_presets import PRESETS
+from core.positional.long_context_story import FirstUse
 from core.positional.long_context_words import short_answer
 from core.scripts.long_context import long_context_script
 from ui.answer import Answer, answer_slot, show_answer

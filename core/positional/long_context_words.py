@@ -1,6 +1,6 @@
 """The Long context page's sentences beyond its story: the answer at the top, what each of its factors
-is, the method's introduction, how to read the score chart, the attention factor, and the measured
-run's place among them.
+is, the method's introduction, what the pair charts show, how to read the score chart, the attention
+factor, and the measured run's place among them.
 
 Every sentence is derived from a ``LongContextView`` (and, for the measured run, its lengths); each
 glossary word goes through a ``FirstUse``, so the page defines it where it first writes it.
@@ -10,16 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.positional.long_context import (
-    PLAIN,
-    FirstUse,
-    LongContextView,
-    _listed,
-    _ratio,
-    _times,
-    scaling_clause,
-)
-from core.positional.rope_scaling import VARIANTS, get_mscale
+from core.positional.long_context import INTERPOLATED, KEPT, PLAIN, REGIMES, LongContextView
+from core.positional.long_context_story import FirstUse, listed, ratio_text, scaling_clause, times_text
+from core.positional.rope_scaling import PARTIAL, VARIANTS, get_mscale, rotary_dim, yarn_correction_range
 
 # A method's glossary word, by its rope_type (the others are defined by their own sentence)
 TERM_OF = {
@@ -46,7 +39,7 @@ def _answer_lengths(view: LongContextView, name: str) -> str:
         f"**{name}** was trained on texts of up to L = {L:,} positions, and its config (the settings file"
     )
     if longest > L:
-        return f"{trained} it ships with) lets it read L' = {longest:,}, {_ratio(longest / L)} × L."
+        return f"{trained} it ships with) lets it read L' = {longest:,}, {ratio_text(longest / L)} × L."
     return f"{trained} it ships with) reads no further: L' = L."
 
 
@@ -68,7 +61,7 @@ def _answer_pairs(view: LongContextView) -> str:
     they, them = ("it", "it") if slow == 1 else ("they", "them")
     if longest > L:
         largest = f"the largest angle training showed {them}"
-        past = f"unscaled, by L' {they} would reach {_times(longest / L)} {largest}"
+        past = f"unscaled, by L' {they} would reach {times_text(longest / L)} {largest}"
     else:
         past = f"past L {they} would reach angles training never showed {them}"
     return f"{rope}; {who} a turn within L: {past}."
@@ -92,12 +85,12 @@ def _answer_scaling(view: LongContextView) -> str:
         stay = "stays" if slow == 1 else "stay"
         return f"Its scaling {clause}, so by L' {they} {stay} within the angles seen in training."
     if view.reach >= longest / L:  # sped up: further than plain RoPE goes
-        far = f"{_times(view.reach)} the largest angle seen in training"
+        far = f"{times_text(view.reach)} the largest angle seen in training"
         return f"Its scaling {clause}, so by L' some reach {far}."
     short = f": s·L = {s * L:,.0f} stops short of L'" if s * L < longest else ""
     return (
-        f"Its scaling {clause}, so by L' {they} reach only {_times(view.reach)} the largest angle seen in "
-        f"training, not {_times(longest / L)}{short}."
+        f"Its scaling {clause}, so by L' {they} reach only {times_text(view.reach)} the largest angle seen "
+        f"in training, not {times_text(longest / L)}{short}."
     )
 
 
@@ -129,7 +122,7 @@ def factors_words(view: LongContextView, words: FirstUse) -> str:
         same = s * L >= longest * (1 - 1e-9)
         factor = "and s" if same else "; s"
         out.append(
-            f"L'/L = {_ratio(longest / L)} is how much longer than in training the config lets the model "
+            f"L'/L = {ratio_text(longest / L)} is how much longer than in training the config lets the model "
             f"read{factor} = {s:g} is {'' if same else 'another number: '}the factor the config gives its "
             "scaling (section 1 shows how much each pair is slowed)."
         )
@@ -174,6 +167,92 @@ def pairs_lead(words: FirstUse) -> str:
     )
 
 
+def _count_times(x: float) -> str:
+    """How many times a pair turns: "once", "4 times", "0.5 times"."""
+    return "once" if x == 1 else f"{x:g} times"
+
+
+def _yarn_finding(view: LongContextView) -> str:
+    """Which pairs YaRN keeps, blends and slows by s, from its turn thresholds."""
+    cfg, n, p = view.cfg, len(view.regimes), view.cfg.parameters()
+    L, s = cfg.original, cfg.factor
+    dim = rotary_dim(cfg.head_dim, p.get(PARTIAL, 1.0))
+    fast, slow = p.get("beta_fast") or 32, p.get("beta_slow") or 1
+    low, high = yarn_correction_range(fast, slow, dim, cfg.base, L, p.get("truncate", True))
+    turns = f"{slow:g} turn{'s' * (slow != 1)}"
+    least = f"at least {fast:g} turn{'s' * (fast != 1)}"
+    keep = f"keeps the pairs up to pair {low:.3g} ({least} within L = {L:,})"
+    if low >= n - 1:
+        return f"YaRN keeps every pair: each turns at least {_count_times(fast)} within L = {L:,}."
+    if high > n - 1:  # the blend runs past the last pair (transformers clamps it to dims, not pairs)
+        return (
+            f"YaRN {keep} and blends all the later ones: none turns so few times (at most {turns}) that it "
+            "is slowed by the whole s."
+        )
+    return (
+        f"YaRN {keep}, slows the pairs from {high:.3g} on (at most {turns}) by s = {s:g}, and blends the "
+        "ones between."
+    )
+
+
+def _method_finding(view: LongContextView) -> str | None:
+    """The config's method's own rule for picking pairs, in its numbers (None: a method without one)."""
+    cfg, p = view.cfg, view.cfg.parameters()
+    L, longest, s = cfg.original, cfg.extended, cfg.factor
+    if cfg.rope_type == "yarn":
+        return _yarn_finding(view)
+    if cfg.rope_type == "llama3":
+        low, high = p["low_freq_factor"], p["high_freq_factor"]
+        return (
+            f"Llama 3 scaling keeps the pairs that turn more than {_count_times(high)} within L = {L:,} "
+            f"(each turn under {L / high:,.0f} positions), slows those that turn less than "
+            f"{_count_times(low)} (each turn over {L / low:,.0f} positions) by s = {s:g}, and blends the "
+            "ones between."
+        )
+    if cfg.rope_type == "dynamic":
+        slowest = float(view.plain[-1] / view.scaled[-1])
+        return (
+            f"Dynamic NTK raises RoPE's base for the current length; at L' = {longest:,} the slowest pair is "
+            f"slowed by s·L'/L − (s − 1) = {slowest:.4g}, the fastest by 1."
+        )
+    if cfg.rope_type == "longrope":
+        factors = p["long_factor"]
+        return (
+            f"Past L = {L:,} LongRoPE slows each pair by its own factor, found by a search (shown here: "
+            f"{min(factors):.3g} to {max(factors):.3g}); up to L it uses a second list."
+        )
+    if cfg.rope_type == "linear" and s != 1:
+        return f"Position interpolation slows every pair by s = {s:g}: position p turns as p/{s:g} did."
+    return None
+
+
+def _papers_names(view: LongContextView, words: FirstUse) -> str | None:
+    """What papers call a kept pair and a pair slowed by s (None: the config has neither)."""
+    names = []
+    if KEPT in view.regimes and scaling_clause(view):
+        names.append(
+            f"a kept pair {words('extrapolate', 'extrapolated')} (past L it turns on as in training)"
+        )
+    if INTERPOLATED in view.regimes:
+        names.append(
+            f"a pair slowed by s interpolated, after {words('position interpolation')}, which slows every "
+            "pair by s (up to s·L its angles stay within the ones it saw)"
+        )
+    return f"Papers call {listed(names)}." if names else None
+
+
+def pair_findings(view: LongContextView, words: FirstUse | None = None) -> list[str]:
+    """What the two pair charts show, in sentences computed from the numbers: how many pairs each kind of
+    change touches (first), which pairs the config's method picks, and the papers' names for them
+    (``words``: the page's glossary words, defined at first use; default: every word plain)."""
+    n = len(view.regimes)
+    counts = {r: view.regimes.count(r) for r in REGIMES if r in view.regimes}
+    parts = ", ".join(f"{c:,} {r}" for r, c in counts.items())
+    out = [f"Of the {n:,} pairs: {parts}." if n > 1 else f"Its one pair: {view.regimes[0]}."]
+    more = (_method_finding(view), _papers_names(view, words or FirstUse(teach=False)))
+    return out + [sentence for sentence in more if sentence]
+
+
 def _method_name(name: str, words: FirstUse) -> str:
     """A line's name on the score chart, defined where the page first writes it."""
     if name in TERM_OF_LABEL:
@@ -191,7 +270,7 @@ def drawn_words(view: LongContextView, label: str, words: FirstUse) -> str:
             f"The chart draws {label} beside plain RoPE, its distances on a {words('log scale')}. With s = 1 "
             "there is nothing to extend, so the other methods would all be plain RoPE."
         )
-    names = _listed([_method_name(name, words) for name in others])
+    names = listed([_method_name(name, words) for name in others])
     scale = f"Its distances run on a {words('log scale')}."
     drawn = f"The chart draws {label} beside plain RoPE and, at the same s = {view.cfg.factor:g}, {names}."
     return f"{drawn} {scale}"
@@ -217,7 +296,7 @@ def _factor_join(view: LongContextView, label: str) -> str:
     drawn = f"{label}'s attention factor is {own:.4f}, the metric above, so its line starts {start}."
     if not parts:
         return drawn
-    return f"A line starts near its attention factor squared: {_listed(parts)}. {drawn}"
+    return f"A line starts near its attention factor squared: {listed(parts)}. {drawn}"
 
 
 def score_words(view: LongContextView, label: str, words: FirstUse) -> str:
@@ -295,7 +374,7 @@ def attention_words(view: LongContextView, words: FirstUse, short: bool = False)
 def measured_lead(words: FirstUse) -> str:
     """The measured section's first sentence: what it measures, each scaling's name and the loss defined
     where the page first writes them."""
-    scalings = _listed([words("position interpolation"), words("NTK scaling", "dynamic NTK"), words("YaRN")])
+    scalings = listed([words("position interpolation"), words("NTK scaling", "dynamic NTK"), words("YaRN")])
     return (
         "Sections 1 to 3 compute what scaling does to the angles; this one measures what it does to a model. "
         f"A tiny model is tested past its trained length with plain RoPE and with {scalings}, by its "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import textwrap
 
-from core.positional.long_context import RopeConfig
+from core.positional.long_context_config import RopeConfig
 from core.positional.rope_scaling import VARIANTS
 from core.scripts import Cell, Script
 from core.scripts.common import comment, import_block

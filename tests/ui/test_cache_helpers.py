@@ -12,7 +12,8 @@ from streamlit.elements import vega_charts
 
 from core.attention.charts import attention_heatmap
 from core.positional import rope_scaling_charts as rope
-from core.positional.long_context import PRESETS, long_context_view
+from core.positional.long_context import long_context_view
+from core.positional.long_context_presets import PRESETS
 from core.text.vocab import SweepPoint
 from core.views.chart_specs import unvalidated
 from core.views.charts import (

@@ -2,7 +2,8 @@
 
 import pytest
 
-from core.positional.long_context import PRESETS, long_context_view
+from core.positional.long_context import long_context_view
+from core.positional.long_context_presets import PRESETS
 from core.positional.rope_scaling import VARIANTS
 from tests.core.positional.test_long_context_sentences import problems
 

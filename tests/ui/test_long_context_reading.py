@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from core.positional.long_context import PRESETS, long_context_view
+from core.positional.long_context import long_context_view
+from core.positional.long_context_presets import PRESETS
 from core.positional.long_context_words import short_answer
 from core.positional.rope_scaling import ROPE_TYPES
 from tests.core.positional.test_long_context_sentences import problems

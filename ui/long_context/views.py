@@ -16,30 +16,25 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.positional.long_context import (
-    DEFAULT_PRESET,
+from core.positional.long_context import LongContextView, attention_factor_curves, long_context_view
+from core.positional.long_context_config import (
     LISTS,
     ORIGINAL,
-    PRESETS,
-    FirstUse,
     LongContextPreset,
-    LongContextView,
     RopeConfig,
-    attention_factor_curves,
     config_json,
     factor_list_text,
-    lecture_join,
-    long_context_view,
-    pair_findings,
     parse_factor_list,
-    story,
 )
+from core.positional.long_context_presets import DEFAULT_PRESET, PRESETS
+from core.positional.long_context_story import FirstUse, lecture_join, story
 from core.positional.long_context_words import (
     attention_words,
     drawn_words,
     factors_words,
     measured_lead,
     method_words,
+    pair_findings,
     pairs_lead,
     score_words,
     tiny_factor_words,

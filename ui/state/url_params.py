@@ -16,8 +16,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.config import FAMILIES, PipelineConfig
 from core.positional.family import all_params
-from core.positional.long_context import DEFAULT_PRESET as LC_DEFAULT
-from core.positional.long_context import PRESETS as LC_PRESETS
+from core.positional.long_context_presets import DEFAULT_PRESET as LC_DEFAULT
+from core.positional.long_context_presets import PRESETS as LC_PRESETS
 from core.positional.rope_scaling import ROPE_TYPES
 from core.presets import PRESETS
 from core.text.samples import SAMPLES

@@ -12,23 +12,20 @@ from core.positional.long_context import (
     INTERPOLATED,
     KEPT,
     PLAIN,
-    PRESETS,
     STILL,
-    RopeConfig,
     attention_factor_curves,
     banded_score,
     comparisons,
-    config_json,
-    factor_list_text,
     log_distances,
     long_context_view,
-    pair_findings,
     pair_regimes,
-    parse_factor_list,
     position_score,
-    story,
     unseen_pairs,
 )
+from core.positional.long_context_config import RopeConfig, config_json, factor_list_text, parse_factor_list
+from core.positional.long_context_presets import PRESETS
+from core.positional.long_context_story import story
+from core.positional.long_context_words import pair_findings
 from core.positional.rope_scaling_charts import (
     attention_chart,
     attention_frame,

@@ -6,14 +6,11 @@ import re
 
 import pytest
 
-from core.positional.long_context import (
-    ORIGINAL,
-    PRESETS,
-    RopeConfig,
-    long_context_view,
-    pair_findings,
-    story,
-)
+from core.positional.long_context import long_context_view
+from core.positional.long_context_config import ORIGINAL, RopeConfig
+from core.positional.long_context_presets import PRESETS
+from core.positional.long_context_story import story
+from core.positional.long_context_words import pair_findings
 from core.positional.rope_scaling import PARTIAL
 from core.training.extrapolation import Extrapolation, findings, measured, run_intro, verdict
 

@@ -7,20 +7,16 @@ import re
 import pytest
 import torch
 
-from core.positional.long_context import (
-    PRESETS,
-    FirstUse,
-    attention_factor_curves,
-    long_context_view,
-    pair_findings,
-    story,
-)
+from core.positional.long_context import attention_factor_curves, long_context_view
+from core.positional.long_context_presets import PRESETS
+from core.positional.long_context_story import FirstUse, story
 from core.positional.long_context_words import (
     attention_words,
     drawn_words,
     factors_words,
     measured_lead,
     method_words,
+    pair_findings,
     pairs_lead,
     score_words,
     short_answer,

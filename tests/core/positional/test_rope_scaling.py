@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from core.positional.long_context import PRESETS
+from core.positional.long_context_presets import PRESETS
 from core.positional.rope_scaling import MAX_FACTOR, ROPE_TYPES, VARIANTS, scaled_inv_freq
 
 pytest.importorskip("transformers")
@@ -234,8 +234,9 @@ def test_every_variant_cites_a_paper_and_its_reference_function():
 
 def test_core_does_not_import_transformers():
     code = (
-        "import sys; import core.positional.rope_scaling, core.positional.long_context, "
-        "core.positional.rope_scaling_charts; assert 'transformers' not in sys.modules, 'transformers'"
+        "import sys; import core.positional.rope_scaling, core.positional.long_context_presets, "
+        "core.positional.long_context_words, core.positional.rope_scaling_charts; "
+        "assert 'transformers' not in sys.modules, 'transformers'"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

@@ -12,7 +12,9 @@ import torch
 from streamlit.elements import vega_charts
 
 from core.attention.charts import attention_heatmap, heatmap_description, query_row_charts
-from core.positional.long_context import PRESETS, attention_factor_curves, long_context_view, pair_findings
+from core.positional.long_context import attention_factor_curves, long_context_view
+from core.positional.long_context_presets import PRESETS
+from core.positional.long_context_words import pair_findings
 from core.positional.rope_scaling_charts import (
     attention_chart,
     attention_description,

@@ -6,15 +6,10 @@ from dataclasses import replace
 import pytest
 import torch
 
-from core.positional.long_context import (
-    PRESETS,
-    RopeConfig,
-    banded_score,
-    long_context_view,
-    pair_findings,
-    pair_regimes,
-    unseen_pairs,
-)
+from core.positional.long_context import banded_score, long_context_view, pair_regimes, unseen_pairs
+from core.positional.long_context_config import RopeConfig
+from core.positional.long_context_presets import PRESETS
+from core.positional.long_context_words import pair_findings
 from core.positional.rope_scaling import scaled_inv_freq
 from core.scripts.long_context import FUNCTION_HEADING, SCORE_HEADING, long_context_script
 
