@@ -13,6 +13,7 @@ from ui.answer import Answer, answer_slot, show_answer
 from ui.app import settings
 from ui.attention.views import attention_bridge_expander
 from ui.code_view import show_script
+from ui.long_context.form import rope_config
 from ui.long_context.views import (
     KEPT_QUESTION,
     STORY_PARTS,
@@ -24,7 +25,6 @@ from ui.long_context.views import (
     lengths,
     model_name,
     pairs_section,
-    rope_config,
     score_section,
     story_section,
     view_of,

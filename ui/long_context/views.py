@@ -1,15 +1,13 @@
-"""The Long context page's pieces: its config controls (a preset or the user's own values) and its views.
+"""The Long context page's views: its config controls (a preset or the user's own values), the story and
+the four sections' charts and sentences.
 
-Every control is bound to the URL (its key is ``lc_`` and the config.json name), except the two factor
-lists, which are kept in the session: a longrope list has 48 numbers. The preset and method lists show
-names, so their URL values are written by hand (``sync_preset_url``, ``_sync_method_url``), as the
-sidebar's preset is.
+The controls' fields are ``ui.long_context.form``'s; their keys, starting values and URL sync are
+``ui.long_context.url_state``'s.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import altair as alt
 import pandas as pd
@@ -17,16 +15,8 @@ import streamlit as st
 import torch
 
 from core.positional.long_context import LongContextView, attention_factor_curves, long_context_view
-from core.positional.long_context_config import (
-    LISTS,
-    ORIGINAL,
-    LongContextPreset,
-    RopeConfig,
-    config_json,
-    factor_list_text,
-    parse_factor_list,
-)
-from core.positional.long_context_presets import DEFAULT_PRESET, PRESETS
+from core.positional.long_context_config import RopeConfig, config_json
+from core.positional.long_context_presets import PRESETS
 from core.positional.long_context_story import FirstUse, lecture_join, story
 from core.positional.long_context_words import (
     attention_words,
@@ -39,7 +29,7 @@ from core.positional.long_context_words import (
     score_words,
     tiny_factor_words,
 )
-from core.positional.rope_scaling import PARTIAL, ROPE_TYPES, VARIANTS
+from core.positional.rope_scaling import ROPE_TYPES, VARIANTS
 from core.positional.rope_scaling_charts import (
     attention_chart,
     attention_description,
@@ -60,207 +50,30 @@ from core.positional.rope_scaling_charts import (
 from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
 from core.views.describe import described
 from core.views.glossary import define
+from ui.long_context.form import FIELDS, field_label, method_name
+from ui.long_context.url_state import (
+    CUSTOM,
+    METHOD,
+    PREFIX,
+    PRESET,
+    apply_preset,
+    edited,
+    seed_controls,
+    sync_method_url,
+    sync_preset_url,
+)
 from ui.navigation import question_line
 from ui.presenter import Slides, presenting, readable, revealed
 from ui.server import cache
-from ui.state.url_keys import register_url_keys, url_bound
+from ui.state.url_keys import url_bound
 
-PRESET = "lc_preset"  # the preset selectbox's key and URL key
-METHOD = "lc_rope_type"  # the method selectbox's key and URL key
-CUSTOM = "custom"
-PREFIX = "lc_"
 COLUMNS = 2  # a label names its config key too: two columns keep it on one or two lines
 
 
-@dataclass(frozen=True)
-class Field:
-    """One setting of the config: its label, its kind and its help."""
-
-    label: str
-    kind: str  # "int", "float", "optional" (a float that may be blank), "bool" or "list"
-    help: str
-
-
-TURNS = "turns within L"
-LIST_HELP = "One number per pair, separated by commas: that pair turns this many times slower"
-FIELDS: dict[str, Field] = {
-    "head_dim": Field(
-        "Dimensions per head (head_dim)",
-        "int",
-        "How many numbers each query and key has in one head (dh). RoPE turns them two at a time, so a head "
-        "has dh/2 pairs.",
-    ),
-    "rope_theta": Field(
-        "Frequency base (rope_theta)",
-        "float",
-        "RoPE's base: pair i turns base^(−2i/dh) radians per position, so a larger base turns the later "
-        "pairs slower still.",
-    ),
-    "max_position_embeddings": Field(
-        "Length in the config (max_position_embeddings)",
-        "int",
-        "For plain RoPE, position interpolation and dynamic NTK: the length the model was trained on, L. For "
-        "YaRN, Llama 3 and LongRoPE: the length it reads after scaling; they take L from a box of its own.",
-    ),
-    ORIGINAL: Field(
-        "Trained length L (original_max_position_embeddings)",
-        "int",
-        "The length the model was trained on. Blank: the length in the config.",
-    ),
-    "factor": Field(
-        "Slow-down factor s (factor)",
-        "optional",
-        "How many times slower the scaling turns the pairs it slows most (position interpolation: every "
-        "pair). It need not equal how many times longer the model reads. Blank for YaRN and LongRoPE: the "
-        "length in the config divided by L.",
-    ),
-    "low_freq_factor": Field(
-        f"Slowed by s below this many {TURNS} (low_freq_factor)",
-        "float",
-        "A pair that turns fewer times than this within L is slowed by the whole s.",
-    ),
-    "high_freq_factor": Field(
-        f"Kept above this many {TURNS} (high_freq_factor)",
-        "float",
-        "A pair that turns more times than this within L is kept as trained.",
-    ),
-    "beta_fast": Field(
-        f"Kept above this many {TURNS} (beta_fast)",
-        "optional",
-        "A pair that turns at least this many times within L is kept as trained (blank: 32).",
-    ),
-    "beta_slow": Field(
-        f"Slowed by s below this many {TURNS} (beta_slow)",
-        "optional",
-        "A pair that turns at most this many times within L is slowed by the whole s (blank: 1).",
-    ),
-    "mscale": Field(
-        "Attention factor, numerator (mscale)",
-        "optional",
-        "DeepSeek's way to write the attention factor: (0.1·this·ln s + 1) divided by (0.1·the denominator·"
-        "ln s + 1). Blank: YaRN's own formula.",
-    ),
-    "mscale_all_dim": Field(
-        "Attention factor, denominator (mscale_all_dim)",
-        "optional",
-        "DeepSeek's way to write the attention factor; its attention also multiplies every score by "
-        "(0.1·this·ln s + 1)². Blank: YaRN's own formula.",
-    ),
-    "attention_factor": Field(
-        "Attention factor, set by hand (attention_factor)",
-        "optional",
-        "Multiplies the turned part of each query and key. Blank: the paper's formula.",
-    ),
-    PARTIAL: Field(
-        "Share of each head that turns (partial_rotary_factor)",
-        "float",
-        "The share of each head's pairs RoPE turns: 1, every pair; 0.25, the first quarter of them.",
-    ),
-    "truncate": Field(
-        "Round the blend's ends to whole pairs (truncate)",
-        "bool",
-        "On: YaRN rounds where its blend starts and ends to whole pairs. Off: it does not, as gpt-oss.",
-    ),
-    "short_factor": Field(
-        "Slow-down of each pair up to L (short_factor)", "list", f"{LIST_HELP}, in texts up to L."
-    ),
-    "long_factor": Field("Slow-down of each pair past L (long_factor)", "list", f"{LIST_HELP}, past L."),
-}
-BLANK = {"factor": None, ORIGINAL: None, "beta_fast": None, "beta_slow": None, "mscale": None}
-BLANK |= {"mscale_all_dim": None, "attention_factor": None, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
-BLANK |= {PARTIAL: 1.0, "truncate": True, "short_factor": "", "long_factor": ""}
-LINKED = ("rope_type", *(k for k in FIELDS if FIELDS[k].kind != "list"))  # the settings a link carries
-URL_KEYS = register_url_keys(PRESET, *(PREFIX + k for k in LINKED))
-
-
-def preset_store(preset: LongContextPreset) -> dict:
-    """The widget values of ``preset`` (every field; the ones it does not set at their blank)."""
-    cfg = preset.config
-    values = {**BLANK, "rope_type": cfg.rope_type, "head_dim": cfg.head_dim, "rope_theta": float(cfg.base)}
-    values["max_position_embeddings"] = cfg.max_position_embeddings
-    for key, value in cfg.parameters().items():
-        values[key] = factor_list_text(value) if key in LISTS else value
-    for key, field in FIELDS.items():
-        if field.kind in ("float", "optional") and values[key] is not None:
-            values[key] = float(values[key])
-    return {**values, "preset": preset.key}
-
-
-def _link_preset() -> str:
-    """The preset a link names (``check_url`` has checked it); a link with values but no preset: custom."""
-    name = st.query_params.get(PRESET)
-    if name in (CUSTOM, *PRESETS):
-        return name
-    return CUSTOM if any(k in st.query_params for k in URL_KEYS) else DEFAULT_PRESET
-
-
-def _base() -> dict:
-    """What a control not yet in the session starts at: the link's preset's value, or, for a link with the
-    user's own values, the default preset's with the optional numbers blank (a copied link leaves out the
-    blank ones)."""
-    name = _link_preset()
-    if name in PRESETS:
-        return preset_store(PRESETS[name])
-    blank = {k: None for k, f in FIELDS.items() if f.kind == "optional"}
-    return {**preset_store(PRESETS[DEFAULT_PRESET]), **blank, "preset": CUSTOM}
-
-
-def _seed() -> dict:
-    """Start each control the session does not hold and the URL does not set (the URL seeds a bound
-    widget itself); returns the starting values."""
-    if PRESET not in st.session_state:  # the session's first run: the link's preset
-        st.session_state[PRESET] = _link_preset()
-    if METHOD not in st.session_state and METHOD in st.query_params:  # not bound: seeded here
-        st.session_state[METHOD] = st.query_params[METHOD]
-    base = _base()
-    for name in ("rope_type", *FIELDS):
-        key = PREFIX + name
-        if key not in st.session_state and key not in st.query_params:
-            st.session_state[key] = base[name]
-    return base
-
-
-def _apply_preset() -> None:
-    name = st.session_state[PRESET]
-    if name in PRESETS:
-        for key, value in preset_store(PRESETS[name]).items():
-            if key != "preset":
-                st.session_state[PREFIX + key] = value
-
-
-def _edited() -> None:
-    st.session_state[PRESET] = CUSTOM
-
-
-def sync_preset_url() -> None:
-    """Keep the address bar's ``lc_preset`` the chosen preset's name ("custom" for the user's own)."""
-    name = st.session_state.get(PRESET, DEFAULT_PRESET)
-    if st.query_params.get(PRESET) != name:
-        st.query_params[PRESET] = name
-
-
-def _sync_method_url() -> None:
-    """Keep the address bar's ``lc_rope_type`` the method's config value (the box shows its name)."""
-    if st.query_params.get(METHOD) != st.session_state[METHOD]:
-        st.query_params[METHOD] = st.session_state[METHOD]
-
-
-def _label(name: str, rope_type: str) -> str:
-    """A field's label: the config's length is the trained length L for the types that read no other."""
-    if name == "max_position_embeddings" and ORIGINAL not in VARIANTS[rope_type].keys:
-        return "Trained length L (max_position_embeddings)"
-    return FIELDS[name].label
-
-
-def method_name(rope_type: str) -> str:
-    """A method as the select box shows it: its name, and its config value where that differs."""
-    label = VARIANTS[rope_type].label
-    return label if label.lower() == rope_type else f"{label} ({rope_type})"
-
-
 def _widget(name: str, rope_type: str) -> None:
-    field, key, label = FIELDS[name], PREFIX + name, _label(name, rope_type)
-    common = {"help": field.help, "on_change": _edited}
+    """The box of field ``name``, labelled for ``rope_type``; editing it makes the config the user's own."""
+    field, key, label = FIELDS[name], PREFIX + name, field_label(name, rope_type)
+    common = {"help": field.help, "on_change": edited}
     common |= {"key": key} if field.kind == "list" else url_bound(key)
     if field.kind == "int":
         st.number_input(label, step=1, value=None, **common)
@@ -282,7 +95,7 @@ SETTINGS_INTRO = (
 def config_controls() -> tuple[str, dict]:
     """The preset, the method and the fields it reads; returns the preset's key (or ``CUSTOM``) and
     the values in force (see ``rope_config``)."""
-    base = _seed()
+    base = seed_controls()
     st.markdown(SETTINGS_INTRO)
     c1, c2 = st.columns(2, vertical_alignment="bottom")
     c1.selectbox(
@@ -291,19 +104,19 @@ def config_controls() -> tuple[str, dict]:
         format_func=lambda k: "custom (your own values)" if k == CUSTOM else PRESETS[k].label,
         key=url_bound(PRESET)["key"],  # shows model names: its URL value is written by sync_preset_url
         persist_state="session",
-        on_change=_apply_preset,
+        on_change=apply_preset,
     )
     sync_preset_url()
     rope_type = c2.selectbox(
         "Scaling method (rope_type)",
         ROPE_TYPES,
         format_func=method_name,
-        on_change=_edited,
+        on_change=edited,
         help=" ".join(f"{v.label}: {v.idea}" for v in VARIANTS.values()),
-        key=url_bound(METHOD)["key"],  # shows names: its URL value is written by _sync_method_url
+        key=url_bound(METHOD)["key"],  # shows names: its URL value is written by sync_method_url
         persist_state="session",
     )
-    _sync_method_url()
+    sync_method_url()
     reads = VARIANTS[rope_type].keys
     names = ["head_dim", "rope_theta", "max_position_embeddings"]
     names += [k for k in FIELDS if k in reads and FIELDS[k].kind in ("int", "float", "optional")]
@@ -323,31 +136,6 @@ def config_controls() -> tuple[str, dict]:
             "here, and a released model's lists by its name."
         )
     return store["preset"], store
-
-
-def rope_config(values: dict) -> RopeConfig:
-    """The ``RopeConfig`` of the controls' values: the keys its rope_type reads, blanks left out.
-
-    Raises ``ValueError`` for a missing number or a factor list that does not parse.
-    """
-    rope_type = values["rope_type"]
-    for name in ("head_dim", "rope_theta", "max_position_embeddings"):
-        if values[name] is None:
-            raise ValueError(f"{_label(name, rope_type)} is blank: it needs a value.")
-    for name in VARIANTS[rope_type].required:
-        if values.get(name) in (None, ""):
-            raise ValueError(
-                f"{_label(name, rope_type)} is blank: {VARIANTS[rope_type].label} needs a value."
-            )
-    params = []
-    for key in VARIANTS[rope_type].keys:
-        value = values.get(key)
-        if value is None or (key == PARTIAL and value == 1.0) or (key == "truncate" and value is True):
-            continue
-        params.append((key, parse_factor_list(key, value) if key in LISTS else value))
-    return RopeConfig(
-        rope_type, values["head_dim"], values["rope_theta"], values["max_position_embeddings"], tuple(params)
-    )
 
 
 @cache.per_process(max_entries=32)  # a view is ~10 kB (its θ, scores and distances)

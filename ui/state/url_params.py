@@ -41,7 +41,7 @@ MAX_SENTENCE_CHARS = 300
 # (``ui.state.share_link.apply_link_text`` explains that one) and the Training page's ``run``
 # (ui.training.run_link).
 NOT_SETTINGS = ("embed", "embed_options", "text", "run")
-# The Long context page's config (ui.long_context.views): lc_ and its config.json name.
+# The Long context page's config (ui.long_context.form): lc_ and its config.json name.
 LC_WHOLE = ("lc_head_dim", "lc_max_position_embeddings", "lc_original_max_position_embeddings")
 LC_NUMBER = ("lc_rope_theta", "lc_factor", "lc_low_freq_factor", "lc_high_freq_factor", "lc_beta_fast")
 LC_NUMBER += ("lc_beta_slow", "lc_mscale", "lc_mscale_all_dim", "lc_attention_factor")
