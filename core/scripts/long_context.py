@@ -132,6 +132,43 @@ distances = torch.logspace(0, math.log10(L_ext), 400, dtype=torch.float64).round
 distances = torch.unique(torch.cat((distances, torch.tensor([L_ext]))))  # [R]'''
 
 
+REGIMES_LINE = (
+    'REGIMES = ["kept as trained", "slowed by less than s", "slowed by s", "slowed by more than s",\n'
+    '           "sped up", "never turned (θ = 0)"]'
+)
+
+PAIRS = """inv_freq, attention_factor = scaled_inv_freq()  # [n], float
+plain = plain_inv_freq(dim)  # [n] the same pairs without scaling
+regimes = [regime(p, s) for p, s in zip(plain.tolist(), inv_freq.tolist(), strict=True)]
+counts = {r: regimes.count(r) for r in dict.fromkeys(sorted(regimes, key=REGIMES.index))}
+print(f"L = {L:,}, L' = {L_ext:,}, s = {factor:g}, attention factor {attention_factor:.4f}")
+parts = ", ".join(f"{c:,} {r}" for r, c in counts.items())
+print(f"Of the {len(regimes):,} pairs: {parts}." if len(regimes) > 1 else f"Its one pair: {regimes[0]}.")
+unseen_plain, unseen_scaled = unseen(plain, plain), unseen(inv_freq, plain)
+print(f"Pairs that meet, by L' = {L_ext:,}, angles never reached within L = {L:,}: {unseen_plain:,} "
+      f"without scaling, {unseen_scaled:,} with this config.")"""
+
+SCORES = """score_plain = banded_score(plain, 1.0, distances)  # [R]
+score = banded_score(inv_freq, attention_factor, distances)  # [R]
+for r in (1, L, L_ext):
+    k = int(torch.searchsorted(distances, r))
+    print(f"r = {r:,}: plain RoPE {score_plain[k]:+.4f}, this config {score[k]:+.4f}")
+
+print(json.dumps({
+    "original": L, "extended": L_ext, "factor": factor, "attention_factor": attention_factor,
+    "plain_inv_freq": plain.tolist(), "inv_freq": inv_freq.tolist(), "regimes": regimes,
+    "unseen_plain": unseen_plain, "unseen_scaled": unseen_scaled,
+    "distances": distances.tolist(), "score_plain": score_plain.tolist(), "score": score.tolist(),
+}))"""
+
+ABOUT = (
+    "Exported from Positional Embeddings Explorer. It prints the lengths, the factor and the attention "
+    "factor, how many pairs the config keeps or slows down, how many pairs meet angles training "
+    "never showed them, the position-only score at 1, L and L', and, last, one JSON line with those "
+    "numbers."
+)
+
+
 def _literal(value: object) -> str:
     """A Python literal, strings in double quotes; a list of numbers wrapped to lines ruff takes."""
     if isinstance(value, list | tuple):
@@ -141,9 +178,8 @@ def _literal(value: object) -> str:
     return json.dumps(value) if isinstance(value, str) else repr(value)
 
 
-def long_context_script(cfg: RopeConfig, label: str) -> Script:
-    """The script that prints what the Long context page shows for ``cfg`` (named ``label`` there)."""
-    variant = VARIANTS[cfg.rope_type]
+def _settings_cell(cfg: RopeConfig, label: str) -> Cell:
+    """The config's numbers as the script's settings, each length and factor with where it comes from."""
     imports = import_block("import json", "import math", "import torch")
     params = "".join(f"    {_literal(k)}: {_literal(v)},\n" for k, v in cfg.parameters().items())
     partial = cfg.parameters().get("partial_rotary_factor", 1.0)
@@ -168,47 +204,26 @@ dim = {rotated}  # the rotated dims (head_dim × partial_rotary_factor; proporti
 L = {cfg.original}  # the trained length{length_note}
 factor = {cfg.factor!r}  # {factor_note}
 L_ext = {cfg.extended}  # L' = {ext_note}"""
+    return Cell("Settings (the page's config)", settings)
+
+
+def _function_cell(cfg: RopeConfig) -> Cell:
+    """Plain RoPE's frequencies and the config's own ``rope_type`` function, with its paper."""
+    variant = VARIANTS[cfg.rope_type]
     function = (
         f"{comment(f'{variant.name}: {variant.paper}; as {variant.reference}.')}\n"
         f"{PLAIN}\n\n\n{FUNCTIONS[cfg.rope_type]}"
     )
-    pairs = """inv_freq, attention_factor = scaled_inv_freq()  # [n], float
-plain = plain_inv_freq(dim)  # [n] the same pairs without scaling
-regimes = [regime(p, s) for p, s in zip(plain.tolist(), inv_freq.tolist(), strict=True)]
-counts = {r: regimes.count(r) for r in dict.fromkeys(sorted(regimes, key=REGIMES.index))}
-print(f"L = {L:,}, L' = {L_ext:,}, s = {factor:g}, attention factor {attention_factor:.4f}")
-parts = ", ".join(f"{c:,} {r}" for r, c in counts.items())
-print(f"Of the {len(regimes):,} pairs: {parts}." if len(regimes) > 1 else f"Its one pair: {regimes[0]}.")
-unseen_plain, unseen_scaled = unseen(plain, plain), unseen(inv_freq, plain)
-print(f"Pairs that meet, by L' = {L_ext:,}, angles never reached within L = {L:,}: {unseen_plain:,} "
-      f"without scaling, {unseen_scaled:,} with this config.")"""
-    scores = """score_plain = banded_score(plain, 1.0, distances)  # [R]
-score = banded_score(inv_freq, attention_factor, distances)  # [R]
-for r in (1, L, L_ext):
-    k = int(torch.searchsorted(distances, r))
-    print(f"r = {r:,}: plain RoPE {score_plain[k]:+.4f}, this config {score[k]:+.4f}")
+    return Cell(FUNCTION_HEADING, function)
 
-print(json.dumps({
-    "original": L, "extended": L_ext, "factor": factor, "attention_factor": attention_factor,
-    "plain_inv_freq": plain.tolist(), "inv_freq": inv_freq.tolist(), "regimes": regimes,
-    "unseen_plain": unseen_plain, "unseen_scaled": unseen_scaled,
-    "distances": distances.tolist(), "score_plain": score_plain.tolist(), "score": score.tolist(),
-}))"""
-    regimes_line = (
-        'REGIMES = ["kept as trained", "slowed by less than s", "slowed by s", "slowed by more than s",\n'
-        '           "sped up", "never turned (θ = 0)"]'
-    )
+
+def long_context_script(cfg: RopeConfig, label: str) -> Script:
+    """The script that prints what the Long context page shows for ``cfg`` (named ``label`` there)."""
     cells = [
-        Cell("Settings (the page's config)", settings),
-        Cell(FUNCTION_HEADING, function),
-        Cell(SCORE_HEADING, f"{regimes_line}\n\n\n{MEASURES}"),
-        Cell("Which pairs scaling slows down", pairs),
-        Cell("What position alone adds to a score, out to L'", scores),
+        _settings_cell(cfg, label),
+        _function_cell(cfg),
+        Cell(SCORE_HEADING, f"{REGIMES_LINE}\n\n\n{MEASURES}"),
+        Cell("Which pairs scaling slows down", PAIRS),
+        Cell("What position alone adds to a score, out to L'", SCORES),
     ]
-    about = (
-        "Exported from Positional Embeddings Explorer. It prints the lengths, the factor and the attention "
-        "factor, how many pairs the config keeps or slows down, how many pairs meet angles training "
-        "never showed them, the position-only score at 1, L and L', and, last, one JSON line with those "
-        "numbers."
-    )
-    return Script("long_context", f"Long context: {label}'s RoPE scaling ({cfg.rope_type})", about, cells)
+    return Script("long_context", f"Long context: {label}'s RoPE scaling ({cfg.rope_type})", ABOUT, cells)
