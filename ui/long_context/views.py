@@ -161,7 +161,7 @@ LECTURE_TITLE = "What the lecture's “generalize to unseen lengths” means her
 
 
 def story_section(view: LongContextView, name: str, words: FirstUse, slides: Slides) -> None:
-    """The page's story for this config, step by step (``core.positional.long_context.story``), then the
+    """The page's story for this config, step by step (``core.positional.long_context_story.story``), then the
     measured answer; presenting, the steps alone (the measurement has its own section) and the lecture's
     claim on a slide of its own, so each fits the screen."""
     if not presenting():
