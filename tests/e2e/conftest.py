@@ -178,7 +178,8 @@ def projector_page(browser):
 def assert_drawn(page, count: int, min_width: float, min_height: float) -> None:
     """``count`` charts, each a canvas or svg the browser laid out at least this wide and tall."""
     charts = page.get_by_test_id("stVegaLiteChart")
-    expect(charts).to_have_count(count)
+    # a loaded machine mounts a page's charts seconds after its run ends (``charts_drawn`` passes on none)
+    expect(charts).to_have_count(count, timeout=30_000)
     for k in range(count):
         drawing = charts.nth(k).locator("canvas, svg").first
         drawing.scroll_into_view_if_needed()
