@@ -324,7 +324,7 @@ def sessions_group(counts: list[int], rows: list) -> None:
 
 
 def print_table(rows: list) -> None:
-    """The rows as a Markdown table (docs/memory.md)."""
+    """The rows as a Markdown table (docs/measurements.md)."""
     print("\n| case | peak RSS | idle after | waits | refused | sessions got |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, peak, idle, waits, refused, _, kinds in rows:
