@@ -1,4 +1,4 @@
-"""The first page of a fresh server against a fresh ``python`` run of the book's script (issue 26).
+"""The first page of a fresh server against a fresh ``python`` run of the book's script.
 
     .venv/bin/python benchmarks/cold_start.py [--repeats 5]
 

@@ -10,7 +10,7 @@ and of a rerun after a "Seed" change (a new seed: nothing cached but the tokeniz
 (protobuf bytes of the Vega-Lite elements; goal < 1 MB per view), and, in headless Chromium on a
 fresh server, the time until the page has finished drawing. ``--apptest`` adds AppTest's rerun time
 for comparison: AppTest skips the server's post-run ``gc.collect`` and the websocket writes, so it
-shows far less than a server spends (issue 15).
+shows far less than a server spends.
 """
 
 from __future__ import annotations

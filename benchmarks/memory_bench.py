@@ -8,9 +8,9 @@ other, sampling the server's RSS every 50 ms; prints the peak of each case and o
 
 1. an uploaded .txt at the cap (``MAX_TEXT_BYTES``), Training on the sidebar's text, Train (until done);
 2. Training at size medium, context 256 (until done or refused);
-3. Why position? at d 16384 with two sentences of 300 × U+13000 and of 300 emoji (the URLs from
-   issue 14), and with sentences of exactly the tokens it allows (``max_sentence_tokens``) under
-   every method;
+3. Why position? at d 16384 with two sentences of 300 × U+13000 and of 300 emoji (set in the URL,
+   over the cap on a sentence's tokens), and with sentences of exactly the tokens it allows
+   (``max_sentence_tokens``) under every method;
 4. every setting that sizes a tensor at its limit: the Pipeline (V 1,000,000, d 16,384, T 8,192,
    B 128, stride 1) and Families at T 8,192 × 8 under every method with its own settings at theirs;
 5. ``--heavy`` heavy views in a row (GPT-3 and LLaMA-3 presets, Families at context 8192 with
@@ -18,11 +18,11 @@ other, sampling the server's RSS every 50 ms; prints the peak of each case and o
 6. thirty sessions at once (benchmarks/ws_load_test.py, its own server), unless --skip-sessions.
 
 Two groups drive the server over Streamlit's own websocket protocol instead (``benchmarks/ws_load_test``'s
-client: no browser, so the two cores go to the server), each on a fresh server of its own (issue 22):
+client: no browser, so the two cores go to the server), each on a fresh server of its own:
 
 7. ``texts``: one session at a time pastes a text at the cap (``core.serving.budget.MAX_TEXT_BYTES``) in each
    script — ASCII, CJK, emoji, mixed — on the Pipeline, and trains on it; then the texts a text box
-   takes but the server refuses (78,000 emoji, CJK) and the issue's 1,000,000 emoji;
+   takes but the server refuses (78,000 emoji, CJK) and a paste of 1,000,000 emoji;
 8. ``sessions``: 3, 10 and 30 sessions at once (``--sessions``), each with a text at the cap in its
    own script on its own page at its heaviest: the Pipeline at V, d, T, B's limits, Families at
    T 8,192 × 8 and d 16,384, Why position? at d 16,384 with the longest sentences, Training on the
@@ -280,8 +280,8 @@ def texts_group(rows: list) -> None:
                 [("", {}, over[:MAX_TEXT_CHARS], False)],
                 rows,
             )
-        issue = "😀" * 1_000_000  # the issue's paste; the server keeps the box's first MAX_TEXT_CHARS
-        run_case(srv, "1,000,000 emoji pasted (issue 22: was 742 MB)", [("", {}, issue, False)], rows)
+        million = "😀" * 1_000_000  # far over the cap; the server keeps the box's first MAX_TEXT_CHARS
+        run_case(srv, "1,000,000 emoji pasted", [("", {}, million, False)], rows)
         idle_row(srv, "texts", baseline, rows)
     finally:
         srv.server.stop()
@@ -324,7 +324,7 @@ def sessions_group(counts: list[int], rows: list) -> None:
 
 
 def print_table(rows: list) -> None:
-    """The rows as a Markdown table (docs/memory.md)."""
+    """The rows as a Markdown table (docs/measurements.md)."""
     print("\n| case | peak RSS | idle after | waits | refused | sessions got |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, peak, idle, waits, refused, _, kinds in rows:

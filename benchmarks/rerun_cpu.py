@@ -4,7 +4,7 @@
         [--repeats 5] [--warmup 2]
     .venv/bin/python benchmarks/rerun_cpu.py --book [--pages all] [--repeats 5]
 
-``--book`` (issue 26): the book's settings and the book's text (``the-verdict.txt``, pasted into each
+``--book``: the book's settings and the book's text (``the-verdict.txt``, pasted into each
 session), and per page three kinds of change, each against the book's ch. 2.8 code for the same
 settings measured in the same run: a Batch change (every cache hit), a Seed change (a seed no session
 used before: the token table's stream is drawn again) and a new text (the-verdict rotated to start
@@ -28,7 +28,7 @@ has stopped moving for --quiet ms after the run's ``script_finished``). CPU time
 the stable number on a shared machine; wall time to ``script_finished`` is printed beside it.
 
 Groups: ``defaults`` (the book's settings), ``gpt3`` (``?preset=gpt3-175b``, GPT-3's dims),
-``families8192`` (the Families page at ``?context=8192``). Goals (issue 15): median ≤ 60 ms per
+``families8192`` (the Families page at ``?context=8192``). Goals: median ≤ 60 ms per
 rerun at the defaults, ≤ 150 ms at GPT-3 dims and for Families at context 8192. Prints a table per
 group (median, min, max, and the mean: the kernel counts CPU time in 10 ms ticks, so one rerun's
 number is a multiple of 10 ms) and the total wall time. Traffic goes to 127.0.0.1 only; each session is

@@ -1,7 +1,8 @@
-"""Product code says why, not when: no comment, docstring or string refers to an issue by number.
+"""Code says why, not when: no comment, docstring or string refers to an issue by number.
 
-The reason a mechanism exists belongs in the code in a clause; which issue asked for it belongs in git's
-history, and what it saved in ``docs/measurements.md``.
+The reason a mechanism exists belongs in the code in a clause, and what a test guards in the test's own
+words; which issue asked for it belongs in git's history, and what it saved in ``docs/measurements.md``.
+Checked: the product (core/, ui/, pages/ and the two entry scripts), the tests, benchmarks/ and tools/.
 """
 
 from __future__ import annotations
@@ -17,6 +18,13 @@ PRODUCT = [
     ROOT / "app_script.py",
     ROOT / "streamlit_app.py",
 ]
+# The tests, benchmarks and tools, but not this file, whose examples are references on purpose.
+SUPPORT = sorted(
+    p
+    for folder in ("tests", "benchmarks", "tools")
+    for p in (ROOT / folder).rglob("*.py")
+    if p != Path(__file__).resolve()
+)
 ISSUE = re.compile(r"\bissues?\s*#?\s*\d+", re.IGNORECASE)
 
 
@@ -40,11 +48,22 @@ def test_prose_about_an_issue_is_not_a_reference(line):
     assert issue_references(line) == []
 
 
-def test_product_code_names_no_issue():
-    assert len(PRODUCT) > 20 and all(p.is_file() for p in PRODUCT)
-    found = [
+def references_in(paths: list[Path]) -> list[str]:
+    """``path:line: text`` of every reference to an issue by number in ``paths``."""
+    return [
         f"{path.relative_to(ROOT)}:{n}: {line}"
-        for path in PRODUCT
+        for path in paths
         for n, line in issue_references(path.read_text(encoding="utf-8"))
     ]
+
+
+def test_product_code_names_no_issue():
+    assert len(PRODUCT) > 20 and all(p.is_file() for p in PRODUCT)
+    found = references_in(PRODUCT)
     assert not found, "say why in a clause, without the issue's number:\n" + "\n".join(found)
+
+
+def test_tests_benchmarks_and_tools_name_no_issue():
+    assert {p.relative_to(ROOT).parts[0] for p in SUPPORT} == {"tests", "benchmarks", "tools"}
+    found = references_in(SUPPORT)
+    assert not found, "say what the code checks or measures, without the issue's number:\n" + "\n".join(found)

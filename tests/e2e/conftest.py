@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.layout import VIEWPORTS, drawn_size
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -36,6 +38,9 @@ CHROMIUM_ARGS = [
 SHOTS = ROOT / "test-results"
 START_SECONDS = 90  # a server's start on a loaded machine; not a performance bound
 STOP_SECONDS = 10  # how long a teardown waits for SIGTERM before SIGKILL
+PROJECTOR = {"width": 1280, "height": 720}  # a lecture hall's projector: each presenter section fits it
+_SCROLL_HEIGHT_JS = """() => (document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
+    || document.querySelector('[data-testid="stMain"]')).scrollHeight"""
 
 
 def _free_port() -> int:
@@ -151,6 +156,40 @@ def page(browser):
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
     yield page
     page.close()
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def sized_page(request, browser):
+    """``(size, page)``: a page at each of ``VIEWPORTS``' widths in turn (desktop, phone)."""
+    width, height = VIEWPORTS[request.param]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    yield request.param, page
+    page.close()
+
+
+@pytest.fixture
+def projector_page(browser):
+    """A page the size of ``PROJECTOR`` (1280 × 720), for presenter mode."""
+    page = browser.new_page(viewport=PROJECTOR)
+    yield page
+    page.close()
+
+
+def assert_drawn(page, count: int, min_width: float, min_height: float) -> None:
+    """``count`` charts, each a canvas or svg the browser laid out at least this wide and tall."""
+    charts = page.get_by_test_id("stVegaLiteChart")
+    # a loaded machine mounts a page's charts seconds after its run ends (``charts_drawn`` passes on none)
+    expect(charts).to_have_count(count, timeout=30_000)
+    for k in range(count):
+        drawing = charts.nth(k).locator("canvas, svg").first
+        drawing.scroll_into_view_if_needed()
+        width, height = drawn_size(drawing)
+        assert width >= min_width and height >= min_height, (k, width, height)
+
+
+def content_height(page) -> float:
+    """The height of the page's scrolling content in px: a presenter section fits when it is ≤ 720."""
+    return page.evaluate(_SCROLL_HEIGHT_JS)
 
 
 def app_ready(page, timeout: float = 90_000) -> None:

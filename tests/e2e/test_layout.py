@@ -5,18 +5,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
+from tests.e2e.layout import MIN_CHART_WIDTH, drawn_size, layout_problems, settle_layout
 from ui.navigation import PAGES as APP_PAGES
 
 PAGES = ["" if i == 0 else stop.url for i, stop in enumerate(APP_PAGES)]  # every page; the first is "/"
-
-
-@pytest.fixture(params=list(VIEWPORTS))
-def sized_page(request, browser):
-    width, height = VIEWPORTS[request.param]
-    page = browser.new_page(viewport={"width": width, "height": height})
-    yield request.param, page
-    page.close()
 
 
 @pytest.mark.parametrize("path", PAGES)

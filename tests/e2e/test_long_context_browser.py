@@ -1,35 +1,13 @@
 """The Long context page in Chromium: its five charts are drawn with a size at desktop and
 phone width, a preset switch redraws them, and in presenter mode each section fits a 1280 × 720 projector."""
 
-import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
+from tests.e2e.conftest import PROJECTOR, assert_drawn, content_height
+from tests.e2e.layout import MIN_CHART_WIDTH, drawn_size, layout_problems, settle_layout
 
 CHARTS = 5  # wavelengths, slow-down, score against distance, attention factor, measured loss
-PROJECTOR = (1280, 720)
-SCROLL_HEIGHT_JS = """() => (document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
-    || document.querySelector('[data-testid="stMain"]')).scrollHeight"""
-
-
-@pytest.fixture(params=list(VIEWPORTS))
-def sized_page(request, browser):
-    width, height = VIEWPORTS[request.param]
-    page = browser.new_page(viewport={"width": width, "height": height})
-    yield request.param, page
-    page.close()
-
-
-def assert_drawn(page, count: int, min_width: float, min_height: float) -> None:
-    """``count`` charts, each a canvas or svg the browser laid out at least this wide and tall."""
-    charts = page.get_by_test_id("stVegaLiteChart")
-    expect(charts).to_have_count(count)
-    for k in range(count):
-        drawing = charts.nth(k).locator("canvas, svg").first
-        drawing.scroll_into_view_if_needed()
-        width, height = drawn_size(drawing)
-        assert width >= min_width and height >= min_height, (k, width, height)
 
 
 def test_every_chart_is_drawn_with_a_size(server, sized_page, wait_for_app, wait_for_charts, shots):
@@ -72,9 +50,9 @@ def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_s
 
 
 def test_presenter_mode_asks_first_and_every_section_fits_a_projector(
-    server, browser, wait_for_app, wait_for_settled, shots
+    server, projector_page, wait_for_app, wait_for_settled, shots
 ):
-    page = browser.new_page(viewport=dict(zip(("width", "height"), PROJECTOR, strict=True)))
+    page = projector_page
     page.goto(f"{server}/Long_context?present=true")
     wait_for_app(page)
     heights = []
@@ -91,12 +69,11 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(
             wait_for_settled(page)
         assert_drawn(page, charts, 200, 150)
         page.screenshot(path=str(shots / f"long_context_presenter_{section}.png"))
-        heights.append(page.evaluate(SCROLL_HEIGHT_JS))
+        heights.append(content_height(page))
         if section < 6:
             page.get_by_role("button", name="Next ▶").click()
-    assert max(heights) <= PROJECTOR[1], heights
+    assert max(heights) <= PROJECTOR["height"], heights
     assert page.get_by_test_id("stException").count() == 0
-    page.close()
 
 
 def test_the_measured_extrapolation_is_drawn_with_a_size(server, page, wait_for_app, wait_for_settled):

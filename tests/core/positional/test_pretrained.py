@@ -30,7 +30,7 @@ def test_shipped_table_and_provenance():
     assert provenance["stored_dtype"] == "float16"
 
 
-def test_trained_structure_is_what_the_issue_reports():
+def test_minilm_table_is_alike_nearby_and_unlike_far_apart_with_ripples():
     table, _ = load_minilm_positions()
     sims = similarity_by_distance(table)
     assert sims[0] == pytest.approx(1.0)
