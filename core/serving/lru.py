@@ -4,7 +4,8 @@ Streamlit's ``max_entries`` counts entries, not bytes: sixteen entries of a 30 M
 gigabyte. This cache measures what it keeps (tensors by ``nbytes``, lists and strings by length)
 and drops the least recently used entries until the total fits its budget. A missing entry is
 computed once: sessions that ask for it meanwhile wait for that result (a class that opens the link
-together computed the same token table thirty times over).
+together computed the same token table thirty times over). It counts, by name, how often a result was
+found kept and how often it was computed (``counts``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,18 @@ import torch
 
 F = TypeVar("F", bound=Callable[..., Any])
 WAIT_FOR_OTHERS_SECONDS = 10.0  # a session waits this long for another's computation, then computes too
+
+
+@dataclasses.dataclass(frozen=True)
+class Counts:
+    """How often a cache's result was found kept (``hits``) and computed (``builds``) since the process
+    started; ``after - before`` is what happened in between."""
+
+    hits: int = 0
+    builds: int = 0
+
+    def __sub__(self, other: Counts) -> Counts:
+        return Counts(self.hits - other.hits, self.builds - other.builds)
 
 
 def nbytes(value: Any) -> int:
@@ -50,6 +63,7 @@ class ByteLRU:
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._computing: dict[Hashable, threading.Lock] = {}  # key -> held while one thread computes it
+        self._counts: dict[str, Counts] = {}  # name -> its hits and builds (``count``)
         self.total = 0
 
     def get(self, key: Hashable) -> tuple[bool, Any]:
@@ -120,11 +134,35 @@ class ByteLRU:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def count(self, name: str, built: bool) -> None:
+        """Note one call of ``name``: its result was computed (``built``) or found kept."""
+        with self._lock:
+            was = self._counts.get(name, Counts())
+            self._counts[name] = Counts(was.hits + (not built), was.builds + built)
+
+    def counts(self) -> dict[str, Counts]:
+        """Hits and builds by name, of every name this cache has counted (or ``cached`` has made)."""
+        with self._lock:
+            return dict(self._counts)
+
     def cached(self, fn: F) -> F:
-        """Decorate ``fn`` (hashable arguments): its results are kept in this cache."""
+        """Decorate ``fn`` (hashable arguments): its results are kept in this cache, and counted under its
+        qualified name (``module.function``), which also keys them."""
+        name = f"{fn.__module__}.{fn.__qualname__}"
+        with self._lock:
+            self._counts.setdefault(name, Counts())
 
         @functools.wraps(fn)
         def wrapper(*args: Hashable) -> Any:
-            return self.kept_or_computed((fn.__qualname__, args), lambda found, value: fn(*args))
+            built = False
+
+            def compute(found: bool, value: Any) -> Any:
+                nonlocal built
+                built = True
+                return fn(*args)
+
+            value = self.kept_or_computed((name, args), compute)
+            self.count(name, built)
+            return value
 
         return wrapper  # type: ignore[return-value]

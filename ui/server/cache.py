@@ -1,17 +1,13 @@
-"""The app's one seam for keeping things between reruns: every cache that makes the server fast is
-made here, and ``clear()`` empties them all. ``core`` computes and builds charts as plain functions.
+"""The app's one seam for keeping things between runs: ``KEPT`` lists all a server process keeps (every
+cache, here or elsewhere, and every module-level state a run leaves behind) with its bound and why;
+``stats()`` counts each cache's hits and builds; ``clear()`` empties the caches made here.
 
-Caches are keyed by their inputs, text included, so a session only ever gets back results for
-text it sent itself. One mechanism, ``core.serving.lru.ByteLRU`` (one thread computes a result while
-the others that ask for it wait), in two bounds:
-
-- ``SHARED``: results that hold tensors, token lists or charts of them, bounded in bytes
-  (``core.serving.budget.CACHE_BYTES``): ``@SHARED.cached`` and ``kept_chart``;
-- ``per_process(max_entries)``: small results kept by their arguments' values, bounded in entries.
-
-And one ``functools.lru_cache``, for the vocab sweep's words, whose counts cost less than a
-``ByteLRU``'s wait (``_word_counts``). The tokenizer keeps its own encodings (``core.text.tokenizer``:
-one object per size, shared by every caller); ``clear()`` drops the cut one too.
+Caches are keyed by their inputs, text included, so a session only ever gets back results for text it
+sent itself. One mechanism, ``core.serving.lru.ByteLRU`` (one thread computes a result while the others
+that ask for it wait), in two bounds: ``SHARED``, in bytes, with ``@SHARED.cached`` and ``kept_chart``;
+``per_process(max_entries)``, in entries. Each goes by its qualified name, as in ``KEPT`` (a kept chart
+by the function drawing it); ``tests/ui/test_cache_inventory.py`` fails on a cache or state in ``core/``
+or ``ui/`` that ``KEPT`` misses, and on a name it lists in vain.
 
 Charts are drawn through ``chart(build, frame, ...)``: a builder listed in ``TEMPLATED`` is built once
 per shape and each call copies that template with its own data (``core.views.chart_specs``).
@@ -22,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import sys
-import threading
 import weakref
 from collections.abc import Callable
 
@@ -42,7 +37,7 @@ from core.serving.costs import (
     tokenize_bytes,
     why_bytes,
 )
-from core.serving.lru import ByteLRU
+from core.serving.lru import ByteLRU, Counts
 from core.serving.memory_governor import governor
 from core.text.data import Batch, first_batch
 from core.text.tokenizer import (
@@ -54,14 +49,85 @@ from core.text.tokenizer import (
 )
 from core.text.vocab import SWEEP_BYTES, SweepPoint, cut_counts, swept_part, vocab_sweep
 from core.views import charts
-from core.views.chart_specs import Templates, same_data
+from core.views.chart_specs import MAX_TEMPLATES, Templates, same_data
 from core.views.describe import bars_description, grid_description
 from ui.server.memory import MIN_RESERVED_BYTES, reserve_for_run, reserved
 
+
+@dataclasses.dataclass(frozen=True)
+class Kept:
+    """What a server process keeps between runs (qualified name), its bound (entries or bytes), and why."""
+
+    what: str
+    bound: str
+    why: str
+
+
+IN_SHARED = "SHARED's bytes"  # bounded by the shared cache's budget (a kept chart: while what it draws is)
+KEPT: tuple[Kept, ...] = (
+    # The seam's own: the text's tokens and windows, the token table's rows, the chart templates
+    Kept("ui.server.cache.SHARED", f"{CACHE_BYTES // 10**6} MB", "every session's tables and token lists"),
+    Kept("ui.server.cache.TEMPLATES", f"{MAX_TEMPLATES} shapes", "a chart is built once per shape"),
+    Kept("ui.server.cache.text_size", "2 entries", "a new text asks twice: tokenizing, the sweep"),
+    Kept("ui.server.cache._token_ids", IN_SHARED, "every page tokenizes the same text"),
+    Kept("ui.server.cache._word_counts", "8192 entries", "words recur; cheaper than a ByteLRU's wait"),
+    Kept("ui.server.cache.vocab_sweep_of", IN_SHARED, "the text tokenized at a dozen vocab sizes"),
+    Kept("ui.server.cache.batch_of", IN_SHARED, "the loader's first batch, ≤ 8.4 MB"),
+    Kept("ui.server.cache._token_stream", IN_SHARED, "streaming a seed's vocab × d draws costs most"),
+    Kept("ui.server.cache.generator_state", "8 entries", "a learned table starts after the token table"),
+    Kept("ui.server.cache._shown_position_rows", IN_SHARED, "one pass over T × d serves every view"),
+    Kept("ui.server.cache._input_rows", IN_SHARED, "a family's input rows, for Families and Attention"),
+    # The pages': each built once per setting it reads
+    Kept("ui.pipeline.vocab_view._charts", "8 entries", "the vocab sweep's two charts, ~0.35 MB"),
+    Kept("ui.attention.views._sentence_maps", IN_SHARED, "every family's random head on two sentences"),
+    Kept("ui.attention.views.heatmap", IN_SHARED, "the page's 13 heatmaps, while their maps are kept"),
+    Kept("ui.families.compare.logit_panel", "56 entries", "8 settings × 7 families, 70 kB each"),
+    Kept("ui.families.compare.similarity_view", "15 entries", "5 settings × 3 families, < 0.5 MB each"),
+    Kept("ui.families.compare.similarity_charts", IN_SHARED, "the curves, while their views are kept"),
+    Kept("ui.families.close_up.table_heatmap", IN_SHARED, "the close-up, while its table is kept"),
+    Kept("ui.long_context.views.view_of", "32 entries", "drawn at every rerun, ~10 kB a config"),
+    Kept("ui.long_context.views.pairs_section", IN_SHARED, "its charts, while the view is kept"),
+    Kept("ui.long_context.views.score_section", IN_SHARED, "its chart, while the view is kept"),
+    Kept("ui.long_context.views.attention_section", IN_SHARED, "its chart, while the view is kept"),
+    Kept("ui.long_context.views.measured_run", "1 entry", "the shipped measured run, read once"),
+    Kept("ui.long_context.views.extrapolation_section", IN_SHARED, "its chart, while the run is kept"),
+    Kept("ui.trained_positions.views.trained_table", "1 entry", "the shipped MiniLM table, read once"),
+    Kept("ui.trained_positions.views.trained_figures", "1 entry", "the trained table's quoted figures"),
+    Kept("ui.trained_positions.views.trained_curve", "1 entry", "its similarity at each distance"),
+    Kept("ui.trained_positions.views.tables", "4 entries", "three 512 × 384 tables a seed"),
+    Kept("ui.trained_positions.views._by_distance", "6 entries", "a table's curve, [512] float64"),
+    Kept("ui.trained_positions.views._table_charts", "6 entries", "a new seed redraws one table's"),
+    Kept("ui.trained_positions.views._distance_chart", "4 entries", "the three curves' chart, a seed"),
+    Kept("ui.trained_positions.views.trained_pca", "1 entry", "the trained table's principal components"),
+    # core's: files read once and what is built from them, shared by every caller
+    Kept("core.text.tokenizer._gpt2_ranks", "1 entry", "GPT-2's merges, from the checked files"),
+    Kept("core.text.tokenizer._gpt2_encoding", "1 entry", "GPT-2's BPE, built in the warm-up"),
+    Kept("core.text.tokenizer._cut_encoding", "1 entry", "the cut size used last, ≤ 13 MB"),
+    Kept("core.scripts.trained_positions.table_file", "1 entry", "the .npy offered beside the script"),
+    Kept("core.serving.costs._pieces", "1 entry", "BPE's split pattern, compiled once"),
+    Kept("core.serving.generator_jump._charpoly", "1 entry", "φ, read once"),
+    Kept("core.serving.generator_jump._multiples", "1 entry", "φ's reduction table, 256 numbers"),
+    Kept("core.serving.generator_jump._anchors", "1 entry", "the shipped jumps, 160 kB"),
+    Kept("core.serving.generator_jump._anchor_steps", "64 entries", "one per shipped jump"),
+    # State a run leaves for the next one: no cache (``clear()`` leaves it)
+    Kept("ui.server.cache._CACHES", "one per cache", "what clear() empties and stats() reads"),
+    Kept("core.positional.family.FAMILIES", "one per family", "each registers as it is imported"),
+    Kept("core.serving.memory_governor._GOVERNOR", "1 object", "the reservations; what it may drop"),
+    Kept("core.views.chart_specs._UNVALIDATED", "one per chart class", "a subclass drawn unvalidated"),
+    Kept("ui.navigation._built", "1 tuple", "the pages' st.Page (finding files is slow)"),
+    Kept("ui.server.first_imports._done", "1 flag", "the first imports are frozen once"),
+    Kept("ui.server.runtime._first_runs", "one per page", "a page's first run is followed by a freeze"),
+    Kept("ui.server.runtime._freeze_pending", "1 flag", "the next run's start freezes"),
+    Kept("ui.server.runtime._last_full_collection", "1 time", "a full collection at most every 2 s"),
+    Kept("ui.state.url_keys._REGISTERED", "one per URL key", "Copy link carries every setting"),
+    Kept("ui.state.url_keys.BOUND_KEYS", "one per URL key", "url_bound refuses any other key"),
+    Kept("ui.state.url_keys._SHOWN", "one per URL key", "what the app writes in the URL itself"),
+    Kept("ui.training.views._QUEUE", "1 queue, 16 runs", "identical requests share one run"),
+)
+
 SHARED = ByteLRU(CACHE_BYTES)  # every session's tables, batches and token lists, least recently used out
 TEMPLATES = Templates()  # chart templates, one per shape (core.views.chart_specs)
-_CLEARS: list[Callable[[], object]] = [SHARED.clear, TEMPLATES.clear]  # every cache made here
-_CLEARS_LOCK = threading.Lock()
+_CACHES: list[ByteLRU] = [SHARED]  # every ByteLRU made here (a list's append and copy are atomic)
 
 
 def per_process(max_entries: int, dropped_when_short: bool = False):
@@ -69,17 +135,15 @@ def per_process(max_entries: int, dropped_when_short: bool = False):
     value), the least recently used dropped past ``max_entries``; ``.clear()`` drops them all, and so
     does ``clear()``. ``dropped_when_short``: also when memory is short or the server idle.
 
-    A ``ByteLRU`` of its own, bounded by entries: its key is the arguments themselves, so a call costs
-    a dict lookup (a recursive hash of a config and a settings tuple, called many times on a Families
-    rerun, would not).
+    A ``ByteLRU`` of its own keyed by the arguments themselves: a call costs a dict lookup (no recursive
+    hash of a config). Counted under the function's qualified name (``stats()``), as ``KEPT`` lists it.
     """
 
     def decorate(fn):
         kept = ByteLRU(sys.maxsize, max_entries=max_entries)
         wrapper = kept.cached(fn)
-        wrapper.clear = kept.clear
-        with _CLEARS_LOCK:
-            _CLEARS.append(kept.clear)
+        wrapper.clear, wrapper.max_entries = kept.clear, max_entries
+        _CACHES.append(kept)
         if dropped_when_short:
             governor().add_memory_freer(kept.clear)
         return wrapper
@@ -87,24 +151,36 @@ def per_process(max_entries: int, dropped_when_short: bool = False):
     return decorate
 
 
+def stats() -> dict[str, Counts]:
+    """Hits and builds of every cache this process has made, by name (``KEPT``'s): since the process
+    started, a ``functools`` cache's since it was last emptied (its ``cache_info``)."""
+    found = {name: n for kept in list(_CACHES) for name, n in kept.counts().items()}
+    for kept in KEPT:
+        module, _, name = kept.what.rpartition(".")
+        if hasattr(cached := getattr(sys.modules.get(module), name, None), "cache_info"):
+            found[kept.what] = Counts(*cached.cache_info()[:2])  # its hits and misses
+    return found
+
+
+def counts(name: str) -> Counts:
+    """``stats()[name]``, none before its first call; ``name`` must be listed in ``KEPT``."""
+    if name not in {kept.what for kept in KEPT}:
+        raise KeyError(f"{name} is not listed in ui.server.cache.KEPT")
+    return stats().get(name, Counts())
+
+
 def clear() -> None:
     """Empty every cache at this seam (the tests start from nothing with it)."""
-    with _CLEARS_LOCK:
-        clears = list(_CLEARS)
-    for drop in clears:
-        drop()
+    for kept in list(_CACHES):
+        kept.clear()
+    TEMPLATES.clear()
     _word_counts.cache_clear()
     drop_cut_encodings()
 
 
-def _drop_caches() -> None:
-    """What the memory governor may drop when the server's resident size leaves no room: recomputable."""
-    SHARED.clear()
-    TEMPLATES.clear()
-    drop_cut_encodings()
-
-
-governor().add_memory_freer(_drop_caches)  # once per server process (this module is imported once)
+# What the memory governor may drop when the server's resident size leaves no room (all recomputable)
+for _drop in (SHARED.clear, TEMPLATES.clear, drop_cut_encodings):
+    governor().add_memory_freer(_drop)
 
 
 def warm_tokenizer() -> None:
@@ -137,8 +213,6 @@ def _token_ids(text: str, n_vocab: int) -> list[int]:
 
 
 WORD_BYTES = 64  # pieces up to this long (words) are kept: 8,192 of them ≤ ~1.5 MB
-# The second mechanism: a word's counts take microseconds, less than a ByteLRU's wait for a key's
-# first computation, and words recur across texts (a count, not the text, is kept).
 _word_counts = functools.lru_cache(maxsize=8192)(cut_counts)
 
 
@@ -193,7 +267,10 @@ def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> To
     state, their stretches of the stream only. Shared between sessions: callers only read it.
     """
 
+    drew = []  # this call drew rows (counted: ``stats()``)
+
     def draw(found: bool, stream: TokenStream | None) -> TokenStream:
+        drew.append(True)
         with reserved(
             table_rows_bytes(len(torch.unique(ids)), dim, streamed=True), "drawing the token table's rows"
         ):
@@ -204,7 +281,9 @@ def _token_stream(vocab_size: int, dim: int, seed: int, ids: torch.Tensor) -> To
     def has_rows(stream: TokenStream) -> bool:
         return not len(stream.missing(ids))
 
-    return SHARED.kept_or_computed(("token_stream", vocab_size, dim, seed), draw, has_rows)
+    stream = SHARED.kept_or_computed(("token_stream", vocab_size, dim, seed), draw, has_rows)
+    SHARED.count(f"{__name__}._token_stream", bool(drew))
+    return stream
 
 
 @per_process(max_entries=8)
@@ -323,13 +402,17 @@ def kept_chart(key: tuple, of: tuple[object, ...], build: Callable[[], tuple[obj
     which it draws) live: a rerun that changes none of them draws the chart without building or
     converting it again (its spec is kept on it: ``core.views.chart_specs``).
 
-    ``build() -> (chart, bytes of its frame)``; ``key``: whatever else the chart reads (title, height…).
+    ``build() -> (chart, bytes of its frame)``, defined in the function that draws it (``KEPT``'s name
+    for it); ``key``: whatever else the chart reads (title, height…).
     """
-    full = ("kept chart", *map(id, of), *key)
+    name = f"{build.__module__}.{build.__qualname__.partition('.<locals>')[0]}"  # the function drawing it
+    full = (name, *map(id, of), *key)
     found, kept = SHARED.get(full)
     if found and all(ref() is obj for ref, obj in zip(kept.of, of, strict=True)):
+        SHARED.count(name, built=False)
         return kept.chart
     chart, frame_bytes = build()
+    SHARED.count(name, built=True)
     held = 4 * frame_bytes + 10_000  # the frame, its Arrow bytes and copies in between; the spec's text
     SHARED.put(full, _KeptChart(chart, tuple(weakref.ref(obj) for obj in of), held))
     return chart

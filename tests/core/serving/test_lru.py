@@ -96,3 +96,20 @@ def test_an_entry_bound_drops_the_least_recently_used_past_it():
     for key in "abc":
         lru.put(key, 1)
     assert [lru.get(k)[0] for k in "abc"] == [False, True, True] and len(lru) == 2
+
+
+def test_a_cached_function_counts_its_hits_and_builds_under_its_qualified_name():
+    from core.serving.lru import Counts
+
+    cache = ByteLRU(10**6, max_entries=1)
+
+    @cache.cached
+    def square(n: int) -> int:
+        return n * n
+
+    name = f"{__name__}.{square.__qualname__}"
+    assert cache.counts() == {name: Counts()}  # made: counted before its first call
+    assert [square(n) for n in (2, 2, 3, 2)] == [4, 4, 9, 4]  # 2 was dropped for 3: built again
+    assert cache.counts()[name] == Counts(hits=1, builds=3)
+    cache.clear()
+    assert cache.counts()[name] - Counts(hits=1, builds=1) == Counts(hits=0, builds=2)  # counts stay
