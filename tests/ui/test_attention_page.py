@@ -13,6 +13,7 @@ from tests.ui.conftest import page_metrics
 PAGE = "pages/Attention.py"
 MAX_CHART_BYTES = 1_000_000
 CAT = (" The cat sat on the mat", " On the mat the cat sat")
+MAPS, HEATMAPS = "ui.attention.views._sentence_maps", "ui.attention.views.heatmap"  # as ui.server.cache.KEPT
 
 
 def charts(at):
@@ -297,39 +298,38 @@ def test_why_position_still_says_added_where_a_table_is_added(open_page):
     assert links[-1].startswith("Next: step 2 of 7, Pipeline")
 
 
-def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_them(open_page, monkeypatch):
-    from ui.attention import views as attention_views
+def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_them(open_page):
+    from ui.server.cache import counts
 
-    computed = []
-    real = attention_views.family_maps
-    monkeypatch.setattr(attention_views, "family_maps", lambda *a, **k: computed.append(1) or real(*a, **k))
+    before = counts(MAPS)
     at = open_page(PAGE, seed="321")  # a seed no other test keeps maps for
-    first = len(computed)
     heatmaps = [c.proto.spec for c in charts(at)]
-    assert first == 2  # sentence A's families and B's method
+    assert (counts(MAPS) - before).builds == 1  # sentence A's families and B's method, at once
+    before = counts(MAPS)
     at.sidebar.number_input(key="batch").set_value(3).run()
     at.sidebar.number_input(key="stride").set_value(2).run()
-    assert len(computed) == first and not at.exception  # neither is read by a map
+    found = counts(MAPS) - before
+    assert found.builds == 0 and found.hits >= 2 and not at.exception  # neither is read by a map
     assert [c.proto.spec for c in charts(at)] == heatmaps
     at.sidebar.number_input(key="seed").set_value(322).run()
-    assert len(computed) == first + 2  # new heads and embeddings
+    assert (counts(MAPS) - before).builds == 1  # new heads and embeddings
 
 
-def test_a_rerun_that_changes_no_map_draws_the_kept_heatmaps_and_a_new_seed_new_ones(open_page, monkeypatch):
-    from ui.attention import views as attention_views
+def test_a_rerun_that_changes_no_map_draws_the_kept_heatmaps_and_a_new_seed_new_ones(open_page):
+    from ui.server.cache import counts
 
     at = open_page(PAGE, method="alibi")
     specs = [c.proto.spec for c in charts(at)]
     captions = [c.value for c in at.caption]
-    built, frame = [], attention_views.heatmap_frame
-    monkeypatch.setattr(attention_views, "heatmap_frame", lambda *a: built.append(1) or frame(*a))
-    read, signature = [], attention_views.signature
-    monkeypatch.setattr(attention_views, "signature", lambda *a: read.append(1) or signature(*a))
+    heatmaps, maps = counts(HEATMAPS), counts(MAPS)
     at.sidebar.number_input(key="batch").set_value(4).run()  # no map reads the batch size
-    assert not at.exception and not built and not read  # the signatures are kept with the maps
+    assert not at.exception and (counts(HEATMAPS) - heatmaps).builds == 0
+    assert (counts(MAPS) - maps).builds == 0  # the signatures are kept with the maps
     assert [c.proto.spec for c in charts(at)] == specs  # the same charts, drawn again
     assert [c.value for c in at.caption] == captions
+    heatmaps, maps = counts(HEATMAPS), counts(MAPS)
     at.sidebar.number_input(key="seed").set_value(7).run()  # new embeddings: new maps, new charts
-    assert not at.exception and len(built) == len(charts(at)) - 2 == len(specs) - 2  # not the row's two
-    assert len(read) == len(FAMILIES)  # each family's signature on the new maps of A
+    built = (counts(HEATMAPS) - heatmaps).builds
+    assert not at.exception and built == len(charts(at)) - 2 == len(specs) - 2  # not the row's two
+    assert (counts(MAPS) - maps).builds == 1  # each family's signature read once, on the new maps of A
     assert [c.proto.spec for c in charts(at)] != specs

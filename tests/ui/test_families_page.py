@@ -8,6 +8,7 @@ from ui.families.compare import SAME_AT_ANY_SEED_AND_DIM, SCORE
 PAGE = "pages/Families.py"
 METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]  # the registry's order
 MAX_CHART_BYTES = 1_000_000
+PANELS, SIMILARITIES = "ui.families.compare.logit_panel", "ui.families.compare.similarity_view"  # as KEPT
 
 
 def charts(at):
@@ -168,20 +169,23 @@ def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_di
 
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("change", [{"output_dim": 64}, {"vocab_size": 50_304}])
-def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change):
+def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change, fresh_caches):
     # A new d rebuilds no ALiBi or NoPE panel, a new V only the learned one (drawn after the token
     # table); each kept panel equals the one built for the new settings
     from dataclasses import replace
 
     from core.config import FAMILIES, FamilyConfig, PipelineConfig
     from ui.families.compare import logit_panel, panel_settings
+    from ui.server.cache import counts
 
     fam, cfg = FamilyConfig(), PipelineConfig(context_length=16)
     new = replace(cfg, **change)
+    before = counts(PANELS)
     first, second = (logit_panel(method, panel_settings(method, c), fam.items()) for c in (cfg, new))
     reads = method not in SAME_AT_ANY_SEED_AND_DIM if "output_dim" in change else FAMILIES[method].seeded
-    assert (first is not second) == reads
-    fresh = logit_panel.__wrapped__(method, new, fam.items())  # built for the new settings themselves
+    assert (counts(PANELS) - before).builds == 1 + reads  # the second panel built only if it reads the change
+    logit_panel.clear()
+    fresh = logit_panel(method, new, fam.items())  # built for the new settings themselves
     assert second[0].to_dict() == fresh[0].to_dict() and second[1] == fresh[1]
     if reads:
         assert first[0].to_dict() != second[0].to_dict()
@@ -200,45 +204,48 @@ def test_each_matrices_slide_says_what_to_see_in_its_squares(open_page):
 
 
 @pytest.mark.parametrize("method", ["learned", "sinusoidal", "rope"])
-def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_token_table(method):
+def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_token_table(method, fresh_caches):
     from dataclasses import replace
 
     from core.config import FAMILIES, FamilyConfig, PipelineConfig
     from ui.families.compare import similarity_families, similarity_settings, similarity_view
+    from ui.server.cache import counts
 
     assert similarity_families() == ["learned", "sinusoidal", "rope"]
     fam, cfg = FamilyConfig(), PipelineConfig(context_length=16)
     new = replace(cfg, vocab_size=50_304)
+    before = counts(SIMILARITIES)
     first, second = (similarity_view(method, similarity_settings(method, c), fam.items()) for c in (cfg, new))
-    assert (first is not second) == FAMILIES[method].seeded
-    fresh = similarity_view.__wrapped__(method, new, fam.items())
+    assert (counts(SIMILARITIES) - before).builds == 1 + FAMILIES[method].seeded
+    similarity_view.clear()
+    fresh = similarity_view(method, new, fam.items())  # built for the new settings themselves
     assert second[0].to_dict() == fresh[0].to_dict() and second[2] == fresh[2]
     assert second[1].equals(fresh[1])
 
 
 @pytest.mark.parametrize("method", ["learned", "sinusoidal"])
 def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(
-    method, open_page, monkeypatch, fresh_caches
+    method, open_page, fresh_caches
 ):
     # The similarity curve and the close-up's table heatmap are kept across a rerun that changes no data
-    from ui.families import close_up, compare
+    from ui.server.cache import counts
 
     at = open_page(PAGE, method=method)
     specs = [c.proto.spec for c in charts(at)]
     tables = [d.value for d in at.table]
-    built = []
+    kept = ("ui.families.compare.similarity_charts", "ui.families.close_up.table_heatmap")  # as KEPT
 
-    def counted(name, original):
-        return lambda *a, **k: built.append(name) or original(*a, **k)
+    def drawn(run) -> list[tuple[int, int]]:  # each kept chart's (hits, builds) in ``run``
+        before = [counts(name) for name in kept]
+        run()
+        return [((d := counts(name) - was).hits, d.builds) for name, was in zip(kept, before, strict=True)]
 
-    for module, name in ((compare, "line_chart"), (close_up, "grid_frame")):
-        monkeypatch.setattr(module, name, counted(name, getattr(module, name)))
-    at.sidebar.number_input(key="batch").set_value(3).run()  # no chart reads the batch size
-    assert not at.exception and built == []
-    assert [c.proto.spec for c in charts(at)] == specs
+    assert drawn(at.sidebar.number_input(key="batch").set_value(3).run) == [(1, 0), (1, 0)]  # not read
+    assert not at.exception and [c.proto.spec for c in charts(at)] == specs
     assert all(a.equals(b) for a, b in zip([d.value for d in at.table], tables, strict=True))
-    at.sidebar.number_input(key="dim").set_value(128).run()  # new tables: the curve and the close-up anew
-    assert not at.exception and sorted(built) == ["grid_frame", "line_chart"]
+    # new tables: the curve and the close-up anew
+    assert drawn(at.sidebar.number_input(key="dim").set_value(128).run) == [(0, 1), (0, 1)]
+    assert not at.exception
     assert [c.proto.spec for c in charts(at)] != specs
 
 

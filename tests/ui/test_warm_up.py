@@ -48,14 +48,14 @@ def test_a_fresh_interpreter_warmed_up_has_every_page_import_and_gpt2s_bpe():
     code = (
         "import sys, gc\n"
         "from ui.server.warm_up import page_imports, warm_up\n"
-        "from core.text import tokenizer\n"
         "assert 'torch' not in sys.modules and 'altair' not in sys.modules\n"
-        "assert tokenizer._gpt2_encoding.cache_info().currsize == 0\n"
         "warm_up()\n"
         "missing = [name for name in page_imports() if name not in sys.modules]\n"
         "assert not missing, missing\n"
-        "assert gc.isenabled() and gc.get_freeze_count() > 200_000\n"
-        "assert tokenizer._gpt2_encoding.cache_info().currsize == 1\n"
+        # what the imports made is frozen (ui.server.first_imports): far more than the collector still walks
+        "assert gc.isenabled() and gc.get_freeze_count() > 100 * len(gc.get_objects())\n"
+        "from ui.server.cache import counts\n"
+        "assert counts('core.text.tokenizer._gpt2_encoding').builds == 1  # GPT-2's BPE, built once\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
