@@ -3,9 +3,6 @@ and the hand-off of the sidebar's settings to the page (``settings()``)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
@@ -27,6 +24,7 @@ from ui.sidebar import sidebar
 from ui.text_source import TextChoice
 from ui.widgets import page_setup
 
+STARTED = "_run_started"  # session key: the URL path of the page ``start_run`` set up, until ``end_run``
 ALLOCATOR_TUNED = use_mmap_for_large_blocks()  # once per server process, when this module is first imported
 use_one_torch_thread()
 use_one_arrow_thread()
@@ -43,6 +41,7 @@ def start_run(page: StreamlitPage) -> None:
     moved_session_note()  # a browser that reconnected from a process that stopped (deploy/)
     sidebar(page.url_path)
     presenter_style()
+    st.session_state[STARTED] = page.url_path  # the page's settings() reads the sidebar's
 
 
 def end_run(page: StreamlitPage) -> None:
@@ -50,6 +49,7 @@ def end_run(page: StreamlitPage) -> None:
     the run (after a page's first run in the process, the next run starts by freezing what is alive:
     ``ui.server.runtime``)."""
     forget_settings()
+    st.session_state.pop(STARTED, None)
     release_run()
     note_activity()  # an idle server drops its caches after a minute (core.serving.memory_governor)
     collect_if_due()  # Streamlit's collection after every run is off (ui.server.runtime)
@@ -60,27 +60,15 @@ def end_run(page: StreamlitPage) -> None:
 def settings() -> tuple[PipelineConfig, TextChoice]:
     """The sidebar's settings and text for this run.
 
-    The entry point draws the sidebar before the page and forgets the settings when the run ends. A
-    page file that runs on its own (a fresh server's first run, see ``ui.navigation.PAGES``) starts the
-    run here.
+    The entry point (``app_script.py``) starts the run with ``start_run``, which draws the sidebar and
+    marks the run started, and ends it with ``end_run``. A page file that runs on its own (a fresh
+    server's first run, see ``ui.navigation.PAGES``) finds no mark: it starts the run here.
     """
-    if not _entry_point_is_running():
+    if STARTED not in st.session_state:
         start_run(navigation())  # registers the app's pages: the next run starts at the entry point
+        del st.session_state[STARTED]  # no end_run follows: the next run is marked by its own start
         return st.session_state.pop(SETTINGS)
     return st.session_state[SETTINGS]
-
-
-ENTRY_POINT = str(Path(__file__).resolve().parents[1] / "app_script.py")
-
-
-def _entry_point_is_running() -> bool:
-    """Whether this page was started by ``app_script.py`` (its frame is below us on the stack)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_filename == ENTRY_POINT:
-            return True
-        frame = frame.f_back
-    return False
 
 
 def checked_settings() -> tuple[PipelineConfig, TextChoice]:
