@@ -63,7 +63,7 @@ class ByteLRU:
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._computing: dict[Hashable, threading.Lock] = {}  # key -> held while one thread computes it
-        self._counts: dict[str, Counts] = {}  # name -> its hits and builds (``count``)
+        self._counts: dict[str, list[int]] = {}  # name -> [hits, builds] (``count``)
         self.total = 0
 
     def get(self, key: Hashable) -> tuple[bool, Any]:
@@ -137,20 +137,19 @@ class ByteLRU:
     def count(self, name: str, built: bool) -> None:
         """Note one call of ``name``: its result was computed (``built``) or found kept."""
         with self._lock:
-            was = self._counts.get(name, Counts())
-            self._counts[name] = Counts(was.hits + (not built), was.builds + built)
+            self._counts.setdefault(name, [0, 0])[built] += 1
 
     def counts(self) -> dict[str, Counts]:
         """Hits and builds by name, of every name this cache has counted (or ``cached`` has made)."""
         with self._lock:
-            return dict(self._counts)
+            return {name: Counts(*counted) for name, counted in self._counts.items()}
 
     def cached(self, fn: F) -> F:
         """Decorate ``fn`` (hashable arguments): its results are kept in this cache, and counted under its
         qualified name (``module.function``), which also keys them."""
         name = f"{fn.__module__}.{fn.__qualname__}"
         with self._lock:
-            self._counts.setdefault(name, Counts())
+            self._counts.setdefault(name, [0, 0])
 
         @functools.wraps(fn)
         def wrapper(*args: Hashable) -> Any:
