@@ -40,7 +40,7 @@ from ui.presenter import Slides, presenting, step
 from ui.preset_view import preset_panel
 from ui.server import cache
 from ui.state.presets import current_preset
-from ui.widgets import token_chips
+from ui.token_chips import token_chips
 
 CHIP_MARKS = (
     "Each chip is one token with its ID. · marks a space (GPT-2 keeps a word's leading space in its token: "

@@ -29,6 +29,7 @@ from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.presenter import Slides, after_prediction, predict_number, presenting
 from ui.server import cache
+from ui.token_chips import token_chips
 from ui.why_position.answer import why_answer
 from ui.why_position.sentences import (
     comparison_table,
@@ -39,7 +40,6 @@ from ui.why_position.sentences import (
     shared_table,
     token_pickers,
 )
-from ui.widgets import token_chips
 
 cfg, _ = settings()
 INTRO = (

@@ -44,7 +44,7 @@ h3 { padding-top: 0.2rem !important; padding-bottom: 0.4rem !important; }
 [data-testid="stHeaderActionElements"] { display: none; }
 [data-testid="stTable"] table { font-size: 1rem; }
 [data-testid="stTable"] th, [data-testid="stTable"] td { padding-top: 0.15rem; padding-bottom: 0.15rem; }
-/* A token chip's ID (ui.widgets.token_chips): 0.72rem would be 15.6 px, under a back row's 16 (more
+/* A token chip's ID (ui.token_chips.token_chips): 0.72rem would be 15.6 px, under a back row's 16 (more
    specific than the chips' own rule, which may come later). */
 .chips .chip sub { font-size: 0.75rem; }
 /* On a wide screen the title shares the header's row: the header's buttons sit in its corners. */

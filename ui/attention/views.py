@@ -55,7 +55,7 @@ from ui.server import cache
 from ui.settings import bound_number
 from ui.state.url_keys import register_url_keys, url_bound
 from ui.state.url_params import url_value
-from ui.widgets import table, token_text
+from ui.tables import table, token_text
 
 register_url_keys("head", "causal")
 SKIPPED = ("pairing", EXTRAPOLATE.key)  # settings the page does not use (its RoPE pairs as the tiny GPT)

@@ -17,7 +17,8 @@ from core.views.units import listing, plural
 from ui.presenter import predict_number, presenting
 from ui.server import cache
 from ui.state.url_keys import register_shown_keys
-from ui.widgets import Pick, token_text, values_table
+from ui.tables import token_text, values_table
+from ui.token_chips import Pick
 
 (TOKEN,) = register_shown_keys("token")
 SLIDE_DIMS = 4  # values per row on the slide "Follow one token": its labels stay on one line
