@@ -34,8 +34,10 @@ from ui.attention.views import (
 )
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.presenter import Slides, presenting, revealed
+from ui.predict import revealed
+from ui.presenter import presenting
 from ui.server import cache
+from ui.slides import Slides
 from ui.tables import token_text
 from ui.why_position.sentences import (
     followed_places,

@@ -14,7 +14,8 @@ from core.pipeline import TABLE_DIMS, token_windows
 from core.text.data import Batch
 from core.text.tokenizer import token_strings
 from core.views.units import listing, plural
-from ui.presenter import predict_number, presenting
+from ui.predict import predict_number
+from ui.presenter import presenting
 from ui.server import cache
 from ui.state.url_keys import register_shown_keys
 from ui.tables import token_text, values_table
