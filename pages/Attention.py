@@ -34,8 +34,11 @@ from ui.attention.views import (
 )
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.presenter import Slides, presenting, revealed
+from ui.predict import revealed
+from ui.presenter import presenting
 from ui.server import cache
+from ui.slides import Slides
+from ui.tables import token_text
 from ui.why_position.sentences import (
     followed_places,
     followed_token,
@@ -44,7 +47,6 @@ from ui.why_position.sentences import (
     sentence_inputs,
     token_pickers,
 )
-from ui.widgets import token_text
 
 cfg, _ = settings()
 page_title("Attention: where position acts")

@@ -23,8 +23,9 @@ from ui.families.compare import (
 )
 from ui.families.controls import family_settings, settings_words
 from ui.navigation import page_title
-from ui.presenter import Slides, presenting
+from ui.presenter import presenting
 from ui.server.memory import reserve_for_run
+from ui.slides import Slides
 
 cfg, _ = settings()
 page_title("Positional-encoding families, side by side")

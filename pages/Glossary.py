@@ -6,7 +6,7 @@ import streamlit as st
 from core.views.glossary import TERMS
 from ui.app import settings
 from ui.navigation import GLOSSARY, page_title
-from ui.presenter import Slides
+from ui.slides import Slides
 
 settings()  # the shared sidebar
 page_title(GLOSSARY.title)

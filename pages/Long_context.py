@@ -30,7 +30,9 @@ from ui.long_context.views import (
     view_of,
 )
 from ui.navigation import page_title
-from ui.presenter import Slides, predict_number, presenting
+from ui.predict import predict_number
+from ui.presenter import presenting
+from ui.slides import Slides
 
 EVIDENCE = (
     "The evidence is below: the numbered steps and sections 1 to 3, computed from this config, and "

@@ -24,6 +24,7 @@ from ui.code_view import show_script
 from ui.navigation import page_title
 from ui.pipeline.answer import no_window_answer, pipeline_answer, steps_table
 from ui.pipeline.follow import FOLLOW, FOLLOW_TITLE, first_places, follow_panel, follow_slide, followed
+from ui.pipeline.step import step
 from ui.pipeline.views import (
     broadcast_step,
     endoftext_note,
@@ -36,11 +37,12 @@ from ui.pipeline.views import (
     windows_step,
 )
 from ui.pipeline.vocab_view import vocab_tradeoff
-from ui.presenter import Slides, presenting, step
+from ui.presenter import presenting
 from ui.preset_view import preset_panel
 from ui.server import cache
+from ui.slides import Slides
 from ui.state.presets import current_preset
-from ui.widgets import token_chips
+from ui.token_chips import token_chips
 
 CHIP_MARKS = (
     "Each chip is one token with its ID. · marks a space (GPT-2 keeps a word's leading space in its token: "

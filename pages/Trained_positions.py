@@ -8,7 +8,9 @@ from ui.answer import answer_slot, show_answer
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.presenter import Slides, predict_number, presenting
+from ui.predict import predict_number
+from ui.presenter import presenting
+from ui.slides import Slides
 from ui.trained_positions.views import (
     answer,
     pca_view,

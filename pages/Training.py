@@ -15,8 +15,9 @@ from ui.answer import answer_slot
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.presenter import Slides, presenting
+from ui.presenter import presenting
 from ui.server import cache
+from ui.slides import Slides
 from ui.training.run_link import forget_run, lost_run_message, remember_run
 from ui.training.views import (
     compare_view,

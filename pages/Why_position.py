@@ -27,8 +27,11 @@ from ui.app import settings
 from ui.attention.views import attention_bridge_expander, pair_headline_or_message, relative_headline
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.presenter import Slides, after_prediction, predict_number, presenting
+from ui.predict import after_prediction, predict_number
+from ui.presenter import presenting
 from ui.server import cache
+from ui.slides import Slides
+from ui.token_chips import token_chips
 from ui.why_position.answer import why_answer
 from ui.why_position.sentences import (
     comparison_table,
@@ -39,7 +42,6 @@ from ui.why_position.sentences import (
     shared_table,
     token_pickers,
 )
-from ui.widgets import token_chips
 
 cfg, _ = settings()
 INTRO = (

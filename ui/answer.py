@@ -18,7 +18,7 @@ from core.config import FAMILIES
 from core.views.glossary import GLOSSARY, gloss, named
 from ui.presenter import presenting
 from ui.state.presets import to_custom
-from ui.widgets import table
+from ui.tables import table
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from streamlit.navigation.page import StreamlitPage
 
 from core.config import PipelineConfig
 from ui.navigation import SETTINGS, forget_settings, navigation, note_page
+from ui.page_setup import page_setup
 from ui.presenter import presenter_style, presenting
 from ui.server import cache  # noqa: F401  (they register their URL keys)
 from ui.server.memory import give_back_memory, note_activity, release_run, use_mmap_for_large_blocks
@@ -22,7 +23,6 @@ from ui.server.runtime import (
 )
 from ui.sidebar import sidebar
 from ui.text_source import TextChoice
-from ui.widgets import page_setup
 
 STARTED = "_run_started"  # session key: the URL path of the page ``start_run`` set up, until ``end_run``
 ALLOCATOR_TUNED = use_mmap_for_large_blocks()  # once per server process, when this module is first imported

@@ -8,7 +8,7 @@ import streamlit as st
 from core.presets import GPT2_VOCAB, Preset
 from core.views.glossary import define
 from core.views.units import human_bytes
-from ui.widgets import table
+from ui.tables import table
 
 
 def preset_panel(preset: Preset) -> None:

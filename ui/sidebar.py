@@ -9,8 +9,9 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.navigation import BEYOND, CHAPTER, GLOSSARY, PAGES, ROUTE, SETTINGS, START, app_pages
-from ui.presenter import PRESENT, presenter_toggle, slide_url
+from ui.presenter import PRESENT, presenter_toggle
 from ui.settings import pipeline_settings
+from ui.slides import slide_url
 from ui.state.presets import apply_new_preset
 from ui.state.share_link import apply_link_text, copy_link_button, share_params
 from ui.state.url_keys import link_keys, register_url_keys, url_bound, url_settings

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from ui.navigation import PAGES
-from ui.widgets import FAVICON
+from ui.page_setup import FAVICON
 
 
 @pytest.mark.parametrize(

@@ -144,7 +144,7 @@ def test_broadcasting_quotes_the_lectures_eight_at_any_batch(batch, says, open_p
 
 
 def test_a_token_of_two_hyphens_reads_the_same_on_its_chip_and_in_the_drawing():
-    from ui.widgets import chip_label
+    from ui.token_chips import chip_label
 
     label = chip_label("--", 438)
     assert label.replace("\u200b", "").startswith("\\-\\-")  # two hyphens, never an em dash

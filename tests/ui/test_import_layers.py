@@ -3,7 +3,8 @@
 Every import counts, also those inside functions (a function-level import that closes a circle only
 hides it until that function runs), and so do the names a package exports lazily (``core.lazy_exports``:
 a string naming one of its modules in a package's ``__init__.py``). ui/ reads top to bottom as
-``ui.app`` → ``ui.navigation`` / ``ui.sidebar`` → ``ui.widgets`` → ``ui.presenter``.
+``ui.app`` → ``ui.navigation`` / ``ui.sidebar`` → the drawing helpers (``ui.page_setup``, ``ui.figures``,
+…) → ``ui.presenter``.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def test_the_cycle_finder_finds_a_circle_through_three_modules_and_none_in_a_cha
 
 def test_function_level_imports_and_lazy_exports_are_edges():
     graph = import_graph()
-    assert "ui.presenter" in graph["ui.widgets"]  # imported at the top
+    assert "ui.presenter" in graph["ui.figures"]  # imported at the top
     assert "core.text.tokenizer" in graph["core.text"]  # named in core.text's lazy exports
     assert "core.training.training" in graph["core.training.train_queue"]
 
@@ -108,9 +109,12 @@ def test_no_module_of_ui_or_core_is_part_of_an_import_circle():
     assert circles == [], "import circles: " + "; ".join(" ↔ ".join(c) for c in circles)
 
 
-def test_ui_is_layered_app_over_navigation_and_sidebar_over_widgets_and_presenter():
+HELPERS = ("ui.page_setup", "ui.token_chips", "ui.tables", "ui.figures", "ui.downloads")  # drawing helpers
+
+
+def test_ui_is_layered_app_over_navigation_and_sidebar_over_drawing_helpers_and_presenter():
     graph = import_graph()
-    assert {"ui.navigation", "ui.sidebar", "ui.widgets", "ui.presenter"} <= graph["ui.app"]
-    for lower in ("ui.navigation", "ui.sidebar", "ui.widgets", "ui.presenter"):
+    assert {"ui.navigation", "ui.sidebar", "ui.page_setup", "ui.presenter"} <= graph["ui.app"]
+    for lower in ("ui.navigation", "ui.sidebar", *HELPERS, "ui.presenter"):
         assert "ui.app" not in graph[lower], f"{lower} imports ui.app"
-    assert "ui.widgets" not in graph["ui.presenter"]
+    assert not set(HELPERS) & graph["ui.presenter"]

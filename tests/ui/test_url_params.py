@@ -185,7 +185,7 @@ def _widget_values(key: str) -> list[object]:
     if isinstance(kind, tuple):
         return list(kind)
     if kind == SLIDE:
-        return ["1", "3.2", "12"]  # no widget: the slide shown, written by ui.presenter.Slides
+        return ["1", "3.2", "12"]  # no widget: the slide shown, written by ui.slides.Slides
     if key in ("token", "token_a", "token_b"):
         return [
             0,

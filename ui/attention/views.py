@@ -50,12 +50,13 @@ from core.views.glossary import GLOSSARY, define, named
 from core.views.markup import escape_markdown
 from core.views.units import listing
 from ui.families.controls import setting, settings_words
-from ui.presenter import predict_number, predict_token, presenting, readable
+from ui.predict import predict_number, predict_token
+from ui.presenter import presenting, readable
 from ui.server import cache
 from ui.settings import bound_number
 from ui.state.url_keys import register_url_keys, url_bound
 from ui.state.url_params import url_value
-from ui.widgets import table, token_text
+from ui.tables import table, token_text
 
 register_url_keys("head", "causal")
 SKIPPED = ("pairing", EXTRAPOLATE.key)  # settings the page does not use (its RoPE pairs as the tiny GPT)

@@ -17,10 +17,10 @@ from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.describe import grid_description, lines_description
 from core.views.units import capitalized, count_of, plural
+from ui.figures import sampled_note
 from ui.presenter import readable
 from ui.server import cache
 from ui.server.cache import additive_rows, kept_chart
-from ui.widgets import sampled_note
 
 GRID = 48  # positions per side of a [T, T] matrix view
 

@@ -30,7 +30,7 @@ from core.views.units import every, plural
 from ui.presenter import presenting, readable, slide_height
 from ui.server import cache
 from ui.server.cache import additive_rows, kept_chart, per_process
-from ui.widgets import table
+from ui.tables import table
 
 SCORE = "score from position"  # chart 1's y: what position alone adds to the attention score
 SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix

@@ -19,7 +19,7 @@ from core.views.units import plural
 from ui.families.close_up import wavelength_chart
 from ui.presenter import readable
 from ui.server import cache
-from ui.widgets import table as draw_table
+from ui.tables import table as draw_table
 
 SHIFTS = [0, 1, 10, 100, 1000]
 PARTS = ["shift invariance", "wavelengths and decay", "how far each pair turns", "two pairings"]  # slides

@@ -63,8 +63,10 @@ from ui.long_context.url_state import (
     sync_preset_url,
 )
 from ui.navigation import question_line
-from ui.presenter import Slides, presenting, readable, revealed
+from ui.predict import revealed
+from ui.presenter import presenting, readable
 from ui.server import cache
+from ui.slides import Slides
 from ui.state.url_keys import url_bound
 
 COLUMNS = 2  # a label names its config key too: two columns keep it on one or two lines

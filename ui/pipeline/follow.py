@@ -14,10 +14,12 @@ from core.pipeline import TABLE_DIMS, token_windows
 from core.text.data import Batch
 from core.text.tokenizer import token_strings
 from core.views.units import listing, plural
-from ui.presenter import predict_number, presenting
+from ui.predict import predict_number
+from ui.presenter import presenting
 from ui.server import cache
 from ui.state.url_keys import register_shown_keys
-from ui.widgets import Pick, token_text, values_table
+from ui.tables import token_text, values_table
+from ui.token_chips import Pick
 
 (TOKEN,) = register_shown_keys("token")
 SLIDE_DIMS = 4  # values per row on the slide "Follow one token": its labels stay on one line
@@ -91,6 +93,12 @@ def this_token(token: int, ids: list[int], cfg: PipelineConfig, batch: Batch, ba
             f"{intro} It is {where}.{' ' + later if later else ''}{_overlap(len(places), T, cfg.stride)}"
         )
     b, t = first[0]
+    _three_rows(cfg, batch, b, t, token_id)
+
+
+def _three_rows(cfg: PipelineConfig, batch: Batch, b: int, t: int, token_id: int) -> None:
+    """The followed token's token row, position row and their sum at (``b``, ``t``) of the first batch,
+    taken from the page's own tensors, and what each depends on."""
     dims = torch.arange(min(cfg.output_dim, SLIDE_DIMS if presenting() else TABLE_DIMS))
     view = cache.view(cfg, batch, torch.tensor([b]), torch.tensor([t]), dims)
     rows = torch.stack([view.token_embeddings[0, 0], view.pos_embeddings[0], view.input_embeddings[0, 0]])

@@ -28,12 +28,14 @@ from core.views.diagrams import (
 from core.views.glossary import define
 from core.views.markup import escape_markdown
 from core.views.units import human_bytes, plural
+from ui.downloads import tensor_downloads
+from ui.figures import heatmap_view, picture
 from ui.pipeline.follow import first_places
 from ui.presenter import LEAST_FONT, presenting
 from ui.server import cache
 from ui.state.presets import to_custom
+from ui.tables import grid_table, table, values_table
 from ui.text_source import LONG_SAMPLE, use_long_sample
-from ui.widgets import grid_table, heatmap_view, picture, table, tensor_downloads, values_table
 
 
 def _use_context(context_length: int) -> None:

@@ -30,7 +30,7 @@ SLIDE = "a section number such as 3, or 3.2 for its second part"  # presenting: 
 # ASCII only: Python's int() and float() also take "１２", "٤" and "1_000", which no link should carry.
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
-_SLIDE = re.compile(r"([0-9]{1,4})(?:\.([0-9]{1,4}))?")  # a slide past the last is the last (ui.presenter)
+_SLIDE = re.compile(r"([0-9]{1,4})(?:\.([0-9]{1,4}))?")  # a slide past the last is the last (ui.slides)
 # A browser keeps whole numbers exactly up to 2**53 - 1; Streamlit silently resets a bound widget's
 # URL value beyond that (``NumberInputSerde.deserialize``), so it is refused here, with a message.
 MAX_WHOLE = 2**53 - 1

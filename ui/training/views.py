@@ -43,9 +43,9 @@ from ui.server import cache
 from ui.server.memory import waiting_message
 from ui.settings import bound_number
 from ui.state.url_keys import register_url_keys, url_bound
+from ui.tables import table
 from ui.text_source import TextChoice
 from ui.training.position_loss_view import position_loss_view
-from ui.widgets import table
 
 DEFAULTS = TrainConfig()
 TOKEN_COUNT_GUESS = "Guess from token counts"  # each next token from its count alone, no earlier token

@@ -16,8 +16,9 @@ from core.text.tokenizer import token_strings
 from core.views.units import plural
 from ui.state.url_keys import register_shown_keys, register_url_keys, url_bound
 from ui.state.url_params import MAX_SENTENCE_CHARS
-from ui.widgets import MARK, Pick, token_chips, token_text
-from ui.widgets import table as draw_table
+from ui.tables import MARK, token_text
+from ui.tables import table as draw_table
+from ui.token_chips import Pick, token_chips
 
 register_url_keys("a", "b", "space")
 TOKEN_A, TOKEN_B = register_shown_keys("token_a", "token_b")  # the followed token's place in A, or in B

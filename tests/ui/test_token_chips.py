@@ -1,4 +1,4 @@
-"""ui.widgets drawn through AppTest.from_function: token chips are bounded and escaped, and
+"""ui.token_chips drawn through AppTest.from_function: token chips are bounded and escaped, and
 chips to pick are one widget however long the text."""
 
 from streamlit.testing.v1 import AppTest
@@ -8,7 +8,7 @@ TAG = [27, 65, 29]  # "<", "b", ">"
 
 
 def chips_app(ids: list[int]) -> None:
-    from ui.widgets import token_chips
+    from ui.token_chips import token_chips
 
     token_chips(ids, 50257)
 
@@ -20,7 +20,7 @@ def drawn(at: AppTest) -> tuple[str, list[str]]:
 
 
 def test_at_most_max_chips_are_drawn_with_a_note():
-    from ui.widgets import MAX_CHIPS
+    from ui.token_chips import MAX_CHIPS
 
     at = AppTest.from_function(chips_app, kwargs={"ids": [NEWLINE] * 10_000}).run()
     body, captions = drawn(at)
@@ -52,7 +52,7 @@ def test_the_chips_box_is_a_named_region_that_takes_the_focus():
 
 
 def picking_app(ids: list[int]) -> None:
-    from ui.widgets import Pick, token_chips
+    from ui.token_chips import Pick, token_chips
 
     token_chips(ids, 50257, pick=Pick("token", "Pick one"))
 
