@@ -39,14 +39,12 @@ class Step:
 
 def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
     """The six steps, with shapes, parameters and bytes for the settings in ``cfg``."""
+    return _token_steps(cfg, num_tokens) + _position_steps(cfg)
+
+
+def _token_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
+    """Steps 1–3: the text's token IDs, the first batch of windows, and their rows of the token table."""
     B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
-    family = FAMILIES[cfg.method]
-    additive = family.additive
-    pos_params = family.parameter_count(T, d, FamilyConfig()) if additive else 0  # trained at the input
-    pos_code = family.pipeline_code or (
-        f"# {family.label}: nothing is added at the input.\n# {family.where or 'Position enters nowhere'}.\n"
-        "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing"
-    )
     return [
         Step(
             "Text → token IDs",
@@ -77,6 +75,21 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
             V * d,
             B * T * d * FLOAT32_BYTES,
         ),
+    ]
+
+
+def _position_steps(cfg: PipelineConfig) -> list[Step]:
+    """Steps 4–6: the positional table (or none, for a family that adds nothing at the input), the
+    broadcasting add and the input embeddings."""
+    B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim
+    family = FAMILIES[cfg.method]
+    additive = family.additive
+    pos_params = family.parameter_count(T, d, FamilyConfig()) if additive else 0  # trained at the input
+    pos_code = family.pipeline_code or (
+        f"# {family.label}: nothing is added at the input.\n# {family.where or 'Position enters nowhere'}.\n"
+        "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing"
+    )
+    return [
         Step(
             "Positional embedding",
             pos_code,
