@@ -19,13 +19,20 @@ from pathlib import Path
 
 import torch
 
-from core.attention.heads import first_block_state
 from core.positional import FAMILIES
 from core.serving.budget import RUN_SECONDS, TRAIN_BYTES
 from core.similarity import cosine_matrix, pair_distances
 from core.text.data import TextTooShort
 from core.training.adamw import AdamW
-from core.training.model import SIZES, GPTConfig, TinyGPT, init_weights, num_parameters, trainable_methods
+from core.training.model import (
+    SIZES,
+    GPTConfig,
+    TinyGPT,
+    first_block_state,
+    init_weights,
+    num_parameters,
+    trainable_methods,
+)
 
 VAL_FRACTION = 0.1
 RECORDS = 25  # validation losses and table snapshots per run (bounds a result's memory)
@@ -283,7 +290,7 @@ class TrainResult:
     loss_by_position: list[float] = field(default_factory=list)
     seconds: float = 0.0
     stopped: bool = False
-    # What the Attention page reads of the trained model (core.attention.heads.first_block_state): its
+    # What the Attention page reads of the trained model (core.training.model.first_block_state): its
     # token table, positional module and block 1's layer norm and qkv; and the GPT-2 IDs it knows.
     first_block: dict[str, torch.Tensor] = field(default_factory=dict)
     vocab: list[int] = field(default_factory=list)
