@@ -29,13 +29,10 @@ SHOWN_TO_STUDENTS: frozenset[str] = frozenset()
 # lead empties this set once that work is merged.
 BEING_SPLIT = frozenset(
     {
-        "core/positional/long_context.py",
         "ui/attention/views.py",
-        "ui/long_context/views.py",
         "ui/presenter.py",
         "ui/widgets.py",
         "core/attention/facts.py:key_fact",
-        "core/scripts/long_context.py:long_context_script",
         "ui/attention/answer.py:attention_answer",
         "ui/why_position/answer.py:why_answer",
         "ui/pipeline/follow.py:this_token",
