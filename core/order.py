@@ -176,7 +176,7 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
         additive: whether it adds a vector to the input (learned, sinusoidal).
         shuffle: A compared with a shuffle of its own tokens.
     """
-    n, same_with = shuffle.num_vectors, shuffle.shared_with
+    n = shuffle.num_vectors
     if n < 2:  # one order only: a shuffle cannot move anything
         what = "An empty sentence" if n == 0 else "A sentence of one token"
         return [f"{what} has only one order: its shuffle is the sentence itself, with or without positions."]
@@ -189,31 +189,43 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
         "token see every other token treats its input as a set, so it cannot tell the orders apart."
     ]
     if not additive:
-        family = FAMILIES[method]
-        out.append(
-            f"**With {family.label}** nothing is added to the input vectors, so 'with positions' is the same "
-            f"as 'without' here: {count_of(same_with, n, 'vector')} unchanged. "
-            + (
-                f"{family.where[0].upper()}{family.where[1:]} instead: the order reaches the model there, "
-                "not in these vectors."
-                if family.where
-                else "Nothing but a causal mask depends on position here: only the mask can let order in."
-            )
+        return [*out, _nothing_added_sentence(method, shuffle.shared_with, n)]
+    return [*out, _with_positions_sentence(shuffle.shared_with, n), _average_sentence(shuffle)]
+
+
+def _nothing_added_sentence(method: str, same_with: int, n: int) -> str:
+    """For a family that adds nothing to the input: the vectors stay the same, and where order enters."""
+    family = FAMILIES[method]
+    return (
+        f"**With {family.label}** nothing is added to the input vectors, so 'with positions' is the same "
+        f"as 'without' here: {count_of(same_with, n, 'vector')} unchanged. "
+        + (
+            f"{family.where[0].upper()}{family.where[1:]} instead: the order reaches the model there, "
+            "not in these vectors."
+            if family.where
+            else "Nothing but a causal mask depends on position here: only the mask can let order in."
         )
-        return out
+    )
+
+
+def _with_positions_sentence(same_with: int, n: int) -> str:
+    """For a table added to the input: how many of the ``n`` vectors are still the same."""
     if same_with == n:
-        out.append(
+        return (
             f"**With positions** {count_of(n, n, 'vector')} still the same: every position still holds the "
             "same token (this shuffle only swapped copies of one token)."
         )
-    elif same_with == 0:
+    if same_with == 0:
         none = count_of(0, n, "vector")
-        out.append(f"**With positions** {none} the same any more: the order is in the numbers.")
-    else:
-        out.append(
-            f"**With positions** only {count_of(same_with, n, 'vector')} still the same (a token that kept "
-            "its place keeps its vector): the order is now in the numbers."
-        )
+        return f"**With positions** {none} the same any more: the order is in the numbers."
+    return (
+        f"**With positions** only {count_of(same_with, n, 'vector')} still the same (a token that kept "
+        "its place keeps its vector): the order is now in the numbers."
+    )
+
+
+def _average_sentence(shuffle: OrderComparison) -> str:
+    """Why a plain average of (token + position) cannot see the shuffle, with how close the two are."""
     diff = shuffle.mean_diff_with
     if diff == 0:
         means = "the two averages are exactly equal"
@@ -227,12 +239,11 @@ def shuffle_sentences(method: str, additive: bool, shuffle: OrderComparison) -> 
             f"the two averages' cosine is {shuffle.mean_cosine_with:.6f} (no number of theirs differs by "
             f"more than {diff:.3g})"
         )
-    out.append(
+    return (
         f"**A plain average still cannot see it**: {means}, because the average of (token + position) is the "
         "average of the tokens plus the average of the positions, in any order. Positions pay off in "
         "attention, which compares vectors pair by pair."
     )
-    return out
 
 
 def reordering_sentence(ids_a: list[int], ids_b: list[int], pieces: dict[int, str]) -> str:

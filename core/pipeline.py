@@ -2,7 +2,8 @@
 
 Shapes, parameter counts and bytes are those of the real tensors (``B×T×d`` float32 and so on);
 values are computed only for the positions and dimensions a view shows, so the GPT-3 setting
-(an 805 MB input-embedding tensor) never has to fit in memory.
+(an 805 MB input-embedding tensor) never has to fit in memory. For the book's own text
+(``core.text.book``), ``book_text_note`` says whether the first batch is the book's.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import torch
 
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import TableRows
+from core.text.book import BOOK_TEXT_NAME, BOOK_TITLE, book_text_ending
 from core.text.data import Batch
 from core.views.units import human_bytes
 
@@ -39,14 +41,12 @@ class Step:
 
 def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
     """The six steps, with shapes, parameters and bytes for the settings in ``cfg``."""
+    return _token_steps(cfg, num_tokens) + _position_steps(cfg)
+
+
+def _token_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
+    """Steps 1–3: the text's token IDs, the first batch of windows, and their rows of the token table."""
     B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
-    family = FAMILIES[cfg.method]
-    additive = family.additive
-    pos_params = family.parameter_count(T, d, FamilyConfig()) if additive else 0  # trained at the input
-    pos_code = family.pipeline_code or (
-        f"# {family.label}: nothing is added at the input.\n# {family.where or 'Position enters nowhere'}.\n"
-        "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing"
-    )
     return [
         Step(
             "Text → token IDs",
@@ -77,6 +77,21 @@ def pipeline_steps(cfg: PipelineConfig, num_tokens: int) -> list[Step]:
             V * d,
             B * T * d * FLOAT32_BYTES,
         ),
+    ]
+
+
+def _position_steps(cfg: PipelineConfig) -> list[Step]:
+    """Steps 4–6: the positional table (or none, for a family that adds nothing at the input), the
+    broadcasting add and the input embeddings."""
+    B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim
+    family = FAMILIES[cfg.method]
+    additive = family.additive
+    pos_params = family.parameter_count(T, d, FamilyConfig()) if additive else 0  # trained at the input
+    pos_code = family.pipeline_code or (
+        f"# {family.label}: nothing is added at the input.\n# {family.where or 'Position enters nowhere'}.\n"
+        "pos_embeddings = torch.zeros(max_length, output_dim)  # adding it changes nothing"
+    )
+    return [
         Step(
             "Positional embedding",
             pos_code,
@@ -179,3 +194,69 @@ def token_windows(token: int, num_windows: int, context_length: int, stride: int
     first = max(0, -(-(token - context_length + 1) // stride))  # ceil: the first window reaching it
     last = min(num_windows - 1, token // stride)  # the last window starting at or before it
     return [(w, token - w * stride) for w in range(first, last + 1)]
+
+
+# --- The book's text: whether the page's first batch is the book's, at the sidebar's settings ---------
+
+BOOK = PipelineConfig()  # the book's settings (ch. 2.8): V 50,257, d 256, T 4, B 8, stride 4, learned
+# The settings that cut the batch (its token IDs), then the ones that only embed it.
+_BATCH = (
+    ("vocab_size", "V = {}"),
+    ("context_length", "T = {}"),
+    ("stride", "stride {}"),
+    ("batch_size", "B = {}"),
+)
+_EMBEDDING = (("output_dim", "d = {}"), ("method", "{}"))
+
+
+def _show(key: str, value: object) -> str:
+    """A setting's value as the page writes it: 50,257; a method's display name."""
+    if key == "method":
+        return FAMILIES[value].label if value in FAMILIES else str(value)
+    return f"{value:,}"
+
+
+def _differences(cfg: PipelineConfig, keys: tuple[tuple[str, str], ...]) -> list[str]:
+    """Each setting of ``keys`` that differs from the book's: ``T = 8 (the book's 4)``."""
+    return [
+        f"{form.format(_show(key, getattr(cfg, key)))} (the book's {_show(key, getattr(BOOK, key))})"
+        for key, form in keys
+        if getattr(cfg, key) != getattr(BOOK, key)
+    ]
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _ending(ending: str) -> str:
+    """Blank characters after the text in words: "a line break", "3 line breaks", "2 blank characters"."""
+    n = len(ending)
+    if set(ending) == {"\n"}:
+        return "a line break" if n == 1 else f"{n:,} line breaks"
+    return "a blank character" if n == 1 else f"{n:,} blank characters"
+
+
+def book_text_note(text: str, cfg: PipelineConfig) -> str | None:
+    """One sentence for a text that is the book's: whether the page's first batch is the book's, and why not.
+
+    Args:
+        text: the text the page runs on.
+        cfg: the sidebar's settings.
+    Returns None for any other text.
+    """
+    ending = book_text_ending(text)
+    if ending is None:
+        return None
+    what = f"This is the book's text, {BOOK_TEXT_NAME} from chapter 2 of Raschka's *{BOOK_TITLE}*"
+    if ending:
+        what += f", with {_ending(ending)} at its end that the book's file does not have"
+    batch, embedding = _differences(cfg, _BATCH), _differences(cfg, _EMBEDDING)
+    if batch:
+        return f"{what}; at {_join(batch)} the first batch is not the book's."
+    if embedding:
+        return (
+            f"{what}, and the batch below is the book's first batch, token for token; its embeddings "
+            f"differ from the book's: {_join(embedding)}."
+        )
+    return f"{what}, at the book's settings: the batch below is the book's first batch, token for token."

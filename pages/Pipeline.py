@@ -11,12 +11,12 @@ from core.pipeline import (
     HEATMAP_POSITIONS,
     TABLE_DIMS,
     TABLE_POSITIONS,
+    book_text_note,
     pipeline_steps,
     sample_indices,
 )
 from core.scripts.pipeline import pipeline_script
 from core.text import TextTooShort, endoftext_id, partial_batch_note, tokenizer_name
-from core.text.book import book_text_note
 from core.views import escape_markdown
 from ui.answer import answer_slot, show_answer
 from ui.app import settings

@@ -58,6 +58,43 @@ def heatmap_description(
     return f"{head}, {plural(size, 'position')}; {ends}{masked}.{outlined}"
 
 
+def _color_scale(scheme: str, domain: tuple[float, float], symlog: float | None) -> alt.Scale:
+    """A heatmap's colour scale: "redblue" reversed (blue < 0 < red) or a sequential scheme, symmetric-log
+    with constant ``symlog`` if one is given."""
+    diverging = scheme == "redblue"
+    if symlog is not None:
+        return alt.Scale(
+            type="symlog", constant=symlog, scheme=scheme, reverse=diverging, domain=list(domain)
+        )
+    return alt.Scale(scheme=scheme, reverse=diverging, domain=list(domain))
+
+
+def _position_axes(names: str, count: int, compact: bool, row: int | None) -> tuple[alt.X, alt.Y]:
+    """The key (x) and query (y) encodings over ``count`` positions, labelled by ``names`` (a Vega array
+    literal); ``compact`` and ``row`` as in ``attention_heatmap``."""
+    positions = list(range(count))
+    # Cells, outline, axes and legend out of the accessibility tree (a node per cell and token label):
+    # the description says what the map shows in one sentence.
+    # Not flush (Streamlit's theme flushes every axis): a band's first label would leave its row's middle.
+    axis = {
+        "labelExpr": f"{names}[datum.value]",
+        "labelOverlap": row is None,
+        "labelFlush": False,
+        "labelLimit": 90,
+        "aria": False,
+    }
+    if row is not None:  # a slide's map: the theme's ~22 px between labels and plot goes to the rows
+        axis["labelPadding"] = 6
+    x_title, y_title = (None, None) if compact else ("key j", "query i")
+    # Upright, every key's label needs a column only as wide as its line is tall.
+    angle = -50 if row is None else -90
+    x = alt.X(
+        "j:O", title=x_title, scale=alt.Scale(domain=positions), axis=alt.Axis(labelAngle=angle, **axis)
+    )
+    y = alt.Y("i:O", title=y_title, scale=alt.Scale(domain=positions), axis=alt.Axis(**axis))
+    return x, y
+
+
 def attention_heatmap(
     frame: pd.DataFrame,
     labels: list[str],
@@ -92,33 +129,9 @@ def attention_heatmap(
             sentence on it); the cells and the outline are left out of the accessibility tree.
     """
     names = json.dumps(labels)  # a literal array in Vega's expression language: label = names[i]
-    diverging = scheme == "redblue"
-    scale = alt.Scale(scheme=scheme, reverse=diverging, domain=list(domain))
-    if symlog is not None:
-        scale = alt.Scale(
-            type="symlog", constant=symlog, scheme=scheme, reverse=diverging, domain=list(domain)
-        )
-    positions = list(range(len(labels)))
-    # Cells, outline, axes and legend out of the accessibility tree (a node per cell and token label):
-    # the description says what the map shows in one sentence.
-    # Not flush (Streamlit's theme flushes every axis): a band's first label would leave its row's middle.
-    axis = {
-        "labelExpr": f"{names}[datum.value]",
-        "labelOverlap": row is None,
-        "labelFlush": False,
-        "labelLimit": 90,
-        "aria": False,
-    }
-    if row is not None:  # a slide's map: the theme's ~22 px between labels and plot goes to the rows
-        axis["labelPadding"] = 6
+    scale = _color_scale(scheme, domain, symlog)
+    x, y = _position_axes(names, len(labels), compact, row)
     base = alt.Chart(frame).transform_calculate(query=f"{names}[datum.i]", key=f"{names}[datum.j]")
-    x_title, y_title = (None, None) if compact else ("key j", "query i")
-    # Upright, every key's label needs a column only as wide as its line is tall.
-    angle = -50 if row is None else -90
-    x = alt.X(
-        "j:O", title=x_title, scale=alt.Scale(domain=positions), axis=alt.Axis(labelAngle=angle, **axis)
-    )
-    y = alt.Y("i:O", title=y_title, scale=alt.Scale(domain=positions), axis=alt.Axis(**axis))
     cells = base.mark_rect(aria=False).encode(
         x=x,
         y=y,

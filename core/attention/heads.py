@@ -15,7 +15,7 @@ from torch.nn import functional as F
 
 from core.positional import FAMILIES
 from core.positional.family import seeded_normal
-from core.training.model import SIZES, GPTConfig, TinyGPT
+from core.training.model import SIZES, GPTConfig
 
 PROJECTION_STREAM = 100  # W_q of head h is stream 100 + 2h, W_k 101 + 2h (``seeded_normal``)
 EXACT_MAX_ELEMENTS = 2**22  # d·dh of a matrix drawn whole (16 MB of float32); past it, in blocks of rows
@@ -81,23 +81,11 @@ class RandomHead:
         return out[0], out[1]
 
 
-FIRST_BLOCK = ("ln1.weight", "ln1.bias", "attn.qkv.weight", "attn.qkv.bias")  # of blocks.0
-
-
-def first_block_state(model: TinyGPT) -> dict[str, torch.Tensor]:
-    """What a trained model's first heads need: the token table, the positional module's state and
-    block 1's layer norm and ``qkv`` (copies, a few hundred kB for the page's sizes)."""
-    state = model.state_dict()
-    keys = ["tok_emb.weight", *(k for k in state if k.startswith("positions."))]
-    keys += [f"blocks.0.{k}" for k in FIRST_BLOCK]
-    return {k: state[k].detach().clone() for k in keys}
-
-
 @dataclass(frozen=True)
 class TrainedHead:
     """Head ``head`` of a trained tiny GPT's first block, on sentences written in its vocabulary."""
 
-    state: dict  # ``first_block_state`` of the trained model
+    state: dict  # ``core.training.model.first_block_state`` of the trained model
     vocab: tuple[int, ...]  # the GPT-2 IDs it knows; its own ID of ``vocab[i]`` is i
     method: str  # its positional family
     size: str  # a key of ``core.training.model.SIZES``

@@ -155,6 +155,18 @@ def pairs_description(frame: pd.DataFrame, original: int, extended: int, finding
     )
 
 
+def _wavelength_axis(frame: pd.DataFrame, extended: int) -> tuple[alt.Scale, alt.Axis]:
+    """The wavelengths' log scale, from the shortest trained one to the longest scaled one or L' (with
+    room at both ends), and its axis with one grid line a decade."""
+    ends = [float(frame["plain RoPE"].min()), float(frame["scaled"].max()), float(extended)]
+    y_scale = alt.Scale(type="log", domain=[min(ends) / 1.5, max(ends) * 1.5], nice=False)
+    decades = [
+        10.0**k
+        for k in range(math.ceil(math.log10(min(ends) / 1.5)), math.floor(math.log10(max(ends) * 1.5)) + 1)
+    ]
+    return y_scale, alt.Axis(values=decades, format=",")
+
+
 def wavelength_chart(
     frame: pd.DataFrame,
     original: int,
@@ -168,15 +180,9 @@ def wavelength_chart(
 
     ``description``: what a screen reader says for it (``pairs_description``).
     """
-    ends = [float(frame["plain RoPE"].min()), float(frame["scaled"].max()), float(extended)]
-    y_scale = alt.Scale(type="log", domain=[min(ends) / 1.5, max(ends) * 1.5], nice=False)
+    y_scale, y_axis = _wavelength_axis(frame, extended)
     entries = frame[REGIME].nunique()
     columns = 1 if entries <= 3 else 2  # two long names side by side are cut off on a phone
-    decades = [
-        10.0**k
-        for k in range(math.ceil(math.log10(min(ends) / 1.5)), math.floor(math.log10(max(ends) * 1.5)) + 1)
-    ]
-    y_axis = alt.Axis(values=decades, format=",")  # one grid line a decade
     plain = (
         alt.Chart(frame)
         .mark_line(color=PLAIN_STYLE[0], strokeDash=list(PLAIN_STYLE[1]), strokeWidth=PLAIN_WIDTH)

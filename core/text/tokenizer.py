@@ -177,3 +177,23 @@ def token_strings(token_ids: list[int], vocab_size: int = GPT2_VOCAB_SIZE) -> li
     """The text piece of each token ID (bytes that are not valid UTF-8 on their own show as U+FFFD)."""
     enc = gpt2_tokenizer(vocab_size)
     return [enc.decode_single_token_bytes(i).decode("utf-8", errors="replace") for i in token_ids]
+
+
+@functools.cache
+def _pieces():
+    import regex  # tiktoken's own dependency; only needed to predict a long text's cost
+
+    return regex.compile(GPT2_PAT_STR)
+
+
+def longest_piece(text: str) -> int:
+    """UTF-8 bytes of the longest piece GPT-2's split pattern cuts ``text`` into (BPE runs per piece).
+
+    An ASCII text's pieces are their own bytes: their lengths are counted without encoding each one.
+    """
+    pieces = _pieces().findall(text)
+    if not pieces:
+        return 0
+    if text.isascii():
+        return max(map(len, pieces))
+    return max(len(piece.encode("utf-8")) for piece in pieces)

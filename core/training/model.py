@@ -152,3 +152,16 @@ def init_weights(model: TinyGPT, generator: torch.Generator, std: float = 0.02) 
             nn.init.normal_(module.weight, mean=0.0, std=std, generator=generator)
         if isinstance(module, nn.Linear) and module.bias is not None:
             nn.init.zeros_(module.bias)
+
+
+FIRST_BLOCK = ("ln1.weight", "ln1.bias", "attn.qkv.weight", "attn.qkv.bias")  # of blocks.0
+
+
+def first_block_state(model: TinyGPT) -> dict[str, torch.Tensor]:
+    """What a trained model's first heads need (``core.attention.heads.TrainedHead``): the token table,
+    the positional module's state and block 1's layer norm and ``qkv`` (copies, a few hundred kB for the
+    page's sizes)."""
+    state = model.state_dict()
+    keys = ["tok_emb.weight", *(k for k in state if k.startswith("positions."))]
+    keys += [f"blocks.0.{k}" for k in FIRST_BLOCK]
+    return {k: state[k].detach().clone() for k in keys}

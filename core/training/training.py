@@ -19,21 +19,31 @@ from pathlib import Path
 
 import torch
 
-from core.attention.heads import first_block_state
 from core.positional import FAMILIES
 from core.serving.budget import RUN_SECONDS, TRAIN_BYTES
 from core.similarity import cosine_matrix, pair_distances
 from core.text.data import TextTooShort
 from core.training.adamw import AdamW
-from core.training.model import SIZES, GPTConfig, TinyGPT, init_weights, num_parameters, trainable_methods
+from core.training.model import (
+    SIZES,
+    GPTConfig,
+    TinyGPT,
+    first_block_state,
+    init_weights,
+    num_parameters,
+    trainable_methods,
+)
 
 VAL_FRACTION = 0.1
 RECORDS = 25  # validation losses and table snapshots per run (bounds a result's memory)
 EVAL_TOKENS = 16_384  # held-out tokens the final evaluation reads at most (a 1 MB text holds ~40,000)
 RECORD_EVAL_TOKENS = 2_048  # held-out tokens each of the RECORDS evaluations during training reads
 LOGIT_ELEMENTS = 2**22  # logits computed at once in an evaluation (16 MB of float32)
-# Cost model of one run on one CPU core, fitted on this machine (benchmarks/training_bench.py):
-# matrix products at ~60 GFLOP/s, and ~10 ns per logit element (softmax, cross-entropy, their grads).
+# Cost model of one run on one CPU core, fitted with benchmarks/training_bench.py on the machine the app
+# is developed on (a 2-core AMD EPYC): matrix products at ~60 GFLOP/s, and ~10 ns per logit element
+# (softmax, cross-entropy, their grads). A prediction, not a clock: TrainConfig.validate refuses a run
+# predicted over RUN_SECONDS, and nothing stops a run at 60 s, so on a slower core an accepted run just
+# takes longer (and the queue's waits are longer than it shows).
 FLOPS_PER_SECOND = 60e9
 SECONDS_PER_LOGIT = 10e-9
 MB = 10**6
@@ -280,7 +290,7 @@ class TrainResult:
     loss_by_position: list[float] = field(default_factory=list)
     seconds: float = 0.0
     stopped: bool = False
-    # What the Attention page reads of the trained model (core.attention.heads.first_block_state): its
+    # What the Attention page reads of the trained model (core.training.model.first_block_state): its
     # token table, positional module and block 1's layer norm and qkv; and the GPT-2 IDs it knows.
     first_block: dict[str, torch.Tensor] = field(default_factory=dict)
     vocab: list[int] = field(default_factory=list)
@@ -328,6 +338,58 @@ def cosine_decay(step: int, steps: int) -> float:
     return 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * step / steps))
 
 
+def _record(result: TrainResult, model: TinyGPT, val_data: torch.Tensor, step: int, loss: float) -> None:
+    """Add one record to ``result``: the step, its train loss, the validation loss on the first
+    ``RECORD_EVAL_TOKENS`` held-out tokens and, for a learned table, a snapshot [T, d] and its structure."""
+    model.eval()
+    result.steps.append(step)
+    result.train_loss.append(loss)
+    val = per_position_loss(model, val_data, result.config.context_length, RECORD_EVAL_TOKENS)
+    result.val_loss.append(float(val.mean()))
+    table = model.position_table()  # [T, d] of a learned table, else None
+    if table is not None:
+        table = table.detach().clone()  # [T, d]
+        result.snapshots.append(table)
+        result.structure.append(position_structure(table))
+    model.train()
+
+
+def _step(
+    model: TinyGPT,
+    optimizer: AdamW,
+    train_data: torch.Tensor,
+    cfg: TrainConfig,
+    step: int,
+    g: torch.Generator,
+) -> torch.Tensor:
+    """Update ``step`` of ``cfg.steps`` on B random windows of ``train_data``: their loss before it."""
+    T = cfg.context_length
+    starts = torch.randint(0, len(train_data) - T - 1, (cfg.batch_size,), generator=g)  # [B]
+    index = starts[:, None] + torch.arange(T + 1)  # [B, T+1]
+    batch = train_data[index]  # [B, T+1]
+    loss = model.loss(batch[:, :-1], batch[:, 1:])
+    optimizer.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.lr = cfg.lr * cosine_decay(step - 1, cfg.steps)  # as LambdaLR: step k uses decay(k - 1)
+    optimizer.step()
+    return loss
+
+
+def _final_losses(result: TrainResult, model: TinyGPT, val_data: torch.Tensor) -> None:
+    """The trained model's validation losses, in windows of T and (but for a learned table) of 2T."""
+    T = result.config.context_length
+    model.eval()
+    inside = per_position_loss(model, val_data, T)  # [T]
+    result.val_loss_inside = float(inside.mean())
+    result.loss_by_position = inside.tolist()
+    if not model.cfg.family.fixed_length:  # a learned table has no row for position T or later
+        past = per_position_loss(model, val_data, 2 * T)  # [2T]
+        result.val_loss_past_inside = float(past[:T].mean())
+        result.val_loss_past_outside = float(past[T:].mean())
+        result.loss_by_position = past.tolist()
+
+
 def train(
     token_ids: list[int],
     cfg: TrainConfig,
@@ -360,17 +422,7 @@ def train(
     )
 
     def record(step: int, loss: float) -> None:
-        model.eval()
-        result.steps.append(step)
-        result.train_loss.append(loss)
-        val = per_position_loss(model, val_data, cfg.context_length, RECORD_EVAL_TOKENS)
-        result.val_loss.append(float(val.mean()))
-        table = model.position_table()  # [T, d] of a learned table, else None
-        if table is not None:
-            table = table.detach().clone()  # [T, d]
-            result.snapshots.append(table)
-            result.structure.append(position_structure(table))
-        model.train()
+        _record(result, model, val_data, step, loss)
         if on_progress:
             on_progress(result, step)
 
@@ -381,26 +433,10 @@ def train(
         if should_stop and should_stop():
             result.stopped = True
             break
-        starts = torch.randint(0, len(train_data) - T - 1, (cfg.batch_size,), generator=g)  # [B]
-        index = starts[:, None] + torch.arange(T + 1)  # [B, T+1]
-        batch = train_data[index]  # [B, T+1]
-        loss = model.loss(batch[:, :-1], batch[:, 1:])
-        optimizer.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.lr = cfg.lr * cosine_decay(step - 1, cfg.steps)  # as LambdaLR: step k uses decay(k - 1)
-        optimizer.step()
+        loss = _step(model, optimizer, train_data, cfg, step, g)
         if step % every == 0 or step == cfg.steps:
             record(step, float(loss.detach()))
-    model.eval()
-    inside = per_position_loss(model, val_data, T)  # [T]
-    result.val_loss_inside = float(inside.mean())
-    result.loss_by_position = inside.tolist()
-    if not model_cfg.family.fixed_length:  # a learned table has no row for position T or later
-        past = per_position_loss(model, val_data, 2 * T)  # [2T]
-        result.val_loss_past_inside = float(past[:T].mean())
-        result.val_loss_past_outside = float(past[T:].mean())
-        result.loss_by_position = past.tolist()
+    _final_losses(result, model, val_data)
     result.first_block, result.vocab = first_block_state(model), vocab
     result.seconds = time.perf_counter() - start
     if on_done:  # not counted in seconds: the training's time

@@ -166,6 +166,41 @@ def line_description(
     return description
 
 
+def _series_encodings(
+    color: str, colors: dict[str, str] | None, dashes: dict[str, tuple[int, ...]] | None
+) -> dict[str, alt.Color | alt.StrokeDash]:
+    """A line chart's colour and dash per series of ``color``, in one legend below the plot: as given,
+    else ``SERIES_COLORS`` and ``SERIES_DASHES`` in the data's order."""
+    colors_scale = (
+        alt.Scale(domain=list(colors), range=list(colors.values()))
+        if colors
+        else alt.Scale(range=list(SERIES_COLORS))
+    )
+    dash_scale = (
+        alt.Scale(domain=list(dashes), range=[list(d) for d in dashes.values()])
+        if dashes
+        else alt.Scale(range=[list(d) for d in SERIES_DASHES])
+    )
+    legend = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260, **LINE_KEY)
+    return {
+        "color": alt.Color(f"{color}:N", title=color, sort=None, legend=legend, scale=colors_scale),
+        "strokeDash": alt.StrokeDash(f"{color}:N", title=color, sort=None, legend=legend, scale=dash_scale),
+    }
+
+
+def _rule_marks(x: str, rule_at: float, rule_label: str, rule_format: str | None) -> alt.LayerChart:
+    """A dashed vertical rule at ``rule_at`` on ``x``, labelled ``rule_label`` (and ``rule_at`` in d3's
+    ``rule_format``, written by the browser)."""
+    field = f"datum[{json.dumps(x)}]"
+    label = json.dumps(rule_label) + (f" + format({field}, {json.dumps(rule_format)})" if rule_format else "")
+    # One inline row (not a frame of its own): rule_at is a number in the spec, its label computed from it
+    base = alt.Chart(alt.Data(values=[{x: rule_at}])).transform_calculate(label=label).encode(x=f"{x}:Q")
+    # The rule and its label out of the accessibility tree: the description says where it is
+    return base.mark_rule(strokeDash=[6, 4], color="#6b7280", aria=False) + base.mark_text(
+        align="left", dx=4, dy=-6, color="#374151", aria=False
+    ).encode(text="label:N", y=alt.value(10))
+
+
 def line_chart(
     frame: pd.DataFrame,
     x: str,
@@ -212,21 +247,7 @@ def line_chart(
         "tooltip": [alt.Tooltip(f"{x}:Q", format=","), alt.Tooltip(f"{y}:Q", format=y_format)],
     }
     if color:
-        colors_scale = (
-            alt.Scale(domain=list(colors), range=list(colors.values()))
-            if colors
-            else alt.Scale(range=list(SERIES_COLORS))
-        )
-        dash_scale = (
-            alt.Scale(domain=list(dashes), range=[list(d) for d in dashes.values()])
-            if dashes
-            else alt.Scale(range=[list(d) for d in SERIES_DASHES])
-        )
-        legend = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=260, **LINE_KEY)
-        encoding["color"] = alt.Color(f"{color}:N", title=color, sort=None, legend=legend, scale=colors_scale)
-        encoding["strokeDash"] = alt.StrokeDash(
-            f"{color}:N", title=color, sort=None, legend=legend, scale=dash_scale
-        )
+        encoding |= _series_encodings(color, colors, dashes)
         encoding["tooltip"].insert(0, alt.Tooltip(f"{color}:N"))
     rows = -(-frame[color].nunique() // 2) if color else 0  # the legend below takes rows of two
     chart = (
@@ -236,15 +257,7 @@ def line_chart(
     )
     if rule_at is None:
         return described(chart, description)
-    field = f"datum[{json.dumps(x)}]"
-    label = json.dumps(rule_label) + (f" + format({field}, {json.dumps(rule_format)})" if rule_format else "")
-    # One inline row (not a frame of its own): rule_at is a number in the spec, its label computed from it
-    base = alt.Chart(alt.Data(values=[{x: rule_at}])).transform_calculate(label=label).encode(x=f"{x}:Q")
-    # The rule and its label out of the accessibility tree: the description says where it is
-    marks = base.mark_rule(strokeDash=[6, 4], color="#6b7280", aria=False) + base.mark_text(
-        align="left", dx=4, dy=-6, color="#374151", aria=False
-    ).encode(text="label:N", y=alt.value(10))
-    return described(chart + marks, description)
+    return described(chart + _rule_marks(x, rule_at, rule_label, rule_format), description)
 
 
 def bar_chart(

@@ -78,6 +78,87 @@ MARKED = "#fde68a"  # the followed token's fill; its thick outline and the lanes
 _BOLD = {False: "normal", True: "bold"}
 
 
+_CELL_W, _LANE_H, _WINDOWS_LEFT, _WINDOWS_TOP = 70, 20, 50, 34  # a token's cell, a lane, the margins
+
+
+def _windows_key(context_length: int, ink: str, least_font: int) -> list[str]:
+    """The key above the windows: a solid bar for a window's inputs, a dashed one for its targets."""
+    left, size = _WINDOWS_LEFT, max(15, least_font)
+    return [
+        _rect(left, 8, 26, 12, ink, ink),
+        _text(left + 32, 19, f"inputs[b]: {context_length:,} tokens", size, "start"),
+        _rect(left + 250, 8, 26, 12, "none", ink, stroke_dasharray="5 3", stroke_width=2),
+        _text(left + 282, 19, "targets[b]: shifted by one", size, "start"),
+    ]
+
+
+def _token_cells(
+    pieces: list[str], first: int, last: int, y0: int, covered: set[int], mark: int | None, number: int
+) -> list[str]:
+    """Tokens ``first`` … ``last − 1`` as one row of cells at ``y0``: each token's text over its number,
+    filled if a window covers it, the followed one (``mark``) outlined."""
+    fill = TENSOR_COLORS["token_embeddings"][0]
+    cell_h, body = 29 + number, []
+    for t in range(first, last):
+        x, used = _WINDOWS_LEFT + (t - first) * _CELL_W, t in covered
+        color = MARKED if t == mark else fill if used else "#f3f4f6"
+        outline = {"stroke_width": 3} if t == mark else {}
+        body.append(
+            _rect(x + 2, y0, _CELL_W - 4, cell_h, color, INK if t == mark else "#9ca3af", rx=5, **outline)
+        )
+        body.append(_text(x + _CELL_W / 2, y0 + 20, shown_piece(pieces[t]), 18, fill=INK if used else MUTED))
+        body.append(_text(x + _CELL_W / 2, y0 + 24 + number, str(t), number, fill=MUTED))
+    return body
+
+
+def _window_lanes(
+    starts: list[int], context_length: int, first: int, last: int, y: int, mark: int | None, least_font: int
+) -> tuple[list[str], int]:
+    """One lane per window that reaches into the row of tokens ``first`` … ``last − 1``, from ``y`` down:
+    its inputs as a solid bar, its targets as a dashed one, a dot under the followed token.
+
+    Returns the lanes' SVG elements and the ``y`` under the last lane.
+    """
+    T, left, ink = context_length, _WINDOWS_LEFT, TENSOR_COLORS["token_embeddings"][1]
+    body = []
+    for b, start in enumerate(starts):
+        if start + T + 1 <= first or start >= last:
+            continue
+        body.append(_text(left - 8, y + 13, f"b={b}", max(13, least_font), "end", MUTED))
+        for lo, hi, dashed in ((start, start + T, False), (start + 1, start + T + 1, True)):
+            a, z = max(lo, first), min(hi, last)  # the part of this window in this row of tokens
+            if a < z:
+                style = {"stroke_dasharray": "5 3", "stroke_width": 2} if dashed else {}
+                x, w = left + (a - first) * _CELL_W + 4, (z - a) * _CELL_W - 8
+                body.append(
+                    _rect(x, y + (9 if dashed else 1), w, 7, "none" if dashed else ink, ink, rx=3, **style)
+                )
+        if mark is not None and first <= mark < last and start <= mark < start + T:
+            cx = left + (mark - first) * _CELL_W + _CELL_W / 2
+            body.append(
+                f'<circle cx="{cx:.1f}" cy="{y + 4.5:.1f}" r="6" fill="{MARKED}" stroke="{INK}" '
+                'stroke-width="2"/>'
+            )
+        y += _LANE_H
+    return body, y
+
+
+def _windows_label(total: int, starts: list[int], context_length: int, mark: int | None, shown: int) -> str:
+    """The windows picture's accessible label: how many windows, their stride, and where the followed
+    token is (``shown``: the tokens drawn)."""
+    T = context_length
+    label = f"Sliding windows: {total} window{'s' * (total != 1)} of {T:,} tokens"
+    if len(starts) > 1:
+        label += f", one starting every {starts[1] - starts[0]:,} tokens"
+    lanes = [b for b, s in enumerate(starts) if mark is not None and s <= mark < s + T]
+    if mark is not None and mark < shown:
+        where = (
+            f"in lane{'s' * (len(lanes) != 1)} b = {', '.join(map(str, lanes))}" if lanes else "in no lane"
+        )
+        label += f"; token {mark:,} is marked, {where}"
+    return label
+
+
 def windows_svg(
     pieces: list[str],
     starts: list[int],
@@ -101,69 +182,23 @@ def windows_svg(
     starts = starts[:MAX_SLABS]  # the first windows, one lane each
     n = min(len(pieces), MAX_WINDOW_TOKENS, starts[-1] + T + 1)  # up to the last drawn target
     number = max(11, _least(least_font))  # a token's number, under its text: a taller cell holds a larger one
-    cell_w, cell_h, lane_h, left, top = 70, 29 + number, 20, 50, 34
-    width = left + per_row * cell_w + 10
-    fill, ink = TENSOR_COLORS["token_embeddings"]
     covered = {t for s in starts for t in range(s, s + T)}
-    body = [
-        _rect(left, 8, 26, 12, ink, ink),
-        _text(left + 32, 19, f"inputs[b]: {T:,} tokens", max(15, least_font), "start"),
-        _rect(left + 250, 8, 26, 12, "none", ink, stroke_dasharray="5 3", stroke_width=2),
-        _text(left + 282, 19, "targets[b]: shifted by one", max(15, least_font), "start"),
-    ]
-    y0 = top
+    body = _windows_key(T, TENSOR_COLORS["token_embeddings"][1], least_font)
+    y0 = _WINDOWS_TOP
     for first in range(0, n, per_row):
         last = min(n, first + per_row)  # this row holds tokens [first, last)
-        for t in range(first, last):
-            x, used = left + (t - first) * cell_w, t in covered
-            color = MARKED if t == mark else fill if used else "#f3f4f6"
-            outline = {"stroke_width": 3} if t == mark else {}
-            body.append(
-                _rect(x + 2, y0, cell_w - 4, cell_h, color, INK if t == mark else "#9ca3af", rx=5, **outline)
-            )
-            body.append(
-                _text(x + cell_w / 2, y0 + 20, shown_piece(pieces[t]), 18, fill=INK if used else MUTED)
-            )
-            body.append(_text(x + cell_w / 2, y0 + 24 + number, str(t), number, fill=MUTED))
-        y = y0 + cell_h + 6
-        for b, start in enumerate(starts):  # one lane per window that reaches into this row
-            if start + T + 1 <= first or start >= last:
-                continue
-            body.append(_text(left - 8, y + 13, f"b={b}", max(13, least_font), "end", MUTED))
-            for lo, hi, dashed in ((start, start + T, False), (start + 1, start + T + 1, True)):
-                a, z = max(lo, first), min(hi, last)  # the part of this window in this row of tokens
-                if a < z:
-                    style = {"stroke_dasharray": "5 3", "stroke_width": 2} if dashed else {}
-                    x, w = left + (a - first) * cell_w + 4, (z - a) * cell_w - 8
-                    body.append(
-                        _rect(
-                            x, y + (9 if dashed else 1), w, 7, "none" if dashed else ink, ink, rx=3, **style
-                        )
-                    )
-            if mark is not None and first <= mark < last and start <= mark < start + T:
-                cx = left + (mark - first) * cell_w + cell_w / 2
-                body.append(
-                    f'<circle cx="{cx:.1f}" cy="{y + 4.5:.1f}" r="6" fill="{MARKED}" stroke="{INK}" '
-                    'stroke-width="2"/>'
-                )
-            y += lane_h
+        body += _token_cells(pieces, first, last, y0, covered, mark, number)
+        lanes, y = _window_lanes(starts, T, first, last, y0 + 29 + number + 6, mark, least_font)
+        body += lanes
         y0 = y + 12
     more = [f"{total - len(starts):,} more windows"] if total > len(starts) else []
     if starts[-1] + T + 1 > n:
         more.insert(0, f"these windows go on to token {starts[-1] + T:,}")
     if more:
-        body.append(_text(left, y0 + 6, "… " + "; ".join(more), max(14, least_font), "start", MUTED))
+        body.append(_text(_WINDOWS_LEFT, y0 + 6, "… " + "; ".join(more), max(14, least_font), "start", MUTED))
         y0 += 20
-    label = f"Sliding windows: {total} window{'s' * (total != 1)} of {T:,} tokens"
-    if len(starts) > 1:
-        label += f", one starting every {starts[1] - starts[0]:,} tokens"
-    lanes = [b for b, s in enumerate(starts) if mark is not None and s <= mark < s + T]
-    if mark is not None and mark < n:
-        where = (
-            f"in lane{'s' * (len(lanes) != 1)} b = {', '.join(map(str, lanes))}" if lanes else "in no lane"
-        )
-        label += f"; token {mark:,} is marked, {where}"
-    return _svg(width, y0, label, body)
+    width = _WINDOWS_LEFT + per_row * _CELL_W + 10
+    return _svg(width, y0, _windows_label(total, starts, T, mark, n), body)
 
 
 def windows_sentence(context_length: int, stride: int) -> str:
@@ -184,6 +219,57 @@ def windows_sentence(context_length: int, stride: int) -> str:
 
 
 # --- 2. Table lookup ------------------------------------------------------------------------------
+
+
+_ROW_H, _LOOKUP_TOP = 34, 62  # an output row's height, and where the table and the slice start
+_TABLE_X, _TABLE_W, _SLICE_X, _SLICE_W = 200, 56, 340, 150  # the tall table and the slice it fills
+
+
+def _lookup_heads(
+    table: str, out: str, shape: tuple[int, int], count: int, ink: str, least_font: int, table_bottom: float
+) -> list[str]:
+    """The table (``shape`` V × d, or T × d) with its name, shape and first and last row numbers, and the
+    name and shape of the slice of ``count`` rows it fills."""
+    (num_rows, dim), head, ends = shape, max(15, least_font), max(12, least_font)
+    centre, middle = _TABLE_X + _TABLE_W / 2, _SLICE_X + _SLICE_W / 2
+    return [
+        _text(centre, 22, table, head, fill=ink, font_weight="bold"),
+        _text(centre, 42, f"{num_rows:,} × {dim:,}", head),
+        _text(middle, 22, out, head, fill=ink, font_weight="bold"),
+        _text(middle, 42, f"{count:,} × {dim:,}", head),
+        _rect(_TABLE_X, _LOOKUP_TOP, _TABLE_W, table_bottom - _LOOKUP_TOP, "#f9fafb", "#6b7280"),
+        _text(_TABLE_X - 6, _LOOKUP_TOP + ends, "0", ends, "end", MUTED),
+        # Larger, the last row's number goes under the table's corner, clear of the last label.
+        _text(
+            _TABLE_X - 6, table_bottom + (ends if ends > 12 else 0), f"{num_rows - 1:,}", ends, "end", MUTED
+        ),
+    ]
+
+
+def _lookup_row(
+    label: str, row: int, y: float, ry: float, on: bool, colors: tuple[str, str], least_font: int
+) -> list[str]:
+    """One output row at ``y``: its label, the lines through table row ``row`` (at ``ry``) and the slice's
+    row it becomes; ``on``: the followed token's (▶, thick lines, outlined)."""
+    fill, ink = colors
+    stroke, weight = (INK, 3.5) if on else (ink, 1.5)
+    return [
+        _text(_TABLE_X - 42, y + 6, ("▶ " if on else "") + label, 17, "end", font_weight=_BOLD[on]),
+        _line(_TABLE_X - 38, y, _TABLE_X, ry, stroke, weight),
+        _rect(_TABLE_X - 3 * on, ry - 1.5 - on, _TABLE_W + 6 * on, 3 + 2 * on, stroke, stroke),
+        _line(_TABLE_X + _TABLE_W, ry, _SLICE_X, y, stroke, weight),
+        _rect(
+            _SLICE_X,
+            y - _ROW_H / 2 + 2,
+            _SLICE_W,
+            _ROW_H - 4,
+            MARKED if on else fill,
+            stroke,
+            rx=3,
+            stroke_width=weight,
+        ),
+        _text(_SLICE_X + _SLICE_W / 2, y + 6, f"row {row:,}", max(16, least_font), font_weight=_BOLD[on]),
+    ]
 
 
 def lookup_svg(
@@ -209,64 +295,24 @@ def lookup_svg(
         least_font: the smallest text's size (the table's first and last row numbers are 12 units).
     """
     fill, ink = TENSOR_COLORS[color]
-    head, ends = max(15, _least(least_font)), max(12, least_font)
+    least_font = _least(least_font)
     n = min(len(rows), MAX_LOOKUP_ROWS)
-    width, row_h, top = 500, 34, 62
-    height = top + max(n * row_h, 200) + (44 if len(rows) > n else 24)
-    table_x, table_w, table_top, table_bottom = 200, 56, top, height - 24 - (20 if len(rows) > n else 0)
-    slice_x, slice_w = 340, 150
-    body = [
-        _text(table_x + table_w / 2, 22, table, head, fill=ink, font_weight="bold"),
-        _text(table_x + table_w / 2, 42, f"{num_rows:,} × {dim:,}", head),
-        _text(slice_x + slice_w / 2, 22, out, head, fill=ink, font_weight="bold"),
-        _text(slice_x + slice_w / 2, 42, f"{len(rows):,} × {dim:,}", head),
-        _rect(table_x, table_top, table_w, table_bottom - table_top, "#f9fafb", "#6b7280"),
-        _text(table_x - 6, table_top + ends, "0", ends, "end", MUTED),
-        # Larger, the last row's number goes under the table's corner, clear of the last label.
-        _text(
-            table_x - 6, table_bottom + (ends if ends > 12 else 0), f"{num_rows - 1:,}", ends, "end", MUTED
-        ),
-    ]
-    span = table_bottom - table_top
+    height = _LOOKUP_TOP + max(n * _ROW_H, 200) + (44 if len(rows) > n else 24)
+    table_bottom = height - 24 - (20 if len(rows) > n else 0)
+    body = _lookup_heads(table, out, (num_rows, dim), len(rows), ink, least_font, table_bottom)
+    span = table_bottom - _LOOKUP_TOP
     for t in sorted(range(n), key=lambda t: t in marked):  # a marked row's lines are drawn on top
-        y = top + t * row_h + row_h / 2
-        ry = table_top + span * (rows[t] + 0.5) / num_rows  # the row's place in the tall table
-        on = t in marked
-        stroke, weight = (INK, 3.5) if on else (ink, 1.5)
-        body += [
-            _text(table_x - 42, y + 6, ("▶ " if on else "") + labels[t], 17, "end", font_weight=_BOLD[on]),
-            _line(table_x - 38, y, table_x, ry, stroke, weight),
-            _rect(table_x - 3 * on, ry - 1.5 - on, table_w + 6 * on, 3 + 2 * on, stroke, stroke),
-            _line(table_x + table_w, ry, slice_x, y, stroke, weight),
-            _rect(
-                slice_x,
-                y - row_h / 2 + 2,
-                slice_w,
-                row_h - 4,
-                MARKED if on else fill,
-                stroke,
-                rx=3,
-                stroke_width=weight,
-            ),
-            _text(
-                slice_x + slice_w / 2, y + 6, f"row {rows[t]:,}", max(16, least_font), font_weight=_BOLD[on]
-            ),
-        ]
+        y = _LOOKUP_TOP + t * _ROW_H + _ROW_H / 2
+        ry = _LOOKUP_TOP + span * (rows[t] + 0.5) / num_rows  # the row's place in the tall table
+        body += _lookup_row(labels[t], rows[t], y, ry, t in marked, (fill, ink), least_font)
     if len(rows) > n:
-        body.append(
-            _text(
-                slice_x + slice_w / 2,
-                height - 14,
-                f"… {len(rows) - n:,} more rows",
-                max(14, least_font),
-                fill=MUTED,
-            )
-        )
+        more = f"… {len(rows) - n:,} more rows"
+        body.append(_text(_SLICE_X + _SLICE_W / 2, height - 14, more, max(14, least_font), fill=MUTED))
     label = f"Lookup: {out} takes {len(rows):,} rows of {table}"
     if shown := [t for t in sorted(marked) if t < n]:
         picks = ", ".join(f"row {rows[t]:,} at t = {t}" for t in shown)
         label += f"; the followed token's {picks} {'is' if len(shown) == 1 else 'are'} marked"
-    return _svg(width, height, label, body)
+    return _svg(500, height, label, body)
 
 
 # --- 3. Broadcasting ------------------------------------------------------------------------------
@@ -296,6 +342,45 @@ def _stack(
     return parts
 
 
+def _broadcast_column(
+    x: float, name: str, shape: tuple[int, int, int], top: float, label_y: float, small: int, slab
+) -> list[str]:
+    """One tensor's stack at ``x`` with its sizes T and d, its name and shape under it and, for B > 1, the
+    note above it; ``slab``: the marked slab and band (``_stack``'s ``mark``)."""
+    B, T, d = shape
+    ghosts = name == "pos_embeddings"
+    depth = (min(B, MAX_SLABS) - 1) * _STEP
+    body = _stack(x, top, 1 if ghosts and B == 1 else B, name, ghosts, slab)
+    ink = TENSOR_COLORS[name][1]
+    cy = top + _SLAB_H / 2
+    body.append(_text(x - 8, cy, f"T = {T:,}", small, fill=MUTED, transform=f"rotate(-90 {x - 8} {cy})"))
+    body.append(_text(x + _SLAB_W / 2, top + _SLAB_H + 18, f"d = {d:,}", small, fill=MUTED))
+    body.append(_text(x + (_SLAB_W + depth) / 2, label_y + 8, name, 18, fill=ink, font_weight="bold"))
+    body.append(_text(x + (_SLAB_W + depth) / 2, label_y + 32, shape_str((T, d) if ghosts else shape), 20))
+    if B > 1:
+        more = f" … ×{B:,}" if B > MAX_SLABS else ""
+        note = f"read ×{B:,}, not copied" if ghosts else f"B = {B:,}{more}"
+        body.append(_text(x + _SLAB_W + depth, top - depth - 4, note, small, "end", MUTED))  # over the back
+    return body
+
+
+def _broadcast_label(batch_size: int, context_length: int, dim: int, mark: tuple[int, int] | None) -> str:
+    """The broadcasting picture's accessible label: the add with its shapes, and the followed token."""
+    B, T, d = batch_size, context_length, dim
+    label = (
+        f"Broadcasting: token_embeddings {shape_str((B, T, d))} + pos_embeddings {shape_str((T, d))} "
+        f"(repeated over B = {B:,} without copying) = input_embeddings {shape_str((B, T, d))}"
+    )
+    if mark is not None:
+        label += f"; the followed token is marked: row t = {mark[1]:,} of sequence b = {mark[0]:,}"
+        label += (
+            " and row t of the table"
+            if mark[0] < MAX_SLABS
+            else f" (behind the {MAX_SLABS} sequences drawn), row t of the table"
+        )
+    return label
+
+
 def broadcast_svg(
     batch_size: int,
     context_length: int,
@@ -316,8 +401,7 @@ def broadcast_svg(
     if mark is not None:  # row t's band, at least 6 units tall (a row of 1,024 is thinner than a line)
         height = max(6.0, _SLAB_H / T)
         band = (min(_SLAB_H - height, _SLAB_H * mark[1] / T), height)
-    drawn = min(B, MAX_SLABS)
-    depth = (drawn - 1) * _STEP
+    depth = (min(B, MAX_SLABS) - 1) * _STEP
     col_w = _SLAB_W + depth
     margin = max(0.0, (_LABEL_W - col_w) / 2)  # a name under a thin stack (small B) overhangs it
     gap = max(54.0, 2 * margin + 10)
@@ -327,47 +411,15 @@ def broadcast_svg(
     body = []
     for x, name in zip(cols, ("token_embeddings", "pos_embeddings", "input_embeddings"), strict=True):
         ghosts = name == "pos_embeddings"
-        slab = (
-            None
-            if band is None or (not ghosts and mark[0] >= MAX_SLABS)
-            else (0 if ghosts else mark[0], band)
-        )
-        body += _stack(x, top, 1 if ghosts and B == 1 else B, name, ghosts, slab)
-        ink = TENSOR_COLORS[name][1]
-        cy = top + _SLAB_H / 2
-        body.append(_text(x - 8, cy, f"T = {T:,}", small, fill=MUTED, transform=f"rotate(-90 {x - 8} {cy})"))
-        body.append(_text(x + _SLAB_W / 2, top + _SLAB_H + 18, f"d = {d:,}", small, fill=MUTED))
-        body.append(_text(x + col_w / 2, label_y + 8, name, 18, fill=ink, font_weight="bold"))
-        shape = (T, d) if name == "pos_embeddings" else (B, T, d)
-        body.append(_text(x + col_w / 2, label_y + 32, shape_str(shape), 20))
-        if B > 1:
-            more = f" … ×{B:,}" if B > MAX_SLABS else ""
-            note = f"read ×{B:,}, not copied" if name == "pos_embeddings" else f"B = {B:,}{more}"
-            body.append(_text(x + _SLAB_W + depth, 12 + lift, note, small, "end", MUTED))
+        no_slab = band is None or (not ghosts and mark[0] >= MAX_SLABS)
+        slab = None if no_slab else (0 if ghosts else mark[0], band)
+        body += _broadcast_column(x, name, (B, T, d), top, label_y, small, slab)
     halo = {"stroke": "#ffffff", "stroke_width": 4, "paint_order": "stroke"}  # readable over a band
     for x, name in zip(cols, ("b = 0", "one table", "b = 0"), strict=True):
         body.append(_text(x + _SLAB_W / 2, top + _SLAB_H / 2 + 6, name, 17, **(halo if band else {})))
     # Each sign a little left of its gap's middle: the next stack's "T = …" stands on the gap's right.
     for x, sign in ((cols[1] - gap / 2 - 6, "+"), (cols[2] - gap / 2 - 6, "=")):
         body.append(_text(x, top + _SLAB_H / 2 + 12, sign, 36))
-    body.append(
-        _text(
-            width / 2,
-            label_y + 66,
-            f"[{B}, {T}, {d}] + [{T}, {d}] → [{B}, {T}, {d}]",
-            20,
-            fill=MUTED,
-        )
-    )
-    label = (
-        f"Broadcasting: token_embeddings {shape_str((B, T, d))} + pos_embeddings {shape_str((T, d))} "
-        f"(repeated over B = {B:,} without copying) = input_embeddings {shape_str((B, T, d))}"
-    )
-    if mark is not None:
-        label += f"; the followed token is marked: row t = {mark[1]:,} of sequence b = {mark[0]:,}"
-        label += (
-            " and row t of the table"
-            if mark[0] < MAX_SLABS
-            else f" (behind the {MAX_SLABS} sequences drawn), row t of the table"
-        )
-    return _svg(width, label_y + 78, label, body)
+    shapes = f"[{B}, {T}, {d}] + [{T}, {d}] → [{B}, {T}, {d}]"
+    body.append(_text(width / 2, label_y + 66, shapes, 20, fill=MUTED))
+    return _svg(width, label_y + 78, _broadcast_label(B, T, d, mark), body)

@@ -17,8 +17,9 @@ from core.pipeline import sample_indices
 from core.positional import FamilyConfig
 from core.positional.t5 import bucket_layout, last_distinct_distance, t5_relative_bucket
 from core.text.tokenizer import encode
-from core.text.vocab import SweepPoint, tradeoff_sentence, vocab_sweep
+from core.text.vocab import SweepPoint, vocab_sweep
 from core.views.units import count_of, every, plural, verb
+from core.views.vocab_sentence import tradeoff_sentence
 from tests.core.prose import prose_problems
 
 

@@ -6,9 +6,10 @@ import altair as alt
 import streamlit as st
 
 from core.config import PipelineConfig
-from core.text.vocab import SweepPoint, tradeoff_sentence
+from core.text.vocab import SweepPoint
 from core.views.charts import line_chart, vocab_charts, vocab_frame
 from core.views.glossary import define
+from core.views.vocab_sentence import tradeoff_sentence
 from ui.presenter import readable
 from ui.server import cache
 

@@ -31,7 +31,6 @@ from core.positional import rope_scaling_charts as rope
 from core.serving.budget import CACHE_BYTES
 from core.serving.costs import (
     batch_bytes,
-    longest_piece,
     sweep_bytes,
     table_rows_bytes,
     tokenize_bytes,
@@ -45,6 +44,7 @@ from core.text.tokenizer import (
     drop_cut_encodings,
     encode,
     gpt2_tokenizer,
+    longest_piece,
     tokenizer_vocab_size,
 )
 from core.text.vocab import SWEEP_BYTES, SweepPoint, cut_counts, swept_part, vocab_sweep

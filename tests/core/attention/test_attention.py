@@ -21,12 +21,11 @@ from core.attention import (
 from core.attention.charts import attention_heatmap, symmetric_domain
 from core.attention.compare import DIAGONAL, NONE, PLACES, KeyWeight, every_family_sentence, pattern
 from core.attention.display import chart_bytes, heatmap_frame, shown_note, shown_positions, token_labels
-from core.attention.heads import first_block_state
 from core.order import first_moved, shared_tokens
 from core.positional import FAMILIES, FamilyConfig
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
-from core.training.model import GPTConfig, TinyGPT, init_weights, trainable_methods
+from core.training.model import GPTConfig, TinyGPT, first_block_state, init_weights, trainable_methods
 
 FAM = FamilyConfig()  # heads 8: ALiBi's head 1 has slope 1/2
 R2 = math.sqrt(2.0)  # √dh

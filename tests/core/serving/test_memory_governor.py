@@ -420,8 +420,8 @@ def measure_step_on_text(script: str, step: str) -> tuple[int, int]:
     result = measure(
         f"""
         from core.serving.budget import MAX_TEXT_BYTES as B
-        from core.serving.costs import longest_piece, sweep_bytes, tokenize_bytes
-        from core.text.tokenizer import encode, gpt2_tokenizer
+        from core.serving.costs import sweep_bytes, tokenize_bytes
+        from core.text.tokenizer import encode, gpt2_tokenizer, longest_piece
         from core.text.vocab import vocab_sweep
         gpt2_tokenizer(); gpt2_tokenizer(257); vocab_sweep("warm up " * 10)
         text = {TEXTS_AT_THE_CAP[script]}

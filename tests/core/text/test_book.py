@@ -9,7 +9,8 @@ import hashlib
 import pytest
 
 from core.config import PipelineConfig
-from core.text.book import BOOK_TEXT_CHARS, BOOK_TEXT_SHA256, book_text_ending, book_text_note
+from core.pipeline import book_text_note
+from core.text.book import BOOK_TEXT_CHARS, BOOK_TEXT_SHA256, book_text_ending
 from core.text.data import first_batch
 from core.text.textfile import decode_text_file
 from core.text.tokenizer import encode

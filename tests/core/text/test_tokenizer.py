@@ -6,7 +6,7 @@ import pytest
 import tiktoken
 
 from core.text import tokenizer
-from core.text.tokenizer import ENDOFTEXT_ID, encode, gpt2_tokenizer, token_strings
+from core.text.tokenizer import ENDOFTEXT_ID, _pieces, encode, gpt2_tokenizer, longest_piece, token_strings
 
 
 def test_encoding_is_gpt2():
@@ -210,3 +210,26 @@ def test_a_cut_tokenizers_last_id_is_endoftext():
 def test_fewer_than_257_tokens_is_refused_with_the_reason(vocab_size):
     with pytest.raises(ValueError, match="256 byte tokens"):
         gpt2_tokenizer(vocab_size)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "Hello, world!",
+        "a" * 5000 + " b",  # one long word
+        "   \n\n\t  spaces and     runs  ",
+        "naïve café — 北京欢迎你 🙂🙂🙂 ok",  # UTF-8 bytes, not characters
+        "𓀀" * 300,
+        "I'm can't we'll 123456 ...!!!",
+    ],
+)
+def test_the_longest_piece_is_the_longest_utf8_match_of_gpt2s_pattern(text):
+    by_definition = max((len(m.group().encode("utf-8")) for m in _pieces().finditer(text)), default=0)
+    assert longest_piece(text) == by_definition
+
+
+def test_known_longest_pieces():
+    assert longest_piece("") == 0
+    assert longest_piece("the cat") == 4  # " cat": the space belongs to the word after it
+    assert longest_piece(" 北京") == 7  # a space and two 3-byte characters

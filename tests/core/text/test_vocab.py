@@ -8,8 +8,6 @@ from core.text.vocab import (
     SWEEP_BYTES,
     SWEEP_SIZES,
     swept_part,
-    table_parameters,
-    tradeoff_sentence,
     vocab_sweep,
 )
 
@@ -32,14 +30,6 @@ def test_the_sweep_reads_at_most_200_kb():
     assert swept_part("tea") == "tea"
     odd = "a" + "é" * (SWEEP_BYTES // 2)  # the cut falls inside an é: it is dropped
     assert len(swept_part(odd).encode("utf-8")) == SWEEP_BYTES - 1
-
-
-def test_the_sentence_states_the_sweeps_numbers():
-    points = vocab_sweep(TEXT)
-    sentence = tradeoff_sentence(points, 1000, len(encode(TEXT, 1000)), 256)
-    assert f"{points[0].num_tokens:,} to {points[-1].num_tokens:,} tokens" in sentence
-    assert f"{table_parameters(50257, 256):,} parameters at d = 256" in sentence
-    assert f"V = 1,000: {len(encode(TEXT, 1000)):,} tokens and 256,000 parameters" in sentence
 
 
 @pytest.mark.parametrize(
