@@ -30,12 +30,7 @@ SHOWN_TO_STUDENTS: frozenset[str] = frozenset()
 BEING_SPLIT = frozenset(
     {
         "ui/attention/views.py",
-        "ui/presenter.py",
-        "ui/widgets.py",
         "core/attention/facts.py:key_fact",
-        "ui/attention/answer.py:attention_answer",
-        "ui/why_position/answer.py:why_answer",
-        "ui/pipeline/follow.py:this_token",
     }
 )
 
