@@ -298,11 +298,11 @@ def test_why_position_still_says_added_where_a_table_is_added(open_page):
 
 
 def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_them(open_page, monkeypatch):
-    from ui.attention import views as attention_views
+    from core.attention import sentences
 
     computed = []
-    real = attention_views.family_maps
-    monkeypatch.setattr(attention_views, "family_maps", lambda *a, **k: computed.append(1) or real(*a, **k))
+    real = sentences.family_maps
+    monkeypatch.setattr(sentences, "family_maps", lambda *a, **k: computed.append(1) or real(*a, **k))
     at = open_page(PAGE, seed="321")  # a seed no other test keeps maps for
     first = len(computed)
     heatmaps = [c.proto.spec for c in charts(at)]
@@ -316,15 +316,16 @@ def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_th
 
 
 def test_a_rerun_that_changes_no_map_draws_the_kept_heatmaps_and_a_new_seed_new_ones(open_page, monkeypatch):
-    from ui.attention import views as attention_views
+    from core.attention import sentences
+    from ui.attention import heatmaps
 
     at = open_page(PAGE, method="alibi")
     specs = [c.proto.spec for c in charts(at)]
     captions = [c.value for c in at.caption]
-    built, frame = [], attention_views.heatmap_frame
-    monkeypatch.setattr(attention_views, "heatmap_frame", lambda *a: built.append(1) or frame(*a))
-    read, signature = [], attention_views.signature
-    monkeypatch.setattr(attention_views, "signature", lambda *a: read.append(1) or signature(*a))
+    built, frame = [], heatmaps.heatmap_frame
+    monkeypatch.setattr(heatmaps, "heatmap_frame", lambda *a: built.append(1) or frame(*a))
+    read, signature = [], sentences.signature
+    monkeypatch.setattr(sentences, "signature", lambda *a: read.append(1) or signature(*a))
     at.sidebar.number_input(key="batch").set_value(4).run()  # no map reads the batch size
     assert not at.exception and not built and not read  # the signatures are kept with the maps
     assert [c.proto.spec for c in charts(at)] == specs  # the same charts, drawn again

@@ -29,10 +29,14 @@ from collections.abc import Callable
 import torch
 
 from core.attention.charts import attention_heatmap
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.attention.sentences import AttentionSettings, SentenceMaps
+from core.attention.sentences import sentence_maps as core_sentence_maps
+from core.config import PipelineConfig
 from core.embeddings import TableRows, TokenRows, TokenStream, is_exact, token_embedding_rows, token_stream
-from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
+from core.pipeline import EmbeddingView, PipelineViews, position_rows, view_at
+from core.pipeline import pipeline_views as core_pipeline_views
 from core.positional import rope_scaling_charts as rope
+from core.positional.family import FAMILIES, FamilyConfig
 from core.serving.budget import CACHE_BYTES
 from core.serving.costs import (
     batch_bytes,
@@ -215,33 +219,56 @@ def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None
     return _token_stream(vocab_size, dim, seed, torch.empty(0, dtype=torch.long)).state_after  # kept
 
 
-def token_rows(cfg: PipelineConfig, needed: torch.Tensor) -> TokenRows:
-    """Token-table rows covering ``needed`` [N]: an exact table's come from the seed's kept stream."""
-    V, d = cfg.vocab_size, cfg.output_dim
-    if _kept(needed, V, d):
-        return _kept_rows(needed, V, d, cfg.seed)
-    return token_embedding_rows(needed, V, d, cfg.seed)  # row-seeded, or too many rows to keep
-
-
 def _kept(needed: torch.Tensor, vocab_size: int, dim: int) -> bool:
-    """Whether ``token_rows`` takes ``needed``'s rows from the seed's kept stream (else it draws them)."""
+    """Whether ``needed``'s rows come from the seed's kept stream (else they are drawn)."""
     return is_exact(vocab_size, dim) and needed.numel() * dim <= CACHED_ROWS_MAX
 
 
-def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
-    """Rows ``positions`` of the positional table for ``cfg.method`` (the exact state when learned)."""
-    state = generator_state(cfg.vocab_size, cfg.output_dim, cfg.seed) if FAMILIES[cfg.method].seeded else None
-    return position_rows(cfg, positions, state)
+@dataclasses.dataclass(frozen=True)
+class KeptRows:
+    """``core.pipeline.Rows`` from what this server keeps, for one seed's V × d token table: token rows
+    from the seed's kept stream (exact tables), a family's input rows by the positions asked for.
+
+    Made here and passed into ``core``, so the lesson's computation asks for rows without reaching back
+    up; each draw reserves its predicted bytes first.
+    """
+
+    vocab_size: int  # V
+    dim: int  # d
+    seed: int
+
+    def token_rows(self, needed: torch.Tensor) -> TokenRows:
+        V, d = self.vocab_size, self.dim
+        if _kept(needed, V, d):
+            return _kept_rows(needed, V, d, self.seed)
+        # Row-seeded, or too many rows to keep: 13 MB at d 16,384 when the table is row-seeded.
+        with reserved(table_rows_bytes(needed.numel(), d, is_exact(V, d)), "drawing the token rows"):
+            return token_embedding_rows(needed, V, d, self.seed)
+
+    def input_rows(
+        self, method: str, positions: torch.Tensor, context_length: int, fam: FamilyConfig
+    ) -> TableRows:
+        own = FamilyConfig(**{p.key: getattr(fam, p.key) for p in FAMILIES[method].params})  # its own only
+        at = tuple(positions.tolist())
+        return _input_rows(method, self.vocab_size, self.dim, context_length, self.seed, own, at)
+
+
+def kept_rows(cfg: PipelineConfig) -> KeptRows:
+    """The rows this server keeps for ``cfg``'s token table (V, d and the seed)."""
+    return KeptRows(cfg.vocab_size, cfg.output_dim, cfg.seed)
 
 
 @SHARED.cached
-def _shown_position_rows(cfg: PipelineConfig) -> TableRows:
-    # One pass over the context×d draws serves every view of the page (the costly part at a large
-    # context and d); a rerun for another batch size or stride reuses it.
-    positions = shown_positions(cfg.context_length)
-    streamed = FAMILIES[cfg.method].seeded and is_exact(cfg.context_length, cfg.output_dim)
-    with reserved(table_rows_bytes(len(positions), cfg.output_dim, streamed), "drawing the position rows"):
-        return _position_table_rows(cfg, positions)
+def _input_rows(
+    method: str, vocab_size: int, dim: int, T: int, seed: int, own: FamilyConfig, positions: tuple
+) -> TableRows:
+    # Kept by the positions asked for: the Pipeline's shown positions are one pass over the context×d
+    # draws that every rerun for another batch size or stride reuses.
+    family = FAMILIES[method]
+    streamed = family.seeded and is_exact(T, dim)
+    with reserved(table_rows_bytes(len(positions), dim, streamed), "drawing the position rows"):
+        state = generator_state(vocab_size, dim, seed) if family.seeded else None
+        return family.input_rows(torch.tensor(positions, dtype=torch.long), T, dim, seed, own, state)
 
 
 def view(
@@ -251,29 +278,13 @@ def view(
     positions: torch.Tensor,
     dims: torch.Tensor,
 ) -> EmbeddingView:
-    """Real embedding values at the chosen batch rows, positions and dimensions.
-
-    Positions in ``shown_positions`` share the page's one pass over the positional table; any other
-    (a followed token's place) gets its own rows.
-    """
-    needed = batch.inputs[batch_rows][:, positions]  # [rows, positions]
-    V, d = cfg.vocab_size, cfg.output_dim
-    drawn = 0 if _kept(needed, V, d) else table_rows_bytes(needed.numel(), d, is_exact(V, d))
-    with reserved(drawn, "drawing the token rows"):  # 13 MB at d 16,384 when the table is row-seeded
-        tokens = token_rows(cfg, needed)
-        pos_cfg = dataclasses.replace(cfg, batch_size=1, stride=1)
-        if bool(torch.isin(positions, shown_positions(cfg.context_length)).all()):
-            pos = _shown_position_rows(pos_cfg)
-        else:
-            pos = _position_rows_at(pos_cfg, torch.unique(positions))
-        return embedding_view(batch, tokens, pos, batch_rows, positions, dims)
+    """Real embedding values at the chosen batch rows, positions and dims (``core.pipeline.view_at``)."""
+    return view_at(cfg, batch, batch_rows, positions, dims, kept_rows(cfg))
 
 
-def _position_rows_at(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
-    """Rows ``positions`` [P] (sorted, unique) of the positional table, outside the page's shown ones."""
-    streamed = FAMILIES[cfg.method].seeded and is_exact(cfg.context_length, cfg.output_dim)
-    with reserved(table_rows_bytes(len(positions), cfg.output_dim, streamed), "drawing the position rows"):
-        return _position_table_rows(cfg, positions)
+def pipeline_views(cfg: PipelineConfig, batch: Batch, seq: int) -> PipelineViews:
+    """The Pipeline's values for sequence ``seq`` (``core.pipeline.pipeline_views``), from the rows kept."""
+    return core_pipeline_views(cfg, batch, seq, kept_rows(cfg))
 
 
 def sentence_embeddings(
@@ -281,12 +292,30 @@ def sentence_embeddings(
 ) -> tuple[list[torch.Tensor], torch.Tensor]:
     """Token embeddings of each text ([N_k, d] each) and positional rows [num_positions, d]."""
     ids = [torch.tensor(token_ids(text, cfg.vocab_size), dtype=torch.long) for text in texts]
-    # The page's comparisons that follow hold a few float64 [N, d] copies until the run ends.
-    reserve_for_run(
-        why_bytes(max(map(len, ids)), cfg.output_dim), f"comparing the sentences at d = {cfg.output_dim:,}"
-    )
-    rows = token_rows(cfg, torch.cat(ids))
-    return [rows.lookup(i) for i in ids], _position_table_rows(cfg, torch.arange(num_positions)).rows
+    _reserve_comparison(max(map(len, ids)), cfg.output_dim)
+    rows = kept_rows(cfg)
+    tokens = rows.token_rows(torch.cat(ids))
+    return [tokens.lookup(i) for i in ids], position_rows(cfg, torch.arange(num_positions), rows).rows
+
+
+def sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: AttentionSettings) -> SentenceMaps:
+    """The Attention page's maps of ``texts`` (``core.attention.sentences.sentence_maps``), kept per the
+    settings they read: a new batch size or stride (which no map reads) finds them."""
+    unread = {"batch_size": PipelineConfig.batch_size, "stride": PipelineConfig.stride}
+    return _sentence_maps(texts, dataclasses.replace(cfg, **unread), settings)
+
+
+@SHARED.cached
+def _sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: AttentionSettings) -> SentenceMaps:
+    ids = (token_ids(texts[0], cfg.vocab_size), token_ids(texts[1], cfg.vocab_size))
+    _reserve_comparison(max(map(len, ids)), cfg.output_dim)
+    return core_sentence_maps(ids, cfg, settings, kept_rows(cfg))
+
+
+def _reserve_comparison(num_tokens: int, dim: int) -> None:
+    """Reserve, until the run ends, what comparing two sentences of ``num_tokens`` at ``dim`` holds: the
+    page's comparisons keep a few float64 [N, d] copies."""
+    reserve_for_run(why_bytes(num_tokens, dim), f"comparing the sentences at d = {dim:,}")
 
 
 def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, ...]) -> TableRows:
@@ -295,20 +324,7 @@ def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, 
     A learned table (initialised with ``fam.init``'s std) has rows only below the context length; the
     others are left out.
     """
-    family = FAMILIES[cfg.method]
-    own = FamilyConfig(**{p.key: getattr(fam, p.key) for p in family.params})  # the key: its settings only
-    V, d, T = cfg.vocab_size, cfg.output_dim, cfg.context_length
-    return _input_rows(cfg.method, V, d, T, cfg.seed, own, positions)
-
-
-@SHARED.cached
-def _input_rows(
-    method: str, vocab_size: int, dim: int, T: int, seed: int, own: FamilyConfig, positions: tuple
-) -> TableRows:
-    family = FAMILIES[method]
-    state = generator_state(vocab_size, dim, seed) if family.seeded else None
-    index = torch.tensor(positions, dtype=torch.long)
-    return family.input_rows(index, T, dim, seed, own, state)
+    return kept_rows(cfg).input_rows(cfg.method, torch.tensor(positions), cfg.context_length, fam)
 
 
 @dataclasses.dataclass(frozen=True)
