@@ -15,15 +15,18 @@ from dataclasses import dataclass
 
 import torch
 
+from core.config import PipelineConfig
 from core.embeddings import TableRows
+from core.pipeline import Rows, sample_indices
 from core.positional import FAMILIES, FamilyConfig
 from core.positional.family import MAX_USED_LENGTH, Family, LogitInputs
-from core.similarity import pair_distances
+from core.similarity import cosine_matrix, mean_by_distance, pair_distances
 from core.views.glossary import define, named
 from core.views.units import capitalized, listing, plural, verb
 
 LOGIT_CHUNK_ELEMENTS = 2**18  # distance × dimension values computed at once
 CURVE_POINTS = 400  # distances drawn per method on the logit chart
+SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
 
 
 def drawn_span(context_length: int, fam: FamilyConfig) -> int:
@@ -71,6 +74,55 @@ def logit_findings(
     """
     family = FAMILIES[name]
     return family.describe_logits(family.label, distances, y, context_length, fam)
+
+
+@dataclass(frozen=True)
+class LogitCurve:
+    """Chart 1's panel of one family: what position alone adds to a score, against distance."""
+
+    distances: torch.Tensor  # [R] the distances r drawn
+    logits: torch.Tensor  # [R] float64, NaN where the family has no row (a learned table past T)
+    finding: str  # what the curve shows, in one sentence
+
+
+def logit_curve(name: str, cfg: PipelineConfig, fam: FamilyConfig, rows: Rows) -> LogitCurve:
+    """Family ``name``'s position-only score at ``CURVE_POINTS`` distances of ``drawn_span``.
+
+    Args:
+        cfg: V, d, T and the seed (the method is ``name``); rows: where an input table's rows come from.
+    """
+    T = cfg.context_length
+    distances = sample_indices(drawn_span(T, fam), CURVE_POINTS)  # [R]
+    table = rows.input_rows(name, distances, T, fam) if FAMILIES[name].additive else None
+    y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, table, T)  # [R]
+    return LogitCurve(distances, y, logit_findings(name, distances, y, T, fam))
+
+
+@dataclass(frozen=True)
+class PositionSimilarity:
+    """Chart 2 for one family: how alike its vectors of two positions are, and against distance."""
+
+    positions: torch.Tensor  # [P] the positions compared
+    sim: torch.Tensor  # [P, P] cosine similarity of their vectors
+    distances: torch.Tensor  # [G] the distances between two of them
+    mean: torch.Tensor  # [G] the mean similarity at each
+    finding: str  # what the matrix shows, in one sentence
+    distance_only: bool  # whether the matrix depends on the distance alone (stripes)
+
+
+def position_similarity(name: str, cfg: PipelineConfig, fam: FamilyConfig, rows: Rows) -> PositionSimilarity:
+    """Cosine similarity of family ``name``'s vectors at ``SIMILARITY_POSITIONS`` positions of T: its input
+    table's rows [P, d], or its own vectors [P, k] (RoPE's all-ones query turned to each position)."""
+    family, T = FAMILIES[name], cfg.context_length
+    positions = sample_indices(T, SIMILARITY_POSITIONS)  # [P]
+    if family.additive:
+        vectors = rows.input_rows(name, positions, T, fam).rows  # [P, d]
+    else:
+        vectors = family.vectors(positions, cfg.output_dim, fam)  # [P, k]
+    sim = cosine_matrix(vectors)  # [P, P]
+    distances, mean = mean_by_distance(sim, positions)  # [G], [G]
+    finding = similarity_findings(name, positions, sim)
+    return PositionSimilarity(positions, sim, distances, mean, finding, distance_only(positions, sim))
 
 
 def distance_only(positions: torch.Tensor, sim: torch.Tensor) -> bool:

@@ -9,11 +9,13 @@ values are computed only for the positions and dimensions a view shows, so the G
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import torch
 
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
-from core.embeddings import TableRows
+from core.config import PipelineConfig
+from core.embeddings import TableRows, TokenRows, token_embedding_rows
+from core.positional.family import FAMILIES, FamilyConfig
 from core.text.book import BOOK_TEXT_NAME, BOOK_TITLE, book_text_ending
 from core.text.data import Batch
 from core.views.units import human_bytes
@@ -151,19 +153,46 @@ def shown_positions(context_length: int) -> torch.Tensor:
     return torch.unique(torch.cat([corner, sample_indices(context_length, HEATMAP_POSITIONS)]))
 
 
-def position_rows(
-    cfg: PipelineConfig, positions: torch.Tensor, state_after: torch.Tensor | None
-) -> TableRows:
-    """Rows ``positions`` [P] (sorted, unique) of the positional table for ``cfg.method``.
+class Rows(Protocol):
+    """Where a view's rows of the token table and of a family's input table come from: drawn on the
+    spot (``DrawnRows``), or those a server keeps (``ui.server.cache.KeptRows``)."""
 
-    ``state_after`` is ``TokenRows.state_after``: the generator state after the token table, for
-    exact learned rows (None: row-seeded). NoPE and the relative methods add zeros at the input.
+    def token_rows(self, needed: torch.Tensor) -> TokenRows:
+        """Rows of ``manual_seed(seed); nn.Embedding(V, d)`` covering the token IDs ``needed`` [N]."""
+
+    def input_rows(
+        self, method: str, positions: torch.Tensor, context_length: int, fam: FamilyConfig
+    ) -> TableRows:
+        """Rows ``positions`` [P] (sorted, unique) of additive family ``method``'s table of T rows."""
+
+
+@dataclass(frozen=True)
+class DrawnRows:
+    """``Rows`` drawn on the spot for one seed's tables (V × d tokens), nothing kept: for a notebook."""
+
+    vocab_size: int  # V
+    dim: int  # d
+    seed: int
+
+    def token_rows(self, needed: torch.Tensor) -> TokenRows:
+        return token_embedding_rows(needed, self.vocab_size, self.dim, self.seed)
+
+    def input_rows(
+        self, method: str, positions: torch.Tensor, context_length: int, fam: FamilyConfig
+    ) -> TableRows:
+        family = FAMILIES[method]
+        # A learned table is drawn right after the token table: from the generator's state there.
+        state = self.token_rows(torch.empty(0, dtype=torch.long)).state_after if family.seeded else None
+        return family.input_rows(positions, context_length, self.dim, self.seed, fam, state)
+
+
+def position_rows(cfg: PipelineConfig, positions: torch.Tensor, rows: Rows) -> TableRows:
+    """Rows ``positions`` [P] (sorted, unique) of the positional table for ``cfg.method``, with the
+    lesson's defaults; NoPE and the relative methods add zeros at the input.
     """
-    family = FAMILIES[cfg.method]
-    if not family.additive:
+    if not FAMILIES[cfg.method].additive:
         return TableRows(positions, torch.zeros(len(positions), cfg.output_dim))
-    T, d = cfg.context_length, cfg.output_dim
-    return family.input_rows(positions, T, d, cfg.seed, FamilyConfig(), state_after)  # the lesson's defaults
+    return rows.input_rows(cfg.method, positions, cfg.context_length, FamilyConfig())
 
 
 def embedding_view(
@@ -260,3 +289,47 @@ def book_text_note(text: str, cfg: PipelineConfig) -> str | None:
             f"differ from the book's: {_join(embedding)}."
         )
     return f"{what}, at the book's settings: the batch below is the book's first batch, token for token."
+
+
+@dataclass(frozen=True)
+class PipelineViews:
+    """The Pipeline page's real values: its printed corners and its heatmaps' grid."""
+
+    corner: EmbeddingView  # sequences 0 and 1 (at most) at the printed positions and dims (steps 4, 5)
+    row: EmbeddingView  # sequence ``seq`` at the same corner (step 3's table)
+    grid: EmbeddingView  # sequence ``seq`` on the heatmaps' grid (steps 3, 4 and 6)
+
+
+def pipeline_views(cfg: PipelineConfig, batch: Batch, seq: int, rows: Rows) -> PipelineViews:
+    """Steps 3–6's real values for sequence ``seq`` of ``batch`` (``cfg.batch_size`` its B).
+
+    The token rows are asked for once, for every ID the views show, and the positional rows once, at
+    every position a view shows (``shown_positions``: one pass over the table serves them all).
+    """
+    B, T, d = cfg.batch_size, cfg.context_length, cfg.output_dim
+    positions, dims = torch.arange(min(T, TABLE_POSITIONS)), torch.arange(min(d, TABLE_DIMS))
+    places = [
+        (torch.arange(min(B, 2)), positions, dims),
+        (torch.tensor([seq]), positions, dims),
+        (torch.tensor([seq]), sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)),
+    ]
+    needed = torch.cat([batch.inputs[b][:, t].flatten() for b, t, _ in places])  # [N]
+    tokens = rows.token_rows(torch.unique(needed))
+    pos = position_rows(cfg, shown_positions(T), rows)
+    return PipelineViews(*(embedding_view(batch, tokens, pos, *place) for place in places))
+
+
+def view_at(
+    cfg: PipelineConfig,
+    batch: Batch,
+    batch_rows: torch.Tensor,
+    positions: torch.Tensor,
+    dims: torch.Tensor,
+    rows: Rows,
+) -> EmbeddingView:
+    """Real values at any sequences [S], positions [P] and dims [D] (a followed token's place): the
+    positional rows of ``shown_positions`` when they hold every one, else those ``positions``' own."""
+    shown = shown_positions(cfg.context_length)
+    at = shown if bool(torch.isin(positions, shown).all()) else torch.unique(positions)
+    tokens = rows.token_rows(batch.inputs[batch_rows][:, positions])  # [S, P]
+    return embedding_view(batch, tokens, position_rows(cfg, at, rows), batch_rows, positions, dims)

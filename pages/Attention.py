@@ -5,6 +5,8 @@ from contextlib import nullcontext
 import streamlit as st
 
 from core.attention.facts import key_fact
+from core.attention.headline import pairs_of
+from core.attention.sentences import check_settings, trained_maps
 from core.config import FAMILIES
 from core.order import check_sentence_tokens, mid_sentence
 from core.scripts.attention import attention_script
@@ -13,27 +15,14 @@ from core.views.glossary import named
 from ui.answer import answer_slot, show_answer
 from ui.app import settings
 from ui.attention.answer import attention_answer, offered
-from ui.attention.views import (
-    EVERY_FAMILY_PARTS,
-    PAIRS_QUESTION,
-    attention_bridge,
-    attention_settings,
-    check,
-    pair_question,
-    pairs_of,
-    quoted,
-    row_table,
-    sentence_maps,
-    side_by_side,
-    small_multiples,
-    split_view,
-    trained_maps,
-    trained_run,
-    weights_note,
-    weights_switch,
-)
+from ui.attention.bridge import attention_bridge
+from ui.attention.heatmaps import EVERY_FAMILY_PARTS, side_by_side, small_multiples, split_view
+from ui.attention.pairs import PAIRS_QUESTION, pair_question, row_table, weights_note
+from ui.attention.settings import attention_settings
+from ui.attention.trained import trained_head, trained_run, weights_switch
 from ui.code_view import show_script
 from ui.navigation import page_title
+from ui.pair_headline import quoted
 from ui.predict import revealed
 from ui.presenter import presenting
 from ui.server import cache
@@ -73,7 +62,7 @@ with st.sidebar if presenting() else nullcontext():  # presenting, the inputs wa
 text_a, text_b = (mid_sentence(typed_a), mid_sentence(typed_b)) if mid else (typed_a, typed_b)
 try:
     cfg.validate()
-    check(chosen, cfg)
+    check_settings(chosen, cfg)
     if not typed_a.strip() or not typed_b.strip():
         raise ValueError("Type a sentence in both boxes.")
     ids = cache.token_ids(text_a, cfg.vocab_size), cache.token_ids(text_b, cfg.vocab_size)
@@ -82,10 +71,10 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 
-every = view = sentence_maps((text_a, text_b), cfg, chosen)  # seeded random heads: every family on A
+every = view = cache.sentence_maps((text_a, text_b), cfg, chosen)  # seeded random heads: every family on A
 if use_trained:
     try:
-        view = trained_maps(run, chosen, ids, cfg.vocab_size)
+        view = trained_maps(trained_head(run, chosen), ids, cfg.vocab_size)
     except ValueError as exc:
         st.warning(f"{exc} Showing the random head.")
 family = FAMILIES[view.method]

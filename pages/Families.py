@@ -8,7 +8,7 @@ from core.scripts.families import families_script
 from core.serving import families_view_bytes
 from ui.answer import Answer, answer_slot, show_answer
 from ui.app import settings
-from ui.attention.views import attention_bridge_expander
+from ui.attention.bridge import attention_bridge_expander
 from ui.code_view import show_script
 from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import (

@@ -11,7 +11,7 @@ from core.positional.long_context_words import short_answer
 from core.scripts.long_context import long_context_script
 from ui.answer import Answer, answer_slot, show_answer
 from ui.app import settings
-from ui.attention.views import attention_bridge_expander
+from ui.attention.bridge import attention_bridge_expander
 from ui.code_view import show_script
 from ui.long_context.form import rope_config
 from ui.long_context.views import (

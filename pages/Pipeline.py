@@ -3,18 +3,9 @@
 import dataclasses
 
 import streamlit as st
-import torch
 
 from core.config import FAMILIES
-from core.pipeline import (
-    HEATMAP_DIMS,
-    HEATMAP_POSITIONS,
-    TABLE_DIMS,
-    TABLE_POSITIONS,
-    book_text_note,
-    pipeline_steps,
-    sample_indices,
-)
+from core.pipeline import book_text_note, pipeline_steps
 from core.scripts.pipeline import pipeline_script
 from core.text import TextTooShort, endoftext_id, partial_batch_note, tokenizer_name
 from core.views import escape_markdown
@@ -135,27 +126,15 @@ if batch is None:  # said above: no window, so nothing past step 1
 if step(2, steps[1], slides):
     windows_step(cfg, batch, ids, asked.batch_size, slides.part, token)
 
-# Real values at a small corner (tables) and on a downsampled grid (heatmaps).
-corner = cache.view(
-    cfg,
-    batch,
-    torch.arange(min(B, 2)),
-    torch.arange(min(T, TABLE_POSITIONS)),
-    torch.arange(min(d, TABLE_DIMS)),
-)
 seq = places[0][0] if places else 0  # the sequence b drawn in steps 3 and 6: the followed token's, or 0
-grid = cache.view(
-    cfg,
-    batch,
-    torch.tensor([seq]),
-    sample_indices(T, HEATMAP_POSITIONS),
-    sample_indices(d, HEATMAP_DIMS),
-)
+# Real values at small corners (tables) and on a downsampled grid (heatmaps), from the rows kept.
+views = cache.pipeline_views(cfg, batch, seq)
+corner, grid = views.corner, views.grid
 in_seq = {t for b, t in places if b == seq}  # the followed token's places t in that sequence
 
 # 3. Token embeddings
 if step(3, steps[2], slides):
-    token_step(cfg, batch, seq, grid, slides.part, in_seq)
+    token_step(cfg, batch, seq, views, slides.part, in_seq)
 
 # 4. Positional embeddings
 if step(4, steps[3], slides):

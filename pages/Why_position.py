@@ -24,9 +24,10 @@ from core.views.glossary import define
 from core.views.units import plural
 from ui.answer import answer_slot, show_answer
 from ui.app import settings
-from ui.attention.views import attention_bridge_expander, pair_headline_or_message, relative_headline
+from ui.attention.bridge import attention_bridge_expander
 from ui.code_view import show_script
 from ui.navigation import page_title
+from ui.pair_headline import pair_headline_or_message, relative_headline
 from ui.predict import after_prediction, predict_number
 from ui.presenter import presenting
 from ui.server import cache

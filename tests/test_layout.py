@@ -29,7 +29,6 @@ SHOWN_TO_STUDENTS: frozenset[str] = frozenset()
 # lead empties this set once that work is merged.
 BEING_SPLIT = frozenset(
     {
-        "ui/attention/views.py",
         "core/attention/facts.py:key_fact",
     }
 )

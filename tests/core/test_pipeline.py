@@ -6,6 +6,7 @@ import torch
 from core.config import PipelineConfig
 from core.embeddings import token_embedding_rows
 from core.pipeline import (
+    DrawnRows,
     embedding_view,
     pipeline_steps,
     position_rows,
@@ -65,7 +66,9 @@ def test_view_equals_the_lessons_full_computation(method):
     input_embeddings = token_embeddings + pos_embeddings
     # The app's view at a grid of rows, positions and dims.
     rows = token_embedding_rows(batch.inputs, cfg.vocab_size, cfg.output_dim, cfg.seed)
-    pos = position_rows(cfg, shown_positions(cfg.context_length), rows.state_after)
+    pos = position_rows(
+        cfg, shown_positions(cfg.context_length), DrawnRows(cfg.vocab_size, cfg.output_dim, cfg.seed)
+    )
     b, t, j = torch.tensor([0, 2]), torch.tensor([1, 3, 5]), torch.tensor([0, 7, 31])
     view = embedding_view(batch, rows, pos, b, t, j)
     assert torch.equal(view.token_embeddings, token_embeddings[b][:, t][..., j])

@@ -155,7 +155,7 @@ def _served_once(server, browser):
 
 
 def test_every_url_bound_setting_is_covered_here():
-    import ui.attention.views  # noqa: F401  (each module registers the keys it draws)
+    import ui.attention.settings  # noqa: F401  (each module registers the keys it draws)
     import ui.families.controls  # noqa: F401
     import ui.long_context.views  # noqa: F401
     import ui.sidebar  # noqa: F401

@@ -13,7 +13,7 @@ from tests.ui.conftest import page_metrics
 PAGE = "pages/Attention.py"
 MAX_CHART_BYTES = 1_000_000
 CAT = (" The cat sat on the mat", " On the mat the cat sat")
-MAPS, HEATMAPS = "ui.attention.views._sentence_maps", "ui.attention.views.heatmap"  # as ui.server.cache.KEPT
+MAPS, HEATMAPS = "ui.server.cache._sentence_maps", "ui.attention.heatmaps.heatmap"  # as ui.server.cache.KEPT
 
 
 def charts(at):

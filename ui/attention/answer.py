@@ -4,12 +4,14 @@ each pair's score), for the sidebar's method, with the number its head adds to o
 from __future__ import annotations
 
 from core.attention.compare import distance_terms, tokens_back
+from core.attention.headline import PairHeadline
+from core.attention.sentences import SentenceMaps
 from core.config import FAMILIES
 from core.positional.family import Family
 from core.views.glossary import GLOSSARY, define, named
 from core.views.units import plural
 from ui.answer import Answer
-from ui.attention.views import PairHeadline, SentenceMaps, quoted
+from ui.pair_headline import quoted
 
 WHERE = (
     f"Inside {define('attention')}, where every pair of tokens gets a {define('score')}: a relative method "

@@ -7,33 +7,28 @@ from dataclasses import replace
 import altair as alt
 import pandas as pd
 import streamlit as st
-import torch
 
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
-from core.embeddings import TableRows
 from core.families import (
     CURVE_POINTS,
-    distance_only,
+    SIMILARITY_POSITIONS,
     drawn_span,
-    logit_findings,
+    logit_curve,
     matrices_sentence,
     overview_rows,
     past_trained_note,
-    position_logits,
-    similarity_findings,
+    position_similarity,
 )
 from core.pipeline import sample_indices
-from core.similarity import cosine_matrix, mean_by_distance
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.glossary import define
 from core.views.units import every, plural
 from ui.presenter import presenting, readable, slide_height
 from ui.server import cache
-from ui.server.cache import additive_rows, kept_chart, per_process
+from ui.server.cache import kept_chart, kept_rows, per_process
 from ui.tables import table
 
 SCORE = "score from position"  # chart 1's y: what position alone adds to the attention score
-SIMILARITY_POSITIONS = 64  # positions per side of a similarity matrix
 PER_SLIDE = 3  # presenting: chart 1's panels (each with its finding) and chart 2's matrices per slide
 EVIDENCE = (
     "The evidence is below: the table gives each method's kind, where position enters and its numbers "
@@ -90,15 +85,6 @@ def overview(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) ->
         st.markdown(past_trained_note(cfg.context_length))
 
 
-def method_rows(
-    name: str, cfg: PipelineConfig, fam: FamilyConfig, positions: torch.Tensor
-) -> TableRows | None:
-    """The additive table's rows at ``positions`` (None for methods that add nothing)."""
-    if not FAMILIES[name].additive:
-        return None
-    return additive_rows(PipelineConfig(**{**cfg.__dict__, "method": name}), fam, tuple(positions.tolist()))
-
-
 def chart_settings(cfg: PipelineConfig) -> PipelineConfig:
     """The sidebar settings the Families charts depend on: not the batch, the stride or the method."""
     return PipelineConfig(cfg.vocab_size, cfg.output_dim, cfg.context_length, seed=cfg.seed)
@@ -130,10 +116,9 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
     """Chart 1's panel of family ``name`` and its finding, for the family settings ``settings``
     (``FamilyConfig.items()``); kept, since it depends only on these settings."""
     f, T, fam = FAMILIES[name], cfg.context_length, FamilyConfig(**dict(settings))
-    distances = sample_indices(drawn_span(T, fam), CURVE_POINTS)  # [R]
-    rows = method_rows(name, cfg, fam, distances)
-    y = position_logits(name, distances, fam, cfg.output_dim, cfg.seed, rows, T)  # [R]
-    frame = pd.DataFrame({"distance r": distances.numpy(), SCORE: y.numpy()})
+    curve = logit_curve(name, cfg, fam, kept_rows(cfg))
+    distances = curve.distances  # [R]
+    frame = pd.DataFrame({"distance r": distances.numpy(), SCORE: curve.logits.numpy()})
     fit = {}
     if f.fixed_length and int(distances[-1]) >= T:  # a learned table: no row, so no value, at r ≥ T
         frame = frame[frame["distance r"] < T]  # its panel's axis ends at T, not at the others' span
@@ -142,11 +127,10 @@ def logit_panel(name: str, cfg: PipelineConfig, settings: tuple) -> tuple[alt.To
     if len(values) and values.min() == values.max():  # a constant (NoPE's 0): an axis one either side
         fit["y_domain"] = (float(values.min()) - 1.0, float(values.min()) + 1.0)
     title = f"{f.label} — {f.injects}"
-    finding = logit_findings(name, distances, y, T, fam)  # beside the panel, and its description
     panel = cache.chart(
-        method_panel, frame, "distance r", SCORE, title, f.color, T, **fit, description=finding
+        method_panel, frame, "distance r", SCORE, title, f.color, T, **fit, description=curve.finding
     )
-    return panel, finding
+    return panel, curve.finding
 
 
 def logit_lead() -> str:
@@ -208,15 +192,6 @@ def similarity_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
     return read_settings(cfg, seed=seeded, vocab=seeded)
 
 
-def position_vectors(
-    name: str, cfg: PipelineConfig, fam: FamilyConfig, positions: torch.Tensor
-) -> torch.Tensor:
-    """Family ``name``'s vector per position: its input table's rows [P, d], or RoPE's own [P, dh]."""
-    if FAMILIES[name].additive:
-        return method_rows(name, cfg, fam, positions).rows
-    return FAMILIES[name].vectors(positions, cfg.output_dim, fam)  # the all-ones query rotated
-
-
 @per_process(max_entries=15, dropped_when_short=True)  # < 0.5 MB each: 5 settings × 3 families (budget)
 def similarity_view(
     name: str, cfg: PipelineConfig, settings: tuple
@@ -225,10 +200,8 @@ def similarity_view(
     finding and whether it depends on the distance alone, for the family settings ``settings``; kept, as
     they depend only on these."""
     f, fam = FAMILIES[name], FamilyConfig(**dict(settings))
-    positions = sample_indices(cfg.context_length, SIMILARITY_POSITIONS)  # [P]
-    sim = cosine_matrix(position_vectors(name, cfg, fam, positions))  # [P, P]
-    frame = grid_frame(sim, positions, positions, "position i", "position j")
-    finding = similarity_findings(name, positions, sim)  # beside the heatmap, and its description
+    view = position_similarity(name, cfg, fam, kept_rows(cfg))
+    frame = grid_frame(view.sim, view.positions, view.positions, "position i", "position j")
     matrix = cache.chart(
         heatmap,
         frame,
@@ -238,11 +211,10 @@ def similarity_view(
         260,
         domain=(-1.0, 1.0),
         accent=f.color,
-        description=finding,
+        description=view.finding,
     )
-    distances, mean = mean_by_distance(sim, positions)  # [G], [G]
-    curve = pd.DataFrame({"distance": distances.numpy(), "cosine": mean.numpy(), "method": f.label})
-    return matrix, curve, finding, distance_only(positions, sim)
+    curve = pd.DataFrame({"distance": view.distances.numpy(), "cosine": view.mean.numpy(), "method": f.label})
+    return matrix, curve, view.finding, view.distance_only
 
 
 def similarity_charts(

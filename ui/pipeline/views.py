@@ -10,7 +10,7 @@ import torch
 
 from core.config import FAMILIES, PipelineConfig
 from core.embeddings import is_exact
-from core.pipeline import FLOAT32_BYTES, TABLE_DIMS, TABLE_POSITIONS, EmbeddingView, Step
+from core.pipeline import FLOAT32_BYTES, EmbeddingView, PipelineViews, Step
 from core.text import ENDOFTEXT
 from core.text.data import Batch, batch_sentence, first_batch, tokens_needed
 from core.text.samples import SAMPLES
@@ -32,7 +32,6 @@ from ui.downloads import tensor_downloads
 from ui.figures import heatmap_view, picture
 from ui.pipeline.follow import first_places
 from ui.presenter import LEAST_FONT, presenting
-from ui.server import cache
 from ui.state.presets import to_custom
 from ui.tables import grid_table, table, values_table
 from ui.text_source import LONG_SAMPLE, use_long_sample
@@ -147,13 +146,13 @@ def token_step(
     cfg: PipelineConfig,
     batch: Batch,
     seq: int,
-    grid: EmbeddingView,
+    views: PipelineViews,
     part: int | None = None,
     marked: set[int] | None = None,
 ) -> None:
     """Sequence ``seq``'s token IDs looking up their rows, a corner of their values and a heatmap.
 
-    ``part`` (presenting): 1 the lookup, 2 the values; None both. ``grid``: the heatmap's view of
+    ``part`` (presenting): 1 the lookup, 2 the values; None both. ``views``: the page's values, of
     sequence ``seq``. ``marked``: the followed token's places t in that sequence.
     """
     V, T, d, marked = cfg.vocab_size, cfg.context_length, cfg.output_dim, marked or set()
@@ -170,13 +169,7 @@ def token_step(
         picture(lookup_svg(labels, seq_ids, V, d, table, out, "token_embeddings", marked, least_font()))
     if part not in (None, 2):
         return
-    row = cache.view(
-        cfg,
-        batch,
-        torch.tensor([seq]),
-        torch.arange(min(T, TABLE_POSITIONS)),
-        torch.arange(min(d, TABLE_DIMS)),
-    )
+    row, grid = views.row, views.grid
     pieces = token_strings(batch.inputs[seq, : len(row.positions)].tolist(), V)
     labels = [f"t={t}: {p!r}" for t, p in enumerate(pieces)]
     values_table(row.token_embeddings[0], row.positions, row.dims, labels, marked=marked)

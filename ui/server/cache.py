@@ -9,7 +9,7 @@ that ask for it wait), in two bounds: ``SHARED``, in bytes, with ``@SHARED.cache
 by the function drawing it); ``tests/ui/test_cache_inventory.py`` fails on a cache or state in ``core/``
 or ``ui/`` that ``KEPT`` misses, and on a name it lists in vain.
 
-Charts are drawn through ``chart(build, frame, ...)``: a builder listed in ``TEMPLATED`` is built once
+Charts are drawn through ``chart(build, frame, ...)``: a builder listed in ``ui.server.templated.TEMPLATED`` is built once
 per shape and each call copies that template with its own data (``core.views.chart_specs``).
 """
 
@@ -23,11 +23,13 @@ from collections.abc import Callable
 
 import torch
 
-from core.attention.charts import attention_heatmap
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.attention.sentences import AttentionSettings, SentenceMaps
+from core.attention.sentences import sentence_maps as core_sentence_maps
+from core.config import PipelineConfig
 from core.embeddings import TableRows, TokenRows, TokenStream, is_exact, token_embedding_rows, token_stream
-from core.pipeline import EmbeddingView, embedding_view, position_rows, shown_positions
-from core.positional import rope_scaling_charts as rope
+from core.pipeline import EmbeddingView, PipelineViews, position_rows, view_at
+from core.pipeline import pipeline_views as core_pipeline_views
+from core.positional.family import FAMILIES, FamilyConfig
 from core.serving.budget import CACHE_BYTES
 from core.serving.costs import (
     batch_bytes,
@@ -48,10 +50,9 @@ from core.text.tokenizer import (
     tokenizer_vocab_size,
 )
 from core.text.vocab import SWEEP_BYTES, SweepPoint, cut_counts, swept_part, vocab_sweep
-from core.views import charts
-from core.views.chart_specs import MAX_TEMPLATES, Templates, same_data
-from core.views.describe import bars_description, grid_description
+from core.views.chart_specs import MAX_TEMPLATES, Templates
 from ui.server.memory import MIN_RESERVED_BYTES, reserve_for_run, reserved
+from ui.server.templated import TEMPLATED
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,12 +76,11 @@ KEPT: tuple[Kept, ...] = (
     Kept("ui.server.cache.batch_of", IN_SHARED, "the loader's first batch, ≤ 8.4 MB"),
     Kept("ui.server.cache._token_stream", IN_SHARED, "streaming a seed's vocab × d draws costs most"),
     Kept("ui.server.cache.generator_state", "8 entries", "a learned table starts after the token table"),
-    Kept("ui.server.cache._shown_position_rows", IN_SHARED, "one pass over T × d serves every view"),
     Kept("ui.server.cache._input_rows", IN_SHARED, "a family's input rows, for Families and Attention"),
     # The pages': each built once per setting it reads
     Kept("ui.pipeline.vocab_view._charts", "8 entries", "the vocab sweep's two charts, ~0.35 MB"),
-    Kept("ui.attention.views._sentence_maps", IN_SHARED, "every family's random head on two sentences"),
-    Kept("ui.attention.views.heatmap", IN_SHARED, "the page's 13 heatmaps, while their maps are kept"),
+    Kept("ui.server.cache._sentence_maps", IN_SHARED, "every family's random head on two sentences"),
+    Kept("ui.attention.heatmaps.heatmap", IN_SHARED, "the page's 13 heatmaps, while their maps are kept"),
     Kept("ui.families.compare.logit_panel", "56 entries", "8 settings × 7 families, 70 kB each"),
     Kept("ui.families.compare.similarity_view", "15 entries", "5 settings × 3 families, < 0.5 MB each"),
     Kept("ui.families.compare.similarity_charts", IN_SHARED, "the curves, while their views are kept"),
@@ -104,7 +104,7 @@ KEPT: tuple[Kept, ...] = (
     Kept("core.text.tokenizer._gpt2_encoding", "1 entry", "GPT-2's BPE, built in the warm-up"),
     Kept("core.text.tokenizer._cut_encoding", "1 entry", "the cut size used last, ≤ 13 MB"),
     Kept("core.scripts.trained_positions.table_file", "1 entry", "the .npy offered beside the script"),
-    Kept("core.serving.costs._pieces", "1 entry", "BPE's split pattern, compiled once"),
+    Kept("core.text.tokenizer._pieces", "1 entry", "BPE's split pattern, compiled once"),
     Kept("core.serving.generator_jump._charpoly", "1 entry", "φ, read once"),
     Kept("core.serving.generator_jump._multiples", "1 entry", "φ's reduction table, 256 numbers"),
     Kept("core.serving.generator_jump._anchors", "1 entry", "the shipped jumps, 160 kB"),
@@ -294,33 +294,56 @@ def generator_state(vocab_size: int, dim: int, seed: int) -> torch.Tensor | None
     return _token_stream(vocab_size, dim, seed, torch.empty(0, dtype=torch.long)).state_after  # kept
 
 
-def token_rows(cfg: PipelineConfig, needed: torch.Tensor) -> TokenRows:
-    """Token-table rows covering ``needed`` [N]: an exact table's come from the seed's kept stream."""
-    V, d = cfg.vocab_size, cfg.output_dim
-    if _kept(needed, V, d):
-        return _kept_rows(needed, V, d, cfg.seed)
-    return token_embedding_rows(needed, V, d, cfg.seed)  # row-seeded, or too many rows to keep
-
-
 def _kept(needed: torch.Tensor, vocab_size: int, dim: int) -> bool:
-    """Whether ``token_rows`` takes ``needed``'s rows from the seed's kept stream (else it draws them)."""
+    """Whether ``needed``'s rows come from the seed's kept stream (else they are drawn)."""
     return is_exact(vocab_size, dim) and needed.numel() * dim <= CACHED_ROWS_MAX
 
 
-def _position_table_rows(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
-    """Rows ``positions`` of the positional table for ``cfg.method`` (the exact state when learned)."""
-    state = generator_state(cfg.vocab_size, cfg.output_dim, cfg.seed) if FAMILIES[cfg.method].seeded else None
-    return position_rows(cfg, positions, state)
+@dataclasses.dataclass(frozen=True)
+class KeptRows:
+    """``core.pipeline.Rows`` from what this server keeps, for one seed's V × d token table: token rows
+    from the seed's kept stream (exact tables), a family's input rows by the positions asked for.
+
+    Made here and passed into ``core``, so the lesson's computation asks for rows without reaching back
+    up; each draw reserves its predicted bytes first.
+    """
+
+    vocab_size: int  # V
+    dim: int  # d
+    seed: int
+
+    def token_rows(self, needed: torch.Tensor) -> TokenRows:
+        V, d = self.vocab_size, self.dim
+        if _kept(needed, V, d):
+            return _kept_rows(needed, V, d, self.seed)
+        # Row-seeded, or too many rows to keep: 13 MB at d 16,384 when the table is row-seeded.
+        with reserved(table_rows_bytes(needed.numel(), d, is_exact(V, d)), "drawing the token rows"):
+            return token_embedding_rows(needed, V, d, self.seed)
+
+    def input_rows(
+        self, method: str, positions: torch.Tensor, context_length: int, fam: FamilyConfig
+    ) -> TableRows:
+        own = FamilyConfig(**{p.key: getattr(fam, p.key) for p in FAMILIES[method].params})  # its own only
+        at = tuple(positions.tolist())
+        return _input_rows(method, self.vocab_size, self.dim, context_length, self.seed, own, at)
+
+
+def kept_rows(cfg: PipelineConfig) -> KeptRows:
+    """The rows this server keeps for ``cfg``'s token table (V, d and the seed)."""
+    return KeptRows(cfg.vocab_size, cfg.output_dim, cfg.seed)
 
 
 @SHARED.cached
-def _shown_position_rows(cfg: PipelineConfig) -> TableRows:
-    # One pass over the context×d draws serves every view of the page (the costly part at a large
-    # context and d); a rerun for another batch size or stride reuses it.
-    positions = shown_positions(cfg.context_length)
-    streamed = FAMILIES[cfg.method].seeded and is_exact(cfg.context_length, cfg.output_dim)
-    with reserved(table_rows_bytes(len(positions), cfg.output_dim, streamed), "drawing the position rows"):
-        return _position_table_rows(cfg, positions)
+def _input_rows(
+    method: str, vocab_size: int, dim: int, T: int, seed: int, own: FamilyConfig, positions: tuple
+) -> TableRows:
+    # Kept by the positions asked for: the Pipeline's shown positions are one pass over the context×d
+    # draws that every rerun for another batch size or stride reuses.
+    family = FAMILIES[method]
+    streamed = family.seeded and is_exact(T, dim)
+    with reserved(table_rows_bytes(len(positions), dim, streamed), "drawing the position rows"):
+        state = generator_state(vocab_size, dim, seed) if family.seeded else None
+        return family.input_rows(torch.tensor(positions, dtype=torch.long), T, dim, seed, own, state)
 
 
 def view(
@@ -330,29 +353,13 @@ def view(
     positions: torch.Tensor,
     dims: torch.Tensor,
 ) -> EmbeddingView:
-    """Real embedding values at the chosen batch rows, positions and dimensions.
-
-    Positions in ``shown_positions`` share the page's one pass over the positional table; any other
-    (a followed token's place) gets its own rows.
-    """
-    needed = batch.inputs[batch_rows][:, positions]  # [rows, positions]
-    V, d = cfg.vocab_size, cfg.output_dim
-    drawn = 0 if _kept(needed, V, d) else table_rows_bytes(needed.numel(), d, is_exact(V, d))
-    with reserved(drawn, "drawing the token rows"):  # 13 MB at d 16,384 when the table is row-seeded
-        tokens = token_rows(cfg, needed)
-        pos_cfg = dataclasses.replace(cfg, batch_size=1, stride=1)
-        if bool(torch.isin(positions, shown_positions(cfg.context_length)).all()):
-            pos = _shown_position_rows(pos_cfg)
-        else:
-            pos = _position_rows_at(pos_cfg, torch.unique(positions))
-        return embedding_view(batch, tokens, pos, batch_rows, positions, dims)
+    """Real embedding values at the chosen batch rows, positions and dims (``core.pipeline.view_at``)."""
+    return view_at(cfg, batch, batch_rows, positions, dims, kept_rows(cfg))
 
 
-def _position_rows_at(cfg: PipelineConfig, positions: torch.Tensor) -> TableRows:
-    """Rows ``positions`` [P] (sorted, unique) of the positional table, outside the page's shown ones."""
-    streamed = FAMILIES[cfg.method].seeded and is_exact(cfg.context_length, cfg.output_dim)
-    with reserved(table_rows_bytes(len(positions), cfg.output_dim, streamed), "drawing the position rows"):
-        return _position_table_rows(cfg, positions)
+def pipeline_views(cfg: PipelineConfig, batch: Batch, seq: int) -> PipelineViews:
+    """The Pipeline's values for sequence ``seq`` (``core.pipeline.pipeline_views``), from the rows kept."""
+    return core_pipeline_views(cfg, batch, seq, kept_rows(cfg))
 
 
 def sentence_embeddings(
@@ -360,12 +367,30 @@ def sentence_embeddings(
 ) -> tuple[list[torch.Tensor], torch.Tensor]:
     """Token embeddings of each text ([N_k, d] each) and positional rows [num_positions, d]."""
     ids = [torch.tensor(token_ids(text, cfg.vocab_size), dtype=torch.long) for text in texts]
-    # The page's comparisons that follow hold a few float64 [N, d] copies until the run ends.
-    reserve_for_run(
-        why_bytes(max(map(len, ids)), cfg.output_dim), f"comparing the sentences at d = {cfg.output_dim:,}"
-    )
-    rows = token_rows(cfg, torch.cat(ids))
-    return [rows.lookup(i) for i in ids], _position_table_rows(cfg, torch.arange(num_positions)).rows
+    _reserve_comparison(max(map(len, ids)), cfg.output_dim)
+    rows = kept_rows(cfg)
+    tokens = rows.token_rows(torch.cat(ids))
+    return [tokens.lookup(i) for i in ids], position_rows(cfg, torch.arange(num_positions), rows).rows
+
+
+def sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: AttentionSettings) -> SentenceMaps:
+    """The Attention page's maps of ``texts`` (``core.attention.sentences.sentence_maps``), kept per the
+    settings they read: a new batch size or stride (which no map reads) finds them."""
+    unread = {"batch_size": PipelineConfig.batch_size, "stride": PipelineConfig.stride}
+    return _sentence_maps(texts, dataclasses.replace(cfg, **unread), settings)
+
+
+@SHARED.cached
+def _sentence_maps(texts: tuple[str, str], cfg: PipelineConfig, settings: AttentionSettings) -> SentenceMaps:
+    ids = (token_ids(texts[0], cfg.vocab_size), token_ids(texts[1], cfg.vocab_size))
+    _reserve_comparison(max(map(len, ids)), cfg.output_dim)
+    return core_sentence_maps(ids, cfg, settings, kept_rows(cfg))
+
+
+def _reserve_comparison(num_tokens: int, dim: int) -> None:
+    """Reserve, until the run ends, what comparing two sentences of ``num_tokens`` at ``dim`` holds: the
+    page's comparisons keep a few float64 [N, d] copies."""
+    reserve_for_run(why_bytes(num_tokens, dim), f"comparing the sentences at d = {dim:,}")
 
 
 def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, ...]) -> TableRows:
@@ -374,20 +399,7 @@ def additive_rows(cfg: PipelineConfig, fam: FamilyConfig, positions: tuple[int, 
     A learned table (initialised with ``fam.init``'s std) has rows only below the context length; the
     others are left out.
     """
-    family = FAMILIES[cfg.method]
-    own = FamilyConfig(**{p.key: getattr(fam, p.key) for p in family.params})  # the key: its settings only
-    V, d, T = cfg.vocab_size, cfg.output_dim, cfg.context_length
-    return _input_rows(cfg.method, V, d, T, cfg.seed, own, positions)
-
-
-@SHARED.cached
-def _input_rows(
-    method: str, vocab_size: int, dim: int, T: int, seed: int, own: FamilyConfig, positions: tuple
-) -> TableRows:
-    family = FAMILIES[method]
-    state = generator_state(vocab_size, dim, seed) if family.seeded else None
-    index = torch.tensor(positions, dtype=torch.long)
-    return family.input_rows(index, T, dim, seed, own, state)
+    return kept_rows(cfg).input_rows(cfg.method, torch.tensor(positions), cfg.context_length, fam)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -416,71 +428,6 @@ def kept_chart(key: tuple, of: tuple[object, ...], build: Callable[[], tuple[obj
     held = 4 * frame_bytes + 10_000  # the frame, its Arrow bytes and copies in between; the spec's text
     SHARED.put(full, _KeptChart(chart, tuple(weakref.ref(obj) for obj in of), held))
     return chart
-
-
-def _lines_shape(frame, color, **_) -> tuple:
-    """What ``line_chart`` reads from its data: points or not, the legend's rows."""
-    return len(frame) <= 64, frame[color].nunique() if color else 0
-
-
-def _at_most_64(frame, **_) -> tuple:
-    return (len(frame) <= 64,)
-
-
-@dataclasses.dataclass(frozen=True)
-class Templated:
-    """How ``chart`` templates a builder (``core.views.chart_specs.Templates.chart``): what it reads from
-    its data (``shape``), the arguments it writes in as they are (``live``), and for those it computes
-    from the data when given None, the same computation (``fill``)."""
-
-    shape: Callable[..., object] | None = None
-    live: tuple[str, ...] = ()
-    fill: dict[str, Callable[..., object]] = dataclasses.field(default_factory=dict)
-
-
-def _log_ends(frame, x, log_x, **_):
-    return tuple(charts.log_domain(frame[x])) if log_x else None
-
-
-def _line_said(frame, x, y, title, color, rule_at, rule_label, rule_format, **_):
-    return charts.line_description(frame, x, y, title, color, rule_at, rule_label, rule_format)
-
-
-_PER_DATA = Templated(same_data, ("description",))  # builders that read much from their values
-# Every builder drawn through ``chart`` with a template; what they compute by default from the data is
-# computed here by the same functions (tests/ui/test_cache_helpers.py draws each against its builder).
-TEMPLATED: dict[Callable, Templated] = {
-    charts.heatmap: Templated(
-        live=("domain", "description"),
-        fill={
-            "domain": lambda frame, **_: charts.centred_domain(frame),
-            "description": lambda frame, x, y, title, **_: grid_description(title, frame, x, y),
-        },
-    ),
-    charts.line_chart: Templated(
-        _lines_shape,
-        ("rule_at", "x_domain", "description"),
-        {"x_domain": _log_ends, "description": _line_said},
-    ),
-    charts.bar_chart: Templated(
-        live=("description",),
-        fill={"description": lambda frame, x, y, title, **_: bars_description(title, frame, x, y)},
-    ),
-    charts.path_chart: Templated(
-        live=("description",),
-        fill={
-            "description": lambda frame, x, y, order, title, **_: charts.path_description(
-                frame, x, y, order, title
-            )
-        },
-    ),
-    charts.method_panel: Templated(_at_most_64, ("rule_at", "x_domain", "note", "y_domain", "description")),
-    attention_heatmap: Templated(live=("domain", "symlog", "description")),
-    rope.wavelength_chart: _PER_DATA,
-    rope.slowdown_chart: _PER_DATA,
-    rope.score_chart: _PER_DATA,
-    rope.attention_chart: _PER_DATA,
-}
 
 
 def chart(build: Callable[..., object], frame, *args, **kwargs):

@@ -5,13 +5,14 @@ its two input vectors answers that."""
 from __future__ import annotations
 
 from core.attention.compare import tokens_back
+from core.attention.headline import PairHeadline
 from core.config import FAMILIES
 from core.order import SharedToken
 from core.positional.family import Family
 from core.views.glossary import define, named
 from core.views.units import plural
 from ui.answer import Answer
-from ui.attention.views import PairHeadline, quoted
+from ui.pair_headline import quoted
 
 ABSOLUTE_SAY = (
     "Absolute methods add a vector per position, so there the two input vectors differ. See the page with:"

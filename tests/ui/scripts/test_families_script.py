@@ -10,12 +10,12 @@ from streamlit import dataframe_util
 
 from core.config import FAMILIES, FamilyConfig, PipelineConfig
 from core.embeddings import _row_seed
-from core.families import CURVE_POINTS, drawn_span, position_logits
-from core.pipeline import sample_indices
+from core.families import logit_curve
 from core.positional import apply_rope, shaw_relative_indices, sinusoidal_at, t5_relative_bucket
 from core.positional.alibi import get_slopes
 from core.scripts.families import CANONICAL, CANONICAL_HEADING, ROW_SEED, families_script
-from ui.families.compare import SCORE, method_rows
+from ui.families.compare import SCORE
+from ui.server.cache import kept_rows
 
 PAGE = "pages/Families.py"
 TOL = 1e-6  # the page's chart values against the script's printed ones
@@ -39,16 +39,9 @@ def chart_curves(at) -> dict[str, tuple[list[int], torch.Tensor]]:
 
 
 def core_curves(cfg: PipelineConfig, fam: FamilyConfig) -> tuple[list[int], dict[str, torch.Tensor]]:
-    """The same curves through the path the page calls (its cached rows, then core)."""
-    T = cfg.context_length
-    distances = sample_indices(drawn_span(T, fam), CURVE_POINTS)  # [R]
-    curves = {
-        name: position_logits(
-            name, distances, fam, cfg.output_dim, cfg.seed, method_rows(name, cfg, fam, distances), T
-        )
-        for name in FAMILIES
-    }
-    return distances.tolist(), curves
+    """The same curves through the path the page calls (core, with its kept rows)."""
+    curves = {name: logit_curve(name, cfg, fam, kept_rows(cfg)) for name in FAMILIES}
+    return curves["nope"].distances.tolist(), {name: curve.logits for name, curve in curves.items()}
 
 
 def printed(result: dict) -> dict[str, torch.Tensor]:

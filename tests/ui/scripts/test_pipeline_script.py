@@ -5,7 +5,7 @@ import torch
 
 from core.config import PipelineConfig
 from core.embeddings import token_embedding_rows
-from core.pipeline import TABLE_DIMS, TABLE_POSITIONS, embedding_view, position_rows
+from core.pipeline import TABLE_DIMS, TABLE_POSITIONS, DrawnRows, embedding_view, position_rows
 from core.scripts.common import TEXT_FILE
 from core.scripts.pipeline import pipeline_script
 from core.text.data import first_batch
@@ -19,7 +19,7 @@ def app_corner(cfg: PipelineConfig, text: str) -> torch.Tensor:
     batch = first_batch(ids, cfg.batch_size, cfg.context_length, cfg.stride, drop_last=False)  # as the page
     rows = token_embedding_rows(batch.inputs, cfg.vocab_size, cfg.output_dim, cfg.seed)
     positions = torch.arange(min(cfg.context_length, TABLE_POSITIONS))
-    pos = position_rows(cfg, positions, rows.state_after)
+    pos = position_rows(cfg, positions, DrawnRows(cfg.vocab_size, cfg.output_dim, cfg.seed))
     view = embedding_view(
         batch,
         rows,
