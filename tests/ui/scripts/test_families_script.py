@@ -14,7 +14,8 @@ from core.families import CURVE_POINTS, drawn_span, position_logits
 from core.pipeline import sample_indices
 from core.positional import apply_rope, shaw_relative_indices, sinusoidal_at, t5_relative_bucket
 from core.positional.alibi import get_slopes
-from core.scripts.families import CANONICAL, CANONICAL_HEADING, ROW_SEED, families_script
+from core.positional.shaw import ROW_SEED
+from core.scripts.families import CANONICAL_HEADING, canonical, families_script
 from ui.families.compare import SCORE, method_rows
 
 PAGE = "pages/Families.py"
@@ -159,10 +160,11 @@ def test_the_script_follows_core_elsewhere(cfg, fam, tmp_path, run):
             assert_same_curve(got[name], want[name], name)
 
 
-def canonical_namespace(code: str = CANONICAL) -> dict:
-    """The script's imports cell, then its canonical cell (``code``), executed."""
+def canonical_namespace(code: str | None = None) -> dict:
+    """The script's imports cell, then its canonical cell (``code``, by default the script's), executed."""
     script = families_script(PipelineConfig(), FamilyConfig())
-    assert [c.code for c in script.cells if c.heading == CANONICAL_HEADING] == [CANONICAL]
+    assert [c.code for c in script.cells if c.heading == CANONICAL_HEADING] == [canonical()]
+    code = canonical() if code is None else code
     namespace: dict = {}
     exec(script.cells[0].code, namespace)  # imports and settings
     exec(code, namespace)
@@ -228,8 +230,8 @@ def test_the_canonical_functions_match_core():
     ],
 )
 def test_a_slip_in_a_canonical_function_is_caught(old, new):
-    assert old in CANONICAL
-    assert drift(canonical_namespace(CANONICAL.replace(old, new)))
+    assert old in canonical()
+    assert drift(canonical_namespace(canonical().replace(old, new)))
 
 
 def test_the_row_seed_is_the_apps():
