@@ -150,7 +150,7 @@ if slides.shows(2):
                 + (
                     "The table is random and untrained, so the exact cosine is chance; that it is below 1 "
                     "is not."
-                    if cfg.method == "learned"
+                    if family.seeded  # a table drawn at random, which training would change
                     else ""
                 )
             )

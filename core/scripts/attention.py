@@ -12,6 +12,7 @@ from core.positional.family import FAMILIES, HEADS, Family, FamilyConfig, all_pa
 from core.scripts import Cell, Script
 from core.scripts.common import (
     APP_IMPORTS,
+    INPUT_ROWS,
     TOKENIZER,
     TOKENIZER_IMPORTS,
     app_record,
@@ -221,9 +222,9 @@ def _family_cell(cfg: PipelineConfig, family: Family) -> str:
     if _rows_from_app(family):
         state = "torch.get_rng_state()" if family.seeded and exact else "None"  # after the token table
         lines.append(
-            "T = max(context_length, num_positions)  # a table long enough for both sentences\n"
-            "positions = torch.arange(num_positions)\n"
-            f"pos_embeddings = family.input_rows(positions, T, output_dim, seed, fam, {state}).rows  # [N, d]"
+            INPUT_ROWS.format(
+                positions="num_positions", length="max(context_length, num_positions)", state=state
+            )
         )
     if family.code.attention_cell:
         lines.append(code(family.code.attention_cell))

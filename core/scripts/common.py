@@ -84,6 +84,13 @@ def family_settings(params: tuple, fam) -> str:
 APP_IMPORTS = ("from core.positional.family import FAMILIES, FamilyConfig",)
 
 
+# An additive family's rows through its record's hook, for one that gives a script no lines of its own:
+# {positions} of a table of {length} rows, and the generator's {state} after the token table (or None).
+INPUT_ROWS = """pos_embeddings = family.input_rows(
+    torch.arange({positions}), {length}, output_dim, seed, fam, {state}
+).rows  # one row per position"""
+
+
 def app_record(family, params: tuple | None = None) -> str:
     """The lines that take ``family``'s record (and, with ``params``, its settings) from the app, for a
     family that gives a script no code of its own: that script then runs from the app's folder.
@@ -101,8 +108,9 @@ def app_record(family, params: tuple | None = None) -> str:
 
 
 def import_block(*lines: str) -> str:
-    """Import lines ordered as isort (and the project's ruff) wants: standard library, then the rest;
-    in each, ``import x`` lines before ``from x import y`` lines, each sorted by module."""
+    """Import lines ordered as isort (and the project's ruff) wants: standard library, then the rest, then
+    the app's own (a family that gives a script no code of its own); in each, ``import x`` lines before
+    ``from x import y`` lines, each sorted by module."""
 
     def module(line: str) -> str:
         return line.split()[1]
@@ -113,8 +121,9 @@ def import_block(*lines: str) -> str:
 
     unique = list(dict.fromkeys(lines))
     std = ordered([x for x in unique if module(x).split(".")[0] in STDLIB])
-    rest = ordered([x for x in unique if module(x).split(".")[0] not in STDLIB])
-    return "\n\n".join("\n".join(group) for group in (std, rest) if group)
+    app = ordered([x for x in unique if module(x).split(".")[0] == "core"])
+    rest = ordered([x for x in unique if module(x).split(".")[0] not in {*STDLIB, "core"}])
+    return "\n\n".join("\n".join(group) for group in (std, rest, app) if group)
 
 
 def comment(text: str, width: int = 110) -> str:

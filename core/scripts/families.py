@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from core.config import PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
 from core.families import CURVE_POINTS
@@ -99,7 +101,10 @@ def _curves(app: list[Family], params: dict) -> str:
     lines = [INPUT_LOGIT, "", ""] if any(f.additive for f in FAMILIES.values()) else []
     lines += [f.code.curve_setup for f in FAMILIES.values() if f.code.curve_setup]
     if app:
-        lines.append(f"fam = FamilyConfig({', '.join(f'{k}={k}' for k in params)})  # the page's settings")
+        values = textwrap.fill(
+            ", ".join(f"{k}={k}" for k in params), 100, initial_indent="    ", subsequent_indent="    "
+        )
+        lines.append(f"fam = FamilyConfig(  # the page's settings\n{values}\n)")
     entries = []
     for f in FAMILIES.values():
         if f.code.curve:

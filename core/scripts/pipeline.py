@@ -9,6 +9,7 @@ from core.positional.family import FAMILIES
 from core.scripts import Cell, Script
 from core.scripts.common import (
     APP_IMPORTS,
+    INPUT_ROWS,
     app_record,
     big_table_lines,
     book_tokenizer,
@@ -132,10 +133,8 @@ def _app_rows(family, cfg: PipelineConfig) -> str:
     own (the lesson's settings, as the page; a seeded table right after the token table)."""
     exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
     state = "torch.get_rng_state()" if family.seeded and exact else "None"
-    return (
-        app_record(family, ()) + "\npositions = torch.arange(context_length)\n"
-        f"pos_embeddings = family.input_rows(positions, context_length, output_dim, seed, fam, {state}).rows"
-    )
+    rows = INPUT_ROWS.format(positions="context_length", length="context_length", state=state)
+    return app_record(family, ()) + "\n" + rows
 
 
 def _input_cell() -> str:

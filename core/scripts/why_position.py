@@ -8,6 +8,7 @@ from core.positional.family import FAMILIES
 from core.scripts import Cell, Script
 from core.scripts.common import (
     APP_IMPORTS,
+    INPUT_ROWS,
     TOKENIZER,
     TOKENIZER_IMPORTS,
     app_record,
@@ -171,9 +172,9 @@ def _app_rows(family, cfg: PipelineConfig) -> str:
     own (the lesson's settings, as the page; a seeded table right after the token table)."""
     exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
     state = "torch.get_rng_state()" if family.seeded and exact else "None"  # after the token table
+    length = "max(context_length, num_positions)"  # a table long enough for both sentences
     return (
         app_record(family, ())
-        + "\nT = max(context_length, num_positions)  # a table long enough for both sentences\n"
-        "positions = torch.arange(num_positions)\n"
-        f"pos_embeddings = family.input_rows(positions, T, output_dim, seed, fam, {state}).rows  # [N, d]"
+        + "\n"
+        + INPUT_ROWS.format(positions="num_positions", length=length, state=state)
     )

@@ -3,7 +3,7 @@
 import pytest
 
 from core.config import FAMILIES
-from ui.families.compare import SAME_AT_ANY_SEED_AND_DIM, SCORE
+from ui.families.compare import SCORE
 
 PAGE = "pages/Families.py"
 METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]  # the registry's order
@@ -137,7 +137,7 @@ def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
     first, second = (
         logit_panel(method, panel_settings(method, replace(cfg, seed=seed)), fam.items()) for seed in (1, 2)
     )
-    if method not in SAME_AT_ANY_SEED_AND_DIM:
+    if FAMILIES[method].curve_reads_seed_and_dim:
         assert first is not second and first[0].to_dict() != second[0].to_dict()
     else:  # kept: its curve is the same for every seed (test_the_curves_kept_across_seeds_and_dims_…)
         assert first is second
@@ -145,7 +145,7 @@ def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_dim(method):
-    # The panels kept across a Seed or d change (SAME_AT_ANY_SEED_AND_DIM) are true to the numbers, and
+    # The panels kept across a Seed or d change (curve_reads_seed_and_dim False) are true to the numbers, and
     # every other family's curve changes with both.
     import torch
 
@@ -161,7 +161,7 @@ def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_di
             method, r, FamilyConfig(), d, seed, rows if FAMILIES[method].additive else None, len(r)
         )
 
-    kept = method in SAME_AT_ANY_SEED_AND_DIM
+    kept = not FAMILIES[method].curve_reads_seed_and_dim
     assert torch.equal(curve(64, 1), curve(64, 2)) == kept, method
     assert torch.equal(curve(64, 5), curve(128, 5)) == kept, method
 
@@ -179,7 +179,7 @@ def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change)
     fam, cfg = FamilyConfig(), PipelineConfig(context_length=16)
     new = replace(cfg, **change)
     first, second = (logit_panel(method, panel_settings(method, c), fam.items()) for c in (cfg, new))
-    reads = method not in SAME_AT_ANY_SEED_AND_DIM if "output_dim" in change else FAMILIES[method].seeded
+    reads = FAMILIES[method].curve_reads_seed_and_dim if "output_dim" in change else FAMILIES[method].seeded
     assert (first is not second) == reads
     fresh = logit_panel.__wrapped__(method, new, fam.items())  # built for the new settings themselves
     assert second[0].to_dict() == fresh[0].to_dict() and second[1] == fresh[1]
