@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import torch
 
 from core.embeddings import TableRows
-from core.positional import FAMILIES, FamilyConfig
-from core.positional.family import MAX_USED_LENGTH, Family, LogitInputs
+from core.positional import FamilyConfig
+from core.positional.family import FAMILIES, MAX_USED_LENGTH, Family, LogitInputs
 from core.similarity import pair_distances
 from core.views.glossary import define, named
 from core.views.units import capitalized, listing, plural, verb

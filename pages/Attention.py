@@ -5,8 +5,8 @@ from contextlib import nullcontext
 import streamlit as st
 
 from core.attention.facts import key_fact
-from core.config import FAMILIES
 from core.order import check_sentence_tokens, mid_sentence
+from core.positional.family import FAMILIES
 from core.scripts.attention import attention_script
 from core.text import token_strings
 from core.views.glossary import named

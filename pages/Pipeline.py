@@ -5,7 +5,6 @@ import dataclasses
 import streamlit as st
 import torch
 
-from core.config import FAMILIES
 from core.pipeline import (
     HEATMAP_DIMS,
     HEATMAP_POSITIONS,
@@ -14,6 +13,7 @@ from core.pipeline import (
     pipeline_steps,
     sample_indices,
 )
+from core.positional.family import FAMILIES
 from core.scripts.pipeline import pipeline_script
 from core.text import TextTooShort, endoftext_id, partial_batch_note, tokenizer_name
 from core.text.book import book_text_note

@@ -5,7 +5,7 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.scripts.training import training_script
 from core.text import TextTooShort
 from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key, trainable_methods

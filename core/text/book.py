@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
+from core.positional.family import FAMILIES
 
 BOOK_TITLE = "Build a Large Language Model (From Scratch)"
 BOOK_TEXT_NAME = "the-verdict.txt"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from ui.families.compare import SCORE
 
 PAGE = "pages/Families.py"
@@ -173,7 +173,8 @@ def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change)
     # table); each kept panel equals the one built for the new settings
     from dataclasses import replace
 
-    from core.config import FAMILIES, FamilyConfig, PipelineConfig
+    from core.config import FamilyConfig, PipelineConfig
+    from core.positional.family import FAMILIES
     from ui.families.compare import logit_panel, panel_settings
 
     fam, cfg = FamilyConfig(), PipelineConfig(context_length=16)
@@ -203,7 +204,8 @@ def test_each_matrices_slide_says_what_to_see_in_its_squares(open_page):
 def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_token_table(method):
     from dataclasses import replace
 
-    from core.config import FAMILIES, FamilyConfig, PipelineConfig
+    from core.config import FamilyConfig, PipelineConfig
+    from core.positional.family import FAMILIES
     from ui.families.compare import similarity_families, similarity_settings, similarity_view
 
     assert similarity_families() == ["learned", "sinusoidal", "rope"]

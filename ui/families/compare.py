@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.config import FamilyConfig, PipelineConfig
 from core.embeddings import TableRows
 from core.families import (
     CURVE_POINTS,
@@ -23,6 +23,7 @@ from core.families import (
     similarity_findings,
 )
 from core.pipeline import sample_indices
+from core.positional.family import FAMILIES
 from core.similarity import cosine_matrix, mean_by_distance
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.glossary import define

@@ -23,7 +23,8 @@ from core.attention.compare import DIAGONAL, NONE, PLACES, KeyWeight, every_fami
 from core.attention.display import chart_bytes, heatmap_frame, shown_note, shown_positions, token_labels
 from core.attention.heads import first_block_state
 from core.order import first_moved, shared_tokens
-from core.positional import FAMILIES, FamilyConfig
+from core.positional import FamilyConfig
+from core.positional.family import FAMILIES
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
 from core.training.model import GPTConfig, TinyGPT, init_weights, trainable_methods

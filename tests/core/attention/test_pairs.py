@@ -18,7 +18,8 @@ from core.attention.compare import (
 )
 from core.attention.facts import key_fact
 from core.order import reordering_sentence
-from core.positional import FAMILIES, FamilyConfig
+from core.positional import FamilyConfig
+from core.positional.family import FAMILIES
 from core.positional.t5 import last_distinct_distance, t5_bias_table
 
 FAM = FamilyConfig()  # 8 heads: ALiBi's head 1 has slope 2^-1

@@ -8,12 +8,13 @@ import pytest
 import torch
 from streamlit import dataframe_util
 
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.config import FamilyConfig, PipelineConfig
 from core.embeddings import _row_seed
 from core.families import CURVE_POINTS, drawn_span, position_logits
 from core.pipeline import sample_indices
 from core.positional import apply_rope, shaw_relative_indices, sinusoidal_at, t5_relative_bucket
 from core.positional.alibi import get_slopes
+from core.positional.family import FAMILIES
 from core.positional.shaw import ROW_SEED
 from core.scripts.families import CANONICAL_HEADING, canonical, families_script
 from ui.families.compare import SCORE, method_rows
