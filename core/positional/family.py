@@ -1,13 +1,11 @@
-"""What a positional-encoding family is, as one record: every page, script, fact and the model read it.
+"""What a positional-encoding family is, as one record: every page, script, fact box and the model read it.
 
-A family is one module in ``core/positional/`` that ends with ``FAMILY = Family(...)``, and one line
-in the list in ``core/positional/__init__.py``, which registers it in ``FAMILIES`` in the app's order.
-Its record holds its name and citation, where position enters, its settings (``Param``), its
-parameter count, its position-only logit, the hooks the tiny GPT and the Attention page call, the
-code each page's script shows (``ScriptCode``), its key fact and its colour. Every field past
-``describe_logits`` is optional: a family that gives none gets a generic one, built from its hooks or
-its words (``where``, ``gives``, ``source``) where it is used, and ``NEXT_FAMILY_COLOR``. A close-up
-view ``ui/families/<name>.py`` is optional too. ``register`` adds one at run time (the tests do).
+To add a family, write one module in ``core/positional/`` that ends with ``FAMILY = Family(...)``, and
+add its module's name to ``FAMILY_MODULES`` in ``core/positional/__init__.py``; nothing else. Only the
+fields up to ``describe_logits`` are required. For any other a family leaves out, whatever reads it
+uses a generic one, built from the family's hooks or its words (``where``, ``gives``, ``source``), and
+its colour and dash are the ones ``core.views.colors`` keeps for a new family; a close-up view
+``ui/families/<name>.py`` is optional too. ``register`` adds a family at run time (the tests do).
 """
 
 from __future__ import annotations
@@ -109,8 +107,10 @@ Code = tuple[Callable | str, ...]
 class ScriptCode:
     """What each page's script (``core.scripts``) shows of a family, in the scripts' own names.
 
-    Every piece is optional: for one a family leaves empty, the script writes a generic piece that calls
-    the family's record through the app (so that script runs from the app's folder).
+    Every piece is optional. For one a family leaves empty, the script writes what its hooks need: lines
+    that call them through the app (that script then runs from the app's folder only), its settings'
+    lines from its ``params``, a pair's plain term; and nothing where there is nothing to show (no
+    functions, no tables, no trained table to measure).
     """
 
     # Its functions as its paper writes them: the Families, Training and Why position? scripts.
