@@ -52,9 +52,9 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.config import FAMILIES, MAX_BATCH, MAX_CONTEXT, MAX_DIM, MAX_VOCAB  # noqa: E402
+from core.config import MAX_BATCH, MAX_CONTEXT, MAX_DIM, MAX_VOCAB  # noqa: E402
 from core.order import max_sentence_tokens  # noqa: E402
-from core.positional.family import all_params  # noqa: E402
+from core.positional.family import FAMILIES, all_params  # noqa: E402
 from core.serving.budget import MAX_TEXT_BYTES, MAX_TEXT_CHARS, SERVER_BYTES  # noqa: E402
 from core.serving.memory_governor import SWEEP_AFTER_SECONDS  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server  # noqa: E402

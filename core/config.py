@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.positional import FAMILIES, FamilyConfig
-from core.positional.family import MAX_USED_LENGTH
+from core.positional.family import FAMILIES, MAX_USED_LENGTH, FamilyConfig
 from core.text.tokenizer import MIN_VOCAB_SIZE, check_vocab_size
 
 __all__ = ["FAMILIES", "MAX_USED_LENGTH", "FamilyConfig", "PipelineConfig"]

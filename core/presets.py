@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.positional.family import FAMILIES, FamilyConfig
 from core.text.data import num_windows
 
 GPT2_VOCAB = 50257
@@ -51,13 +52,13 @@ class Preset:
         return self.stride, max(1, min(batch_size, windows))
 
     def embedding_parameters(self) -> int:
-        """Parameters of the input tables: the token table, plus learned positions or T5's biases."""
+        """Parameters of the input tables: the token table, plus its family's trained position numbers
+        (``Family.parameter_count``: learned positions, or T5's biases, one table per stack)."""
         V, d = self.vocab_size, self.dim
-        if self.method == "learned":
-            return V * d + self.context_length * d
-        if self.method == "t5":
-            return V * d + 2 * self.buckets * self.heads  # encoder and decoder each have one bias table
-        return V * d
+        settings = {"heads": self.heads, "buckets": self.buckets, "max_distance": self.max_distance}
+        fam = FamilyConfig(**{key: value for key, value in settings.items() if value is not None})
+        stacks = 2 if self.architecture == "t5" else 1  # T5: an encoder and a decoder, a bias table each
+        return V * d + stacks * FAMILIES[self.method].parameter_count(self.context_length, d, fam)
 
     def total_parameters(self) -> int:
         """The whole model's parameters, from the architecture (biases and norms included)."""

@@ -7,8 +7,8 @@ import streamlit as st
 from core.attention.facts import key_fact
 from core.attention.headline import pairs_of
 from core.attention.sentences import check_settings, trained_maps
-from core.config import FAMILIES
 from core.order import check_sentence_tokens, mid_sentence
+from core.positional.family import FAMILIES
 from core.scripts.attention import attention_script
 from core.text import token_strings
 from core.views.glossary import named

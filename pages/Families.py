@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from core.config import FAMILIES
 from core.families import drawn_span, families_answer
+from core.positional.family import FAMILIES
 from core.scripts.families import families_script
 from core.serving import families_view_bytes
 from ui.answer import Answer, answer_slot, show_answer

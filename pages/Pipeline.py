@@ -4,8 +4,11 @@ import dataclasses
 
 import streamlit as st
 
-from core.config import FAMILIES
-from core.pipeline import book_text_note, pipeline_steps
+from core.pipeline import (
+    book_text_note,
+    pipeline_steps,
+)
+from core.positional.family import FAMILIES
 from core.scripts.pipeline import pipeline_script
 from core.text import TextTooShort, endoftext_id, partial_batch_note, tokenizer_name
 from core.views import escape_markdown

@@ -5,11 +5,12 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.scripts.training import training_script
 from core.text import TextTooShort
 from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key, trainable_methods
 from core.training.answer import before_run, cannot_train, intro
+from core.training.model import learning_methods
 from core.views.units import listing, plural
 from ui.answer import answer_slot
 from ui.app import checked_settings
@@ -52,7 +53,7 @@ if cfg.method not in trainable_methods():  # e.g. the T5 preset: a way forward, 
     st.button(
         "Train with learned positions",
         key="use_learned",
-        on_click=lambda: st.session_state.update(method="learned"),
+        on_click=lambda: st.session_state.update(method=learning_methods()[0]),
     )
     st.stop()
 try:

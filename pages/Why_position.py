@@ -5,7 +5,6 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from core.config import FAMILIES
 from core.order import (
     check_sentence_tokens,
     compare_orders,
@@ -17,6 +16,7 @@ from core.order import (
     shared_tokens,
     shuffle_sentences,
 )
+from core.positional.family import FAMILIES
 from core.scripts.why_position import why_position_script
 from core.text import token_strings
 from core.views import escape_markdown
@@ -153,7 +153,7 @@ if slides.shows(2):
                 + (
                     "The table is random and untrained, so the exact cosine is chance; that it is below 1 "
                     "is not."
-                    if cfg.method == "learned"
+                    if family.seeded  # a table drawn at random, which training would change
                     else ""
                 )
             )

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from core.views.glossary import GLOSSARY, gloss, named
 from ui.presenter import presenting
 from ui.state.presets import to_custom

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.positional.family import FAMILIES
 from core.presets import GPT2_VOCAB, Preset
 from core.views.glossary import define
 from core.views.units import human_bytes
@@ -27,7 +28,8 @@ def preset_panel(preset: Preset) -> None:
         st.caption(f"Each parameter takes 4 bytes in float32 and 2 in {define('bf16')}.")
         rows = [("token table", token_table)]
         if position := tables - token_table:  # learned positions, or T5's biases; none for the others
-            name = "position table" if preset.method == "learned" else "T5's position biases"
+            family = FAMILIES[preset.method]
+            name = family.parameters_name or f"{family.label}'s position numbers"
             rows += [(name, position), ("embedding tables (the two above)", tables)]
         rows.append(("whole model", preset.total_parameters()))
         frame = pd.DataFrame(

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
+from core.positional.family import FAMILIES
 from ui.state.named_choice import named_choice
 from ui.state.presets import PRESET_KEYS, preset_choice, to_custom
 from ui.state.url_keys import register_url_keys, url_bound

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 import torch
 from torch.nn import functional as F
 
-from core.positional import FAMILIES
-from core.positional.family import seeded_normal
+from core.positional.family import FAMILIES, seeded_normal
 from core.training.model import SIZES, GPTConfig
 
 PROJECTION_STREAM = 100  # W_q of head h is stream 100 + 2h, W_k 101 + 2h (``seeded_normal``)

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 import torch
 
-from core.positional import FAMILIES
-from core.positional.family import Family, FamilyConfig, ScoreInputs
+from core.positional.family import FAMILIES, Family, FamilyConfig, ScoreInputs
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,16 @@
-"""Positional-encoding families, one module each, and ``FAMILIES``, the registry every page reads.
+"""Positional-encoding families, one module each, registered in ``FAMILIES`` from the one list below.
 
-Each module ends with ``FAMILY = register(Family(...))`` (see ``core.positional.family``); importing
-them below, in the order the app lists them, fills ``FAMILIES``. To add a family, write its module,
-import it here, and give it a close-up view in ``ui/families/``.
+To add a family: write its module here, ending with ``FAMILY = Family(...)`` (``core.positional.family``
+says what each field is and which are optional), and add its module's name to ``FAMILY_MODULES`` where
+the app should list it. ``FAMILIES`` is defined in ``core.positional.family``: import it from there.
 """
 
-# isort: skip_file
-# The imports register the families: their order is the app's order (NoPE first, RoPE last).
-from core.positional.nope import nope
-from core.positional.learned import learned_rows
-from core.positional.sinusoidal import (
-    LAYOUTS,
-    check_sinusoidal,
-    sinusoidal,
-    sinusoidal_at,
-    sinusoidal_inv_freq,
-    sinusoidal_wavelengths,
-)
-from core.positional.shaw import shaw_attention, shaw_relative_indices
-from core.positional.t5 import check_t5_buckets, t5_relative_bias, t5_relative_bucket
+from importlib import import_module
+
 from core.positional.alibi import alibi_bias, alibi_slopes
+from core.positional.family import FAMILIES, Family, FamilyConfig, Param, register
+from core.positional.learned import learned_rows
+from core.positional.nope import nope
 from core.positional.rope import (
     apply_rope,
     apply_rotary,
@@ -28,7 +19,29 @@ from core.positional.rope import (
     rope_pairing_permutation,
     rotate_half,
 )
-from core.positional.family import FAMILIES, Family, FamilyConfig, Param
+from core.positional.shaw import shaw_attention, shaw_relative_indices
+from core.positional.sinusoidal import (
+    LAYOUTS,
+    check_sinusoidal,
+    sinusoidal,
+    sinusoidal_at,
+    sinusoidal_inv_freq,
+    sinusoidal_wavelengths,
+)
+from core.positional.t5 import check_t5_buckets, t5_relative_bias, t5_relative_bucket
+
+# Every family's module, in the app's order (NoPE first, RoPE last): FAMILIES is filled from this list.
+FAMILY_MODULES = (
+    "core.positional.nope",
+    "core.positional.learned",
+    "core.positional.sinusoidal",
+    "core.positional.shaw",
+    "core.positional.t5",
+    "core.positional.alibi",
+    "core.positional.rope",
+)
+for module in FAMILY_MODULES:
+    register(import_module(module).FAMILY)
 
 __all__ = [
     "FAMILIES",

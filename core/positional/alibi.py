@@ -11,8 +11,9 @@ import math
 
 import torch
 
-from core.positional.family import Family, FamilyConfig, LogitInputs, register
+from core.positional.family import Family, FamilyConfig, LogitInputs, ScriptCode
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
+from core.views.units import listing
 
 
 # The reference's own text, as the page's scripts show it: slopes 2^(-8/n), 2^(-16/n), …, 2^(-8) for
@@ -93,23 +94,57 @@ def describe_alibi(
     return f"{label} is {shape}: {slope:+.4g} per token of distance (head 1's slope), with no end."
 
 
-register(
-    Family(
-        name="alibi",
-        label="ALiBi",
-        kind="relative",
-        injects="score bias",
-        where="ALiBi lowers the attention between two tokens by a penalty that grows with their distance",
-        source="Press, Smith & Lewis 2022",
-        extrapolates=alibi_past,
-        help="alibi: lowers the attention score of two tokens by a fixed amount per token of distance "
-        "between them; each head has its own amount, nothing to train.",
-        gives="lowers the score of two tokens by a fixed amount for each token of distance between them",
-        color=FAMILY_COLORS["alibi"],
-        dash=FAMILY_DASHES["alibi"],
-        logits=alibi_logits,
-        describe_logits=describe_alibi,
-        trainable=True,
-        attention_bias=alibi_attention_bias,
+def alibi_fact(fam: FamilyConfig, head: int, distances: list[int], causal: bool, consequence: bool) -> str:
+    """ALiBi's key fact on the Attention page: the head's slope, and what it adds at the pairs' distances."""
+    m = get_slopes(fam.heads)[head]
+    at = listing([f"{-m * d:+.4g} for a key {d} token{'s' if d != 1 else ''} back" for d in distances])
+    return (
+        f"ALiBi gives head {head + 1} of {fam.heads} the slope m = {m:.4g} and adds −m·(i − j) to every "
+        f"score, whatever the tokens" + (f": {at}." if consequence else ".")
     )
+
+
+CODE = ScriptCode(
+    functions=(get_slopes,),
+    curve="(torch.tensor(get_slopes(heads))[0] * -distances).double()  # -m·r, head 1's slope",
+    attention_cell=(
+        get_slopes,
+        """slope = torch.tensor(get_slopes(heads))[head - 1]  # m of the head shown
+print("slope m:", slope.item())""",
+    ),
+    attention_scores="""distance = (positions[:, None] - positions[None, :]).float()  # [T, T] i − j
+scores = content - (slope * distance).double()  # −m·(i − j)""",
+    training_functions=(
+        get_slopes,
+        """\
+def alibi_bias(num_heads, context_length):  # head h adds -m_h·(i - j) to the logit of query i, key j
+    slopes, position = torch.tensor(get_slopes(num_heads)), torch.arange(context_length)  # [H], [T]
+    distance = (position[:, None] - position[None, :]).float()  # [T, T] i - j
+    return -(slopes[:, None, None] * distance)  # [H, T, T]""",
+    ),
+    training_mask="# New: a per-head penalty on distance\nmask = mask + alibi_bias(H, T)  # [H, T, T]",
+)
+
+FAMILY = Family(
+    name="alibi",
+    label="ALiBi",
+    kind="relative",
+    injects="score bias",
+    where="ALiBi lowers the attention between two tokens by a penalty that grows with their distance",
+    source="Press, Smith & Lewis 2022",
+    extrapolates=alibi_past,
+    help="alibi: lowers the attention score of two tokens by a fixed amount per token of distance "
+    "between them; each head has its own amount, nothing to train.",
+    gives="lowers the score of two tokens by a fixed amount for each token of distance between them",
+    logits=alibi_logits,
+    describe_logits=describe_alibi,
+    trainable=True,
+    attention_bias=alibi_attention_bias,
+    color=FAMILY_COLORS["alibi"],
+    dash=FAMILY_DASHES["alibi"],
+    code=CODE,
+    key_fact=alibi_fact,
+    curve_reads_seed_and_dim=False,  # a line from the heads' slopes alone
+    stays_in_training="ALiBi makes a token count for less the farther back it stands, by amounts a formula "
+    "fixes: training leaves those as they are and shapes the rest of the model to use them.",
 )

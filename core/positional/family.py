@@ -1,10 +1,11 @@
-"""What a positional-encoding family is, as one record: every page and the model read it from here.
+"""What a positional-encoding family is, as one record: every page, script, fact box and the model read it.
 
-Each module in ``core.positional`` ends with ``FAMILY = Family(...)``: its name and citation, where
-position enters, its settings (``Param``: URL key, default, limits), its parameter count, its
-position-only logit and, if a tiny GPT can train with it, the hooks the model calls. The registry
-``core.positional.FAMILIES`` lists them; adding a family is a module here plus its close-up view in
-``ui/families/``.
+To add a family, write one module in ``core/positional/`` that ends with ``FAMILY = Family(...)``, and
+add its module's name to ``FAMILY_MODULES`` in ``core/positional/__init__.py``; nothing else. Only the
+fields up to ``describe_logits`` are required. For any other a family leaves out, whatever reads it
+uses a generic one, built from the family's hooks or its words (``where``, ``gives``, ``source``), and
+its colour and dash are the ones ``core.views.colors`` keeps for a new family; a close-up view
+``ui/families/<name>.py`` is optional too. ``register`` adds a family at run time (the tests do).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import torch
 from torch import nn
 
 from core.embeddings import TableRows
+from core.views.colors import NEXT_FAMILY_COLOR, NEXT_FAMILY_DASH
 from core.views.glossary import define
 
 
@@ -37,6 +39,12 @@ class Param:
     # What the list shows for each of ``options``, in the same order, in a student's words (the URL and
     # the code keep the options themselves); none: the options as they are.
     option_words: tuple[str, ...] = ()
+    script: str = ""  # its comment in a script's settings ("" : its label); may go on as "\n# ..." lines
+
+    def script_line(self, value: object) -> str:
+        """Its line in a script's settings: ``key = value  # comment`` (strings in double quotes)."""
+        literal = f'"{value}"' if isinstance(value, str) else repr(value)
+        return f"{self.key} = {literal}  # {self.script or self.label}"
 
     def shown(self, value: object) -> str:
         """What the list shows for the option ``value``."""
@@ -90,6 +98,57 @@ def no_parameters(context_length: int, dim: int, fam: FamilyConfig) -> int:
     return 0
 
 
+# A piece of a script: the app's own functions (shown as their source, core.scripts.common.source) and
+# lines of code, in order; the script puts two blank lines between them.
+Code = tuple[Callable | str, ...]
+
+
+@dataclass(frozen=True)
+class ScriptCode:
+    """What each page's script (``core.scripts``) shows of a family, in the scripts' own names.
+
+    Every piece is optional. For one a family leaves empty, the script writes what its hooks need: lines
+    that call them through the app (that script then runs from the app's folder only), its settings'
+    lines from its ``params``, a pair's plain term; and nothing where there is nothing to show (no
+    functions, no tables, no trained table to measure).
+    """
+
+    # Its functions as its paper writes them: the Families, Training and Why position? scripts.
+    functions: Code = ()
+    # The Families script (chart 1): lines drawing its untrained tables (a seeded family's come right
+    # after the token table), lines that prepare its curve, and its curve, an expression of the
+    # distances [R] that gives [R] float64, with its comment.
+    tables: str = ""
+    curve_setup: str = ""
+    curve: str = ""
+    # The Pipeline's and Why position?'s lines that make ``pos_embeddings``, [T, d] and [N, d], after
+    # ``functions`` (an additive family; a seeded one's lines come after the scripts' note on its draws).
+    pipeline_rows: str = ""
+    why_position_rows: str = ""
+    # The Attention script, one head: its settings' lines (a template of the families' settings
+    # ``fam``), its cell, the lines of ``attention(tok)`` that make ``scores`` [T, T] (from ``content``,
+    # ``q0``, ``k0``, ``tok``, ``positions``), and a pair's own term read from a map ``m``.
+    attention_settings: str = ""
+    attention_cell: Code = ()
+    attention_scores: str = ""
+    attention_term: str = ""
+    # The Training script's tiny GPT (a trainable family): its functions (default ``functions``), and the
+    # lines of ``TinyGPT.__init__``, of its forward on ``input_embeddings``, of the attention on ``q``
+    # and ``k``, and on the ``mask``, each led by a "# ..." line that says what it does; and its trained
+    # table, whose neighbours' likeness the run records.
+    training_functions: Code | None = None
+    training_init: str = ""
+    training_input: str = ""
+    training_qk: str = ""
+    training_mask: str = ""
+    training_table: str = ""
+
+
+# A family's key fact on the Attention page: (fam, head 0-based, the distances back its pairs use, each
+# ≥ 1, causal, consequence: also what follows for a pair's term) -> one or a few sentences.
+KeyFact = Callable[["FamilyConfig", int, list[int], bool, bool], str]
+
+
 @dataclass(frozen=True)
 class Family:
     """A positional-encoding family as a student meets it, and what the app computes with it."""
@@ -105,8 +164,6 @@ class Family:
     extrapolates: str | Callable[[int, int, FamilyConfig], str]
     help: str  # one line for the sidebar's method picker, "name: ..." in the lecture's words
     gives: str  # what it gives a position, a clause after its name ("gives each position ..."), plain words
-    color: str  # its colour on every chart (``core.views.colors.FAMILY_COLORS``)
-    dash: tuple[int, ...]  # its line's dash where families share a chart (``FAMILY_DASHES``)
     logits: Callable[[LogitInputs], torch.Tensor]  # position-only logit [R] float64 at ``distances``
     describe_logits: Callable[[str, torch.Tensor, torch.Tensor, int, FamilyConfig], str]
     # (label, r [R], y [R], T, fam) -> one sentence on what its logit curve shows, from the numbers
@@ -131,6 +188,17 @@ class Family:
     # A term of one head's scores that needs the family's own tables or the queries (T5's bucket bias,
     # Shaw's q·a^K), added to q·kᵀ/√dh: ScoreInputs -> [T, T] (the Attention page, core.attention).
     score_bias: Callable[[ScoreInputs], torch.Tensor] | None = None
+    # Its colour on every chart and its line's dash where families share one: the seven's from
+    # ``core.views.colors.FAMILY_COLORS`` and ``FAMILY_DASHES``, a new family's the one kept for it.
+    color: str = NEXT_FAMILY_COLOR
+    dash: tuple[int, ...] = NEXT_FAMILY_DASH
+    code: ScriptCode = ScriptCode()  # what the pages' scripts show of it
+    key_fact: KeyFact | None = None  # none: a fact from ``where`` and its hooks (core.attention.facts)
+    curve_reads_seed_and_dim: bool = True  # False: chart 1's curve is the same at every seed and d
+    featured: bool = False  # the one of its kind the pages offer as the example (what most models use)
+    # The Training page: how it gives position and that training leaves it as it is ("": from its label).
+    stays_in_training: str = ""
+    parameters_name: str = ""  # what a model's parameter count calls its trained numbers ("": from its label)
 
     @property
     def additive(self) -> bool:
@@ -152,6 +220,7 @@ HEADS = Param(
     "numbers; Shaw and RoPE work on each head's share of a vector, d / H numbers.",
     low=1,
     high=128,
+    script="H",
     words=f"{define('head', 'Heads')}: some methods give each head numbers of its own, others work on each "
     "head's share of a vector, d / H numbers.",
 )
@@ -163,6 +232,7 @@ EXTRAPOLATE = Param(
     "this many times T.",
     options=(1, 2, 4, 8),
     option_words=("T, the trained length", "2 × T", "4 × T", "8 × T"),
+    script="used length = extrapolate × T",
 )
 MAX_USED_LENGTH = 65_536  # positions any family is evaluated at (used length = factor × context)
 
@@ -238,12 +308,14 @@ def _family_config(values: tuple) -> FamilyConfig:
     return FamilyConfig(**dict(values))
 
 
-FAMILIES: dict[str, Family] = {}  # name -> family, in the order the app lists them
+FAMILIES: dict[str, Family] = {}  # name -> family, in the app's order: core.positional's list fills it
 
 
 def register(family: Family) -> Family:
-    """Add ``family`` to ``FAMILIES`` (each family module does, as ``core.positional`` imports it)."""
-    FAMILIES[family.name] = family
+    """Add ``family`` to ``FAMILIES``, last: the list in ``core.positional`` does for each module, and a
+    caller may at run time. Raises ``ValueError`` when another record already has its name."""
+    if FAMILIES.setdefault(family.name, family) is not family:
+        raise ValueError(f"A family named {family.name!r} is already registered.")
     return family
 
 

@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from core.embeddings import TableRows, learned_position_rows
-from core.positional.family import Family, FamilyConfig, LogitInputs, Param, additive_logits, register
+from core.positional.family import Family, FamilyConfig, LogitInputs, Param, ScriptCode, additive_logits
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 from core.views.glossary import define
 
@@ -29,6 +29,7 @@ INIT = Param(
         "spread 0.01, as GPT-2's code (openai)",
         "spread 0.02, as Hugging Face's GPT-2 (hf)",
     ),
+    script="std: torch 1 (nn.Embedding), openai 0.01 (GPT-2's code), hf 0.02 (HF's GPT-2)",
 )
 
 
@@ -96,32 +97,60 @@ def learned_logits(x: LogitInputs) -> torch.Tensor:
     return additive_logits(x, rows_end=x.context_length)  # no row at T or later: NaN
 
 
-register(
-    Family(
-        name="learned",
-        label="Learned absolute",
-        kind="absolute",
-        injects="input add",
-        where="the learned table adds one trained vector per position to the input",
-        source="GPT-2 (Radford et al. 2019)",
-        extrapolates=learned_past,
-        help="learned: one vector per position, optimized in training (GPT-2, the lecture's code).",
-        gives="gives each position its own row of a table, a vector that training optimizes like the token "
-        "embeddings",
-        color=FAMILY_COLORS["learned"],
-        dash=FAMILY_DASHES["learned"],
-        logits=learned_logits,
-        describe_logits=describe_learned,
-        params=(INIT,),
-        parameter_count=lambda T, d, fam: T * d,
-        input_rows=learned_rows,
-        fixed_length=True,
-        table_name="pos_embedding_layer",
-        input_note=f"Learned: random for now, drawn from {define('N(0, 1)')}; training changes them later.",
-        seeded=True,
-        pipeline_code="pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
-        "pos_embeddings = pos_embedding_layer(torch.arange(max_length))",
-        trainable=True,
-        input_module=LearnedPositions,
-    )
+# Each init's std as the scripts write it out: {"torch": 1.0, ...}.
+STDS = "{" + ", ".join(f'"{name}": {std}' for name, std in INITS.items()) + "}"
+CODE = ScriptCode(
+    tables="""pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)  # the next draws
+std = {stds}[init]  # N(0, std²) from the N(0, 1) draws
+pos_embeddings = pos_embedding_layer.weight.detach() * std  # [T, d]
+print("pos_embeddings:", pos_embeddings.shape)""".replace("{stds}", STDS),
+    curve_setup="""\
+learned = input_logit(pos_embeddings[distances[distances < context_length]])  # [R'] no row at T or later""",
+    curve="learned",
+    pipeline_rows="""pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)
+pos_embeddings = pos_embedding_layer(torch.arange(max_length))  # [T, d]""",
+    why_position_rows="""context_length = max(context_length, num_positions)
+pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)
+pos_embeddings = pos_embedding_layer(torch.arange(num_positions))  # [N, d]""",
+    attention_settings='init = "{fam.init}"  # the table\'s std: torch 1, openai 0.01, hf 0.02',
+    attention_cell=(
+        f"""pos_embedding_layer = torch.nn.Embedding(max(context_length, num_positions), output_dim)
+std = {INITS}[init]  # N(0, std²) from the N(0, 1) draws
+pos_embeddings = pos_embedding_layer.weight[:num_positions] * std  # [N, d]""",
+    ),
+    training_init="""# GPT-2: one trained row per position, none past T
+self.pos_embedding_layer = nn.Embedding(cfg.context_length, cfg.emb_dim)""",
+    training_input="""pos_embeddings = self.pos_embedding_layer(torch.arange(T))  # [T, d]
+input_embeddings = input_embeddings + pos_embeddings  # [B, T, d] + [T, d]""",
+    training_table="model.pos_embedding_layer.weight",
+)
+
+FAMILY = Family(
+    name="learned",
+    label="Learned absolute",
+    kind="absolute",
+    injects="input add",
+    where="the learned table adds one trained vector per position to the input",
+    source="GPT-2 (Radford et al. 2019)",
+    extrapolates=learned_past,
+    help="learned: one vector per position, optimized in training (GPT-2, the lecture's code).",
+    gives="gives each position its own row of a table, a vector that training optimizes like the token "
+    "embeddings",
+    logits=learned_logits,
+    describe_logits=describe_learned,
+    params=(INIT,),
+    parameter_count=lambda T, d, fam: T * d,
+    input_rows=learned_rows,
+    fixed_length=True,
+    table_name="pos_embedding_layer",
+    input_note=f"Learned: random for now, drawn from {define('N(0, 1)')}; training changes them later.",
+    seeded=True,
+    pipeline_code="pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
+    "pos_embeddings = pos_embedding_layer(torch.arange(max_length))",
+    trainable=True,
+    input_module=LearnedPositions,
+    color=FAMILY_COLORS["learned"],
+    dash=FAMILY_DASHES["learned"],
+    code=CODE,
+    parameters_name="position table",
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 
-from core.positional.family import Family, FamilyConfig, LogitInputs, register
+from core.positional.family import Family, FamilyConfig, LogitInputs, ScriptCode
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 
@@ -39,21 +39,27 @@ def describe_nope(
     return f"{label} is {zero}: the score cannot depend on order."
 
 
-register(
-    Family(
-        name="nope",
-        label="NoPE",
-        kind="none",
-        injects="nowhere",
-        where="",
-        source="the lesson's starting point",
-        extrapolates="nothing: it has no positions to run out of",
-        help="nope: no position at all: each input embedding is its token embedding alone.",
-        gives="gives a position nothing, so each input embedding is its token embedding alone",
-        color=FAMILY_COLORS["nope"],
-        dash=FAMILY_DASHES["nope"],
-        logits=nope_logits,
-        describe_logits=describe_nope,
-        trainable=True,
-    )
+FAMILY = Family(
+    name="nope",
+    label="NoPE",
+    kind="none",
+    injects="nowhere",
+    where="",
+    source="the lesson's starting point",
+    extrapolates="nothing: it has no positions to run out of",
+    help="nope: no position at all: each input embedding is its token embedding alone.",
+    gives="gives a position nothing, so each input embedding is its token embedding alone",
+    logits=nope_logits,
+    describe_logits=describe_nope,
+    trainable=True,
+    color=FAMILY_COLORS["nope"],
+    dash=FAMILY_DASHES["nope"],
+    code=ScriptCode(
+        curve="torch.zeros(len(distances), dtype=torch.float64)  # position adds nothing",
+        attention_scores="scores = content  # NoPE: position enters nowhere; only the mask can tell orders "
+        "apart",
+    ),
+    curve_reads_seed_and_dim=False,  # zero at every seed and d
+    stays_in_training="NoPE adds no position at all: the model knows order only because each token sees just "
+    "the tokens before it, and training has no position numbers to change.",
 )

@@ -17,7 +17,7 @@ import math
 
 import torch
 
-from core.positional.family import Family, FamilyConfig, LogitInputs, Param, content_vector, register
+from core.positional.family import Family, FamilyConfig, LogitInputs, Param, ScriptCode, content_vector
 from core.positional.sinusoidal import BASE, check_base
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 from core.views.units import count_of, plural
@@ -146,6 +146,7 @@ PAIRING = Param(
     "Face's code. The same turning, with the numbers in another order.",
     options=PAIRINGS,
     option_words=("neighbours: 0 and 1, 2 and 3, … (the paper)", "i and i + dh/2 (GPT-NeoX, Hugging Face)"),
+    script="(2i, 2i+1): RoFormer, Meta's LLaMA; halves (i, i + d/2): rotate_half, NeoX, HF",
 )
 
 
@@ -218,27 +219,59 @@ def describe_rope(
     )
 
 
-register(
-    Family(
-        name="rope",
-        label="RoPE",
-        kind="relative",
-        injects="query/key rotation",
-        where="RoPE turns the vectors that attention compares by an angle that grows with the position",
-        source="Su et al. 2021 (RoFormer)",
-        extrapolates=rope_past,
-        help="rope: turns each query and key by an angle that grows with its position, so their score "
-        "depends only on their distance; nothing to train.",
-        gives="turns the two vectors a score compares by angles that grow with their positions, so the "
-        "score depends only on their distance",
-        color=FAMILY_COLORS["rope"],
-        dash=FAMILY_DASHES["rope"],
-        logits=rope_logits,
-        describe_logits=describe_rope,
-        params=(BASE, PAIRING),
-        check=check_rope,
-        vectors=rotated_ones,
-        trainable=True,
-        rotate=apply_rope,
+def rope_fact(fam: FamilyConfig, head: int, distances: list[int], causal: bool, consequence: bool) -> str:
+    """RoPE's key fact on the Attention page: the turning, and that a score then sees the distance only."""
+    turns = "RoPE turns each query and key by an angle proportional to its position"
+    if not consequence:
+        return f"{turns}."
+    return (
+        f"{turns}, so for the same two vectors the score depends only on the distance i − j: they score the "
+        "same at positions (7, 3) and (1007, 1003). Along a diagonal of these heatmaps the distance is the "
+        "same but the tokens differ, so the scores differ there; the same two tokens at the same distance "
+        "score the same."
     )
+
+
+CODE = ScriptCode(
+    functions=(rotate_half, apply_rotary),
+    curve_setup="""interleaved = pairing == "interleaved"
+q = apply_rotary(uh.expand(len(distances), head_dim), distances, base, interleaved)  # [R, dh] at r
+k = apply_rotary(uh[None], torch.zeros(1, dtype=torch.long), base, interleaved)[0]  # [dh] at 0""",
+    curve="(q @ k - uh @ uh) / math.sqrt(head_dim)  # depends on r only",
+    attention_settings="base = {fam.base!r}  # RoPE's frequency base",
+    attention_cell=(rotate_half, apply_rotary),
+    attention_scores="""\
+q, k = apply_rotary(q0, positions, base), apply_rotary(k0, positions, base)  # [T, dh] each
+scores = q @ k.T / math.sqrt(head_dim)  # [T, T]""",
+    attention_term='m["content"][i, j] + m["position"][i, j]  # RoPE: the rotated score',
+    training_qk="""# New: rotate queries and keys by their positions
+q, k = apply_rotary(q, positions), apply_rotary(k, positions)  # [B, H, T, d/H] each""",
+)
+
+FAMILY = Family(
+    name="rope",
+    label="RoPE",
+    kind="relative",
+    injects="query/key rotation",
+    where="RoPE turns the vectors that attention compares by an angle that grows with the position",
+    source="Su et al. 2021 (RoFormer)",
+    extrapolates=rope_past,
+    help="rope: turns each query and key by an angle that grows with its position, so their score "
+    "depends only on their distance; nothing to train.",
+    gives="turns the two vectors a score compares by angles that grow with their positions, so the "
+    "score depends only on their distance",
+    logits=rope_logits,
+    describe_logits=describe_rope,
+    params=(BASE, PAIRING),
+    check=check_rope,
+    vectors=rotated_ones,
+    trainable=True,
+    rotate=apply_rope,
+    color=FAMILY_COLORS["rope"],
+    dash=FAMILY_DASHES["rope"],
+    code=CODE,
+    key_fact=rope_fact,
+    featured=True,  # what most of today's models use
+    stays_in_training="RoPE turns vectors inside the model by an angle a formula fixes for each position: "
+    "training leaves those angles as they are and shapes the rest of the model to use them.",
 )

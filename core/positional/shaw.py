@@ -18,9 +18,9 @@ from core.positional.family import (
     LogitInputs,
     Param,
     ScoreInputs,
+    ScriptCode,
     content_vector,
     flat_tail_sentence,
-    register,
 )
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 from core.views.glossary import define
@@ -93,6 +93,7 @@ CLIP = Param(
     low=0,
     high=8_192,
     words=f"The {define('clip', 'clip k')}.",
+    script="Shaw's k: offsets past ±k share one vector",
 )
 
 
@@ -139,26 +140,76 @@ def describe_shaw(
     return flat_tail_sentence(label, r, y, f"clip {fam.clip}", last_distinct=fam.clip)
 
 
-register(
-    Family(
-        name="shaw",
-        label="Shaw relative",
-        kind="relative",
-        injects="key (and value) vectors",
-        where="Shaw relative adds a learned vector for each distance, up to a largest one, inside attention",
-        source="Shaw, Uszkoreit & Vaswani 2018",
-        extrapolates=shaw_past,
-        help="shaw: a learned vector for each distance between two tokens, used inside attention; all "
-        "distances past the clip k share one.",
-        gives="adds, inside attention, a learned vector for each distance between two tokens, one vector "
-        "shared by all distances past a limit",
-        color=FAMILY_COLORS["shaw"],
-        dash=FAMILY_DASHES["shaw"],
-        logits=shaw_logits,
-        describe_logits=describe_shaw,
-        params=(CLIP,),
-        # a^K and a^V, 2k + 1 rows of d/H each, shared across heads (paper §3.3)
-        parameter_count=lambda T, d, fam: 2 * (2 * fam.clip + 1) * (d // fam.heads),
-        score_bias=shaw_score_bias,
+def shaw_fact(fam: FamilyConfig, head: int, distances: list[int], causal: bool, consequence: bool) -> str:
+    """Shaw's key fact on the Attention page: one vector per distance up to the clip."""
+    learns = f"Shaw learns one vector aᴷ per distance, up to a {define('clip')} of ±{fam.clip}"
+    if not consequence:
+        return f"{learns}, and adds q·aᴷ/√dh to the score of a key that far from the query."
+    return (
+        f"{learns}: the term q·aᴷ/√dh depends on the query's token and the distance only, and all keys more "
+        f"than {fam.clip} tokens away share one vector."
     )
+
+
+# The app's row seeds (core.embeddings.row_seeded_rows) as the scripts write them: splitmix64 of seed, row.
+ROW_SEED = """def row_seed(seed, row):
+    x = (seed * 0x9E3779B97F4A7C15 + row * 0xBF58476D1CE4E5B9) % 2**64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) % 2**64
+    return (x ^ (x >> 31)) >> 1"""
+# Its a^K as the scripts draw it, row by row, for a head dim written as {head_dim}.
+KEY_VECTORS = """rel_k, g = torch.empty(2 * clip + 1, {head_dim}), torch.Generator()  # [2k + 1, dh]
+for row in range(2 * clip + 1):
+    rel_k[row].normal_(generator=g.manual_seed(row_seed(seed * 1_000_003 + 1, row)))"""
+CODE = ScriptCode(
+    functions=(
+        """def relative_positions(positions, clip):
+    # Shaw et al. 2018 §3.2; tensor2tensor _generate_relative_positions_matrix: clip(j − i, −k, k) + k
+    distance = positions[None, :] - positions[:, None]  # [P, P] j − i, query i (row), key j (column)
+    return distance.clamp(-clip, clip) + clip  # [P, P]""",
+    ),
+    tables="""\
+# Shaw's a^K has 2k + 1 rows of N(0, 1). The app seeds each row's generator on its own (splitmix64 of
+# seed and row), so that a clip of 8,192 costs only the rows it draws; the script does the same.
+"""
+    + ROW_SEED
+    + "\n\n\n"
+    + KEY_VECTORS.format(head_dim="head_dim"),
+    curve="rel_k.double()[relative_positions(distances, clip)[:, 0]] @ uh / math.sqrt(head_dim)  # u·a^K",
+    attention_settings="clip = {fam.clip}  # Shaw's k: offsets past ±k share one vector",
+    attention_cell=(
+        """\
+# Shaw et al. 2018 §3: a^K, one vector per clipped offset clip(j − i, −k, k): 2k + 1 rows,
+# N(0, 1) (untrained). The app seeds each row's generator on its own (splitmix64 of seed and row).
+"""
+        + ROW_SEED,
+        KEY_VECTORS.format(head_dim="output_dim // heads"),
+    ),
+    attention_scores="""\
+index = (positions[None, :] - positions[:, None]).clamp(-clip, clip) + clip  # [T, T] a^K's rows
+scores = content + (q0 @ rel_k.double().T).gather(1, index) / math.sqrt(head_dim)  # + q_i·a^K_ij/√dh""",
+)
+
+FAMILY = Family(
+    name="shaw",
+    label="Shaw relative",
+    kind="relative",
+    injects="key (and value) vectors",
+    where="Shaw relative adds a learned vector for each distance, up to a largest one, inside attention",
+    source="Shaw, Uszkoreit & Vaswani 2018",
+    extrapolates=shaw_past,
+    help="shaw: a learned vector for each distance between two tokens, used inside attention; all "
+    "distances past the clip k share one.",
+    gives="adds, inside attention, a learned vector for each distance between two tokens, one vector "
+    "shared by all distances past a limit",
+    logits=shaw_logits,
+    describe_logits=describe_shaw,
+    params=(CLIP,),
+    # a^K and a^V, 2k + 1 rows of d/H each, shared across heads (paper §3.3)
+    parameter_count=lambda T, d, fam: 2 * (2 * fam.clip + 1) * (d // fam.heads),
+    score_bias=shaw_score_bias,
+    color=FAMILY_COLORS["shaw"],
+    dash=FAMILY_DASHES["shaw"],
+    code=CODE,
+    key_fact=shaw_fact,
 )

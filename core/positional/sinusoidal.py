@@ -17,7 +17,7 @@ import torch
 from torch import nn
 
 from core.embeddings import TableRows
-from core.positional.family import Family, FamilyConfig, Param, additive_logits, register
+from core.positional.family import Family, FamilyConfig, Param, ScriptCode, additive_logits
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 
 LAYOUTS = ("interleaved", "concat", "fairseq")
@@ -107,6 +107,7 @@ BASE = Param(
     "How slow the slowest waves are, for the sinusoid and RoPE. Both use a vector's numbers two at a "
     "time: the first two go round once every 2π ≈ 6.3 positions, each next two more slowly, and the "
     "last about once every 2π × base positions. 10,000 in the 2017 paper; LLaMA 3 uses 500,000.",
+    script="sinusoidal and RoPE frequency base (10000 in the paper, 500000 in LLaMA 3)",
 )
 LAYOUT = Param(
     "layout",
@@ -121,6 +122,8 @@ LAYOUT = Param(
         "all sines, then all cosines",
         "sines, then cosines, other speeds (fairseq)",
     ),
+    script="Vaswani §3.5; concat: [sin | cos] (Transformer-XL, tensor2tensor)\n"
+    "# fairseq: [sin | cos] of base^(-i/(d/2-1)) (fairseq's SinusoidalPositionalEmbedding.get_embedding)",
 )
 
 
@@ -178,34 +181,51 @@ def describe_sinusoidal(
     )
 
 
-register(
-    Family(
-        name="sinusoidal",
-        label="Sinusoidal",
-        kind="absolute",
-        injects="input add",
-        where="the sinusoidal table adds one fixed wave vector per position to the input",
-        source="Vaswani et al. 2017 §3.5",
-        extrapolates=sinusoidal_past,
-        help="sinusoidal: one vector of fixed waves per position, nothing to train (the 2017 Transformer).",
-        gives="gives each position a vector of fixed waves, the same in every model and defined for any "
-        "position",
-        color=FAMILY_COLORS["sinusoidal"],
-        dash=FAMILY_DASHES["sinusoidal"],
-        logits=additive_logits,
-        describe_logits=describe_sinusoidal,
-        params=(BASE, LAYOUT),
-        check=check_sinusoidal_settings,
-        input_rows=sinusoidal_rows,
-        pipeline_code=(
-            "pos_embeddings = sinusoidal(torch.arange(max_length), output_dim)  # fixed, no parameters"
-        ),
-        table_name="sinusoidal(torch.arange(T), d)",
-        input_note=(
-            "Sinusoidal: fixed waves, fast in the first dimensions and slower in the later ones; nothing to "
-            "train."
-        ),
-        trainable=True,
-        input_module=SinusoidalPositions,
-    )
+CODE = ScriptCode(
+    functions=(sinusoidal,),
+    curve="input_logit(sinusoidal(distances, output_dim, base, layout))",
+    pipeline_rows="""\
+pos_embeddings = sinusoidal(torch.arange(context_length), output_dim)  # [T, d]: fixed, no parameters""",
+    why_position_rows="pos_embeddings = sinusoidal(torch.arange(num_positions), output_dim)  # [N, d]: fixed",
+    attention_settings="""base = {fam.base!r}  # frequency base
+layout = "{fam.layout}"  # or concat, fairseq""",
+    attention_cell=(
+        sinusoidal,
+        "pos_embeddings = sinusoidal(torch.arange(num_positions), output_dim, base, layout)  # [N, d]",
+    ),
+    training_input="""# §3.4: token embeddings × √d, or the waves would drown them
+d = self.cfg.emb_dim
+input_embeddings = input_embeddings * d**0.5 + sinusoidal(torch.arange(T), d)  # + [T, d]""",
+)
+
+FAMILY = Family(
+    name="sinusoidal",
+    label="Sinusoidal",
+    kind="absolute",
+    injects="input add",
+    where="the sinusoidal table adds one fixed wave vector per position to the input",
+    source="Vaswani et al. 2017 §3.5",
+    extrapolates=sinusoidal_past,
+    help="sinusoidal: one vector of fixed waves per position, nothing to train (the 2017 Transformer).",
+    gives="gives each position a vector of fixed waves, the same in every model and defined for any position",
+    logits=additive_logits,
+    describe_logits=describe_sinusoidal,
+    params=(BASE, LAYOUT),
+    check=check_sinusoidal_settings,
+    input_rows=sinusoidal_rows,
+    pipeline_code=(
+        "pos_embeddings = sinusoidal(torch.arange(max_length), output_dim)  # fixed, no parameters"
+    ),
+    table_name="sinusoidal(torch.arange(T), d)",
+    input_note=(
+        "Sinusoidal: fixed waves, fast in the first dimensions and slower in the later ones; nothing to "
+        "train."
+    ),
+    trainable=True,
+    input_module=SinusoidalPositions,
+    color=FAMILY_COLORS["sinusoidal"],
+    dash=FAMILY_DASHES["sinusoidal"],
+    code=CODE,
+    stays_in_training="Sinusoidal positions come from a formula of sine waves: training leaves them as they "
+    "are and shapes the rest of the model to use them.",
 )

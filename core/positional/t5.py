@@ -21,8 +21,8 @@ from core.positional.family import (
     LogitInputs,
     Param,
     ScoreInputs,
+    ScriptCode,
     flat_tail_sentence,
-    register,
     seeded_normal,
 )
 from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
@@ -143,6 +143,7 @@ BUCKETS = Param(
     low=2,
     high=1024,
     words=f"The {define('bucket', 'buckets')}, up to the max distance.",
+    script="T5's buckets",
 )
 MAX_DISTANCE = Param(
     "max_distance",
@@ -152,6 +153,7 @@ MAX_DISTANCE = Param(
     "begins a little before it.",
     low=1,
     high=MAX_USED_LENGTH,
+    script="T5: offsets past it share the last bucket",
 )
 
 
@@ -248,26 +250,62 @@ def describe_t5(label: str, r: torch.Tensor, y: torch.Tensor, context_length: in
     )
 
 
-register(
-    Family(
-        name="t5",
-        label="T5 bias",
-        kind="relative",
-        injects="score bias",
-        where="T5 bias adds a learned number for each range of distances to the attention between two tokens",
-        source="Raffel et al. 2020 (T5)",
-        extrapolates=t5_past,
-        help="t5: a learned number for each group of distances, added to the attention score; near "
-        "distances have a group each, far ones share wider and wider groups.",
-        gives="adds to the score of two tokens a learned number for their distance, one number per group of "
-        "distances, the far groups wider and wider",
-        color=FAMILY_COLORS["t5"],
-        dash=FAMILY_DASHES["t5"],
-        logits=t5_logits,
-        describe_logits=describe_t5,
-        params=(BUCKETS, MAX_DISTANCE),
-        check=lambda fam, dim, context_length: check_t5_buckets(fam.buckets, fam.max_distance),
-        parameter_count=lambda T, d, fam: fam.buckets * fam.heads,  # one scalar per bucket and head
-        score_bias=t5_score_bias,
+def t5_fact(fam: FamilyConfig, head: int, distances: list[int], causal: bool, consequence: bool) -> str:
+    """T5's key fact on the Attention page: its buckets, and the distance from which all share the last."""
+    start = last_distinct_distance(fam, bidirectional=not causal)
+    side = "looking back" if causal else "on each side"
+    return (
+        f"T5 sorts distances into {fam.buckets} {define('bucket', 'buckets')} and learns one number per "
+        "bucket and head "
+        f"(untrained here, so random): {side}, the nearest distances get a bucket each, farther ones "
+        f"share ever wider buckets, and every distance from {start:,} on shares the last one."
+        + (" The same distance always gets the same number." if consequence else "")
     )
+
+
+# HF T5's bias table, nn.Embedding(buckets, heads), untrained, as the scripts draw it (t5_bias_table).
+BIAS_TABLE = """t5_generator = torch.Generator().manual_seed(seed * 1_000_003 + 2)
+t5_bias = torch.randn(buckets, heads, generator=t5_generator) * output_dim**-0.5  # [buckets, H]"""
+CODE = ScriptCode(
+    functions=(_relative_position_bucket,),
+    tables="# T5: nn.Embedding(buckets, heads), standard deviation 1/√d as HF T5's _init_weights, own "
+    "generator.\n" + BIAS_TABLE,
+    curve_setup="""\
+bucket = _relative_position_bucket(-distances, False, buckets, max_distance)  # [R] key r back (causal)""",
+    curve="t5_bias[bucket, 0].double()  # a learned bias per bucket, head 1",
+    attention_settings="""buckets = {fam.buckets}  # T5's
+max_distance = {fam.max_distance}  # farther: one bucket""",
+    attention_cell=(
+        _relative_position_bucket,
+        "# nn.Embedding(buckets, heads) untrained: N(0, 1/d) as HF T5's _init_weights, from a generator of "
+        "its own\n" + BIAS_TABLE,
+    ),
+    attention_scores="""offset = positions[None, :] - positions[:, None]  # [T, T] j − i
+bucket = _relative_position_bucket(offset, not causal, buckets, max_distance)  # two-sided unless causal
+scores = content + t5_bias[bucket, head - 1].double()  # [T, T] the bias of (j − i)'s bucket""",
+)
+
+FAMILY = Family(
+    name="t5",
+    label="T5 bias",
+    kind="relative",
+    injects="score bias",
+    where="T5 bias adds a learned number for each range of distances to the attention between two tokens",
+    source="Raffel et al. 2020 (T5)",
+    extrapolates=t5_past,
+    help="t5: a learned number for each group of distances, added to the attention score; near "
+    "distances have a group each, far ones share wider and wider groups.",
+    gives="adds to the score of two tokens a learned number for their distance, one number per group of "
+    "distances, the far groups wider and wider",
+    logits=t5_logits,
+    describe_logits=describe_t5,
+    params=(BUCKETS, MAX_DISTANCE),
+    check=lambda fam, dim, context_length: check_t5_buckets(fam.buckets, fam.max_distance),
+    parameter_count=lambda T, d, fam: fam.buckets * fam.heads,  # one scalar per bucket and head
+    score_bias=t5_score_bias,
+    color=FAMILY_COLORS["t5"],
+    dash=FAMILY_DASHES["t5"],
+    code=CODE,
+    key_fact=t5_fact,
+    parameters_name="T5's position biases",
 )

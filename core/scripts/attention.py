@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from core.attention.heads import EXACT_MAX_ELEMENTS as W_EXACT_MAX
 from core.attention.heads import PROJECTION_STREAM
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
-from core.positional.alibi import get_slopes
-from core.positional.learned import INITS
-from core.positional.rope import apply_rotary, rotate_half
-from core.positional.sinusoidal import sinusoidal
-from core.positional.t5 import _relative_position_bucket
+from core.positional.family import FAMILIES, HEADS, Family, FamilyConfig, all_params
 from core.scripts import Cell, Script
 from core.scripts.common import (
+    APP_IMPORTS,
+    INPUT_ROWS,
     TOKENIZER,
     TOKENIZER_IMPORTS,
+    app_record,
     big_table_lines,
+    code,
+    family_settings,
     import_block,
-    source,
     string_literal,
 )
 
@@ -40,69 +42,7 @@ token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
 tok_a = token_embedding_layer(torch.tensor(ids_a))  # [Na, d]
 tok_b = token_embedding_layer(torch.tensor(ids_b))  # [Nb, d]"""
 
-T5_FORMULA = (
-    """\
-"""
-    + source(_relative_position_bucket)
-    + """
-
-
-# nn.Embedding(buckets, heads) untrained: N(0, 1/d) as HF T5's _init_weights, from a generator of its own
-t5_generator = torch.Generator().manual_seed(seed * 1_000_003 + 2)
-t5_bias = torch.randn(buckets, heads, generator=t5_generator) * output_dim**-0.5  # [buckets, H]"""
-)
-
-SHAW_FORMULA = """# Shaw et al. 2018 §3: a^K, one vector per clipped offset clip(j − i, −k, k): 2k + 1 rows,
-# N(0, 1) (untrained). The app seeds each row's generator on its own (splitmix64 of seed and row).
-def row_seed(seed, row):
-    x = (seed * 0x9E3779B97F4A7C15 + row * 0xBF58476D1CE4E5B9) % 2**64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) % 2**64
-    return (x ^ (x >> 31)) >> 1
-
-
-rel_k, g = torch.empty(2 * clip + 1, output_dim // heads), torch.Generator()  # [2k + 1, dh]
-for row in range(2 * clip + 1):
-    rel_k[row].normal_(generator=g.manual_seed(row_seed(seed * 1_000_003 + 1, row)))"""
-
-FORMULAS = {
-    "learned": "",
-    "nope": "",
-    "sinusoidal": source(sinusoidal)
-    + """
-
-
-pos_embeddings = sinusoidal(torch.arange(num_positions), output_dim, base, layout)  # [N, d]""",
-    "rope": source(rotate_half) + "\n\n\n" + source(apply_rotary),
-    "alibi": """"""
-    + source(get_slopes)
-    + """
-
-
-slope = torch.tensor(get_slopes(heads))[head - 1]  # m of the head shown
-print("slope m:", slope.item())""",
-    "t5": T5_FORMULA,
-    "shaw": SHAW_FORMULA,
-}
-
-SCORES = {  # what each family does to the scores of one sentence (x: its token embeddings, float64)
-    "nope": "    scores = content  # NoPE: position enters nowhere; only the mask can tell orders apart",
-    "learned": """    x_p = (tok + pos_embeddings[:T]).double()  # the table is added to the input
-    scores = (x_p @ W_q) @ (x_p @ W_k).T / math.sqrt(head_dim)  # [T, T] from x + p""",
-    "rope": """    q, k = apply_rotary(q0, positions, base), apply_rotary(k0, positions, base)  # [T, dh] each
-    scores = q @ k.T / math.sqrt(head_dim)  # [T, T]""",
-    "alibi": """    distance = (positions[:, None] - positions[None, :]).float()  # [T, T] i − j
-    scores = content - (slope * distance).double()  # −m·(i − j)""",
-    "t5": """    offset = positions[None, :] - positions[:, None]  # [T, T] j − i
-    bucket = _relative_position_bucket(offset, not causal, buckets, max_distance)  # two-sided unless causal
-    scores = content + t5_bias[bucket, head - 1].double()  # [T, T] the bias of (j − i)'s bucket""",
-    "shaw": """\
-    index = (positions[None, :] - positions[:, None]).clamp(-clip, clip) + clip  # [T, T] a^K's rows
-    scores = content + (q0 @ rel_k.double().T).gather(1, index) / math.sqrt(head_dim)  # + q_i·a^K_ij/√dh""",
-}
-SCORES["sinusoidal"] = SCORES["learned"]
-PLAIN_TERM = 'm["position"][i, j]'  # a family's own term on a pair: what it adds to the score
-TERM = {"rope": 'm["content"][i, j] + m["position"][i, j]  # RoPE: the rotated score'}
+PLAIN_TERM = 'm["position"][i, j]  # what the method adds to the score'  # a family's own term on a pair
 
 ATTENTION = """def attention(tok):
     T = len(tok)  # tok: [T, d] token embeddings of one sentence
@@ -157,15 +97,11 @@ def attention_script(
         causal: the page's mask.
         text_a, text_b: the sentences as the page reads them (a leading space when "mid-sentence" is on).
     """
-    method = cfg.method
-    own = {
-        "sinusoidal": f'base = {fam.base!r}  # frequency base\nlayout = "{fam.layout}"  # or concat, fairseq',
-        "rope": f"base = {fam.base!r}  # RoPE's frequency base",
-        "t5": f"buckets = {fam.buckets}  # T5's\nmax_distance = {fam.max_distance}  # farther: one bucket",
-        "shaw": f"clip = {fam.clip}  # Shaw's k: offsets past ±k share one vector",
-        "learned": f'init = "{fam.init}"  # the table\'s std: torch 1, openai 0.01, hf 0.02',
-    }.get(method, "")
-    settings = f"""{import_block("import json", "import math", *TOKENIZER_IMPORTS, "import torch")}
+    family = FAMILIES[cfg.method]
+    given = family.code.attention_settings
+    own = given.format(fam=fam) if given else family_settings(_settings(family)[1:], fam)
+    imports = ("import json", "import math", *TOKENIZER_IMPORTS, "import torch", *_app_imports(family))
+    settings = f"""{import_block(*imports)}
 
 vocab_size = {cfg.vocab_size}  # V
 output_dim = {cfg.output_dim}  # d
@@ -178,25 +114,21 @@ causal = {causal}  # a decoder's mask: each token sees itself and the tokens bef
 # As the page reads them: with "mid-sentence" on, a space first (GPT-2's " cat" and "cat" differ)
 text_a = {string_literal(text_a)}
 text_b = {string_literal(text_b)}""".replace("\n\n# As", "\n# As")
-    family = FAMILIES[method]
+    family_cell = _family_cell(cfg, family)
     cells = [
         Cell("Settings (the sidebar's and the page's)", settings),
         Cell("GPT-2's tokenizer, offline", TOKENIZER),
         Cell("Two sentences → token IDs, and the token that moved", TOKENS),
         Cell("Token embeddings: a token ID gets the same row wherever it stands", _token_cell(cfg)),
-        *(
-            [Cell(f"{FAMILY_HEADING}: {family.label} ({family.source})", _family_cell(cfg))]
-            if _family_cell(cfg)
-            else []
-        ),
+        *([Cell(f"{FAMILY_HEADING}: {family.label} ({family.source})", family_cell)] if family_cell else []),
         Cell("One head: W_q and W_k (d → dh), seeded random as the page's default", _head_cell(cfg, fam)),
         Cell(
             f"Attention: content q·kᵀ/√dh, what {family.label} changes, the mask, the weights",
-            ATTENTION.format(scores=SCORES[method]),
+            ATTENTION.format(scores=textwrap.indent(_scores(family), "    ")),
         ),
         Cell(
             "The moved token's row, and each pair's term, in A and B; last, one JSON line",
-            ROW.replace("float(TERM)", _term(method)),
+            ROW.replace("float(TERM)", _term(family)),
         ),
     ]
     about = (
@@ -207,30 +139,96 @@ text_b = {string_literal(text_b)}""".replace("\n\n# As", "\n# As")
     return Script("attention", "Attention: where position acts", about, cells)
 
 
-def _term(method: str) -> str:
+def _settings(family: Family) -> tuple:
+    """The settings (``Param``) the page reads for ``family``: heads, its own, and the base it turns by."""
+    extra = ("base",) if family.rotate is not None and "base" in all_params() else ()
+    own = (*family.params, *(all_params()[key] for key in extra if key not in {p.key for p in family.params}))
+    return (HEADS, *own)
+
+
+def _hooks_from_app(family: Family) -> bool:
+    """Whether the script calls ``family``'s hooks through the app: it gives no lines for the scores."""
+    hooks = (family.rotate, family.attention_bias, family.score_bias)
+    return not family.code.attention_scores and any(h is not None for h in hooks)
+
+
+def _rows_from_app(family: Family) -> bool:
+    """Whether the script draws ``family``'s input table through the app: it gives no cell of its own."""
+    return family.additive and not family.code.attention_cell
+
+
+def _app_imports(family: Family) -> tuple[str, ...]:
+    if not (_hooks_from_app(family) or _rows_from_app(family)):
+        return ()
+    if _hooks_from_app(family) and family.score_bias is not None:
+        return (APP_IMPORTS[0] + ", ScoreInputs",)
+    return APP_IMPORTS
+
+
+def _scores(family: Family) -> str:
+    """The lines of ``attention(tok)`` that make ``scores`` [T, T]: the family's own, else from its hooks."""
+    if family.code.attention_scores:
+        return family.code.attention_scores
+    hooks = family.rotate is not None or family.attention_bias is not None or family.score_bias is not None
+    lines, q, k = [], "q0", "k0"
+    if family.additive:
+        lines.append("x_p = (tok + pos_embeddings[:T]).double()  # the table is added to the input")
+        if not hooks:
+            return (
+                lines[0] + "\nscores = (x_p @ W_q) @ (x_p @ W_k).T / math.sqrt(head_dim)  # [T, T] from x + p"
+            )
+        lines.append("q, k = x_p @ W_q, x_p @ W_k  # [T, dh] each, from x + p")
+        q, k = "q", "k"
+    if family.rotate is not None:
+        lines.append(
+            f"q, k = family.rotate({q}, positions, fam.base), family.rotate({k}, positions, fam.base)"
+        )
+        q, k = "q", "k"
+    same = "content  # " + (f"{family.label} changes no score" if not hooks else "q·kᵀ/√dh")
+    lines.append(f"scores = {q} @ {k}.T / math.sqrt(head_dim)  # [T, T]" if q == "q" else f"scores = {same}")
+    if family.attention_bias is not None:
+        lines.append(
+            "scores = scores + family.attention_bias(heads, positions)[head - 1].double()  # its bias"
+        )
+    if family.score_bias is not None:
+        lines.append(
+            "scores = scores + family.score_bias(ScoreInputs(q0, positions, head - 1, fam, output_dim, seed, "
+            "causal))"
+        )
+    return "\n".join(lines)
+
+
+def _term(family: Family) -> str:
     """The line's right side that reads a family's own term on the pair (i, j) of a map m."""
-    if method in TERM:
-        expression, why = TERM[method].split("  # ")
-        return f"float({expression})  # {why}"
-    return f"float({PLAIN_TERM})  # what the method adds to the score"
+    expression, why = (family.code.attention_term or PLAIN_TERM).split("  # ")
+    return f"float({expression})  # {why}"
 
 
 def _token_cell(cfg: PipelineConfig) -> str:
     return big_table_lines(cfg.vocab_size, cfg.output_dim) + LOOKUP
 
 
-def _family_cell(cfg: PipelineConfig) -> str:
-    if cfg.method != "learned":
-        return FORMULAS[cfg.method]
+def _family_cell(cfg: PipelineConfig, family: Family) -> str:
+    """The family's own cell (its functions and tables), or the app's record of it ("" when it has none)."""
     exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
-    return (
-        "# Drawn from the same generator, right after the token table"
-        + ("" if exact else " (the app's, row-seeded, has other values)")
-        + ".\n# A table has no row past its length: for longer sentences the page makes it as long.\n"
-        "pos_embedding_layer = torch.nn.Embedding(max(context_length, num_positions), output_dim)\n"
-        f"std = {INITS}[init]  # N(0, std²) from the N(0, 1) draws\n"
-        "pos_embeddings = pos_embedding_layer.weight[:num_positions] * std  # [N, d]"
-    )
+    lines = []
+    if family.seeded:
+        row_seeded = "" if exact else " (the app's, row-seeded, has other values)"
+        lines.append(f"# Drawn from the same generator, right after the token table{row_seeded}.")
+    if family.fixed_length:
+        lines.append("# A table has no row past its length: for longer sentences the page makes it as long.")
+    if _rows_from_app(family) or _hooks_from_app(family):
+        lines.append(app_record(family, _settings(family)))
+    if _rows_from_app(family):
+        state = "torch.get_rng_state()" if family.seeded and exact else "None"  # after the token table
+        lines.append(
+            INPUT_ROWS.format(
+                positions="num_positions", length="max(context_length, num_positions)", state=state
+            )
+        )
+    if family.code.attention_cell:
+        lines.append(code(family.code.attention_cell))
+    return "\n".join(lines)
 
 
 def _head_cell(cfg: PipelineConfig, fam: FamilyConfig) -> str:

@@ -68,9 +68,49 @@ def source(function) -> str:
     return textwrap.dedent(inspect.getsource(function)).rstrip()
 
 
+def code(parts: tuple) -> str:
+    """A family's script piece (``core.positional.family.Code``) as text: the source of each function in
+    it, each string as it is, two blank lines between them."""
+    return "\n\n\n".join(source(p) if callable(p) else p for p in parts)
+
+
+def family_settings(params: tuple, fam) -> str:
+    """The settings lines of ``params`` (``Param``) at the values of ``fam``: a family's own, when it gives
+    no lines of its own for a script."""
+    return "\n".join(p.script_line(getattr(fam, p.key)) for p in params)
+
+
+# Imports of a script that reads a family's record from the app: a family that gives no code of its own.
+APP_IMPORTS = ("from core.positional.family import FAMILIES, FamilyConfig",)
+
+
+# An additive family's rows through its record's hook, for one that gives a script no lines of its own:
+# {positions} of a table of {length} rows, and the generator's {state} after the token table (or None).
+INPUT_ROWS = """pos_embeddings = family.input_rows(
+    torch.arange({positions}), {length}, output_dim, seed, fam, {state}
+).rows  # one row per position"""
+
+
+def app_record(family, params: tuple | None = None) -> str:
+    """The lines that take ``family``'s record (and, with ``params``, its settings) from the app, for a
+    family that gives a script no code of its own: that script then runs from the app's folder.
+    ``params``: the settings (``Param``) the script has set as variables of their names."""
+    lines = comment(
+        f"{family.label} ({family.source}) gives this script no code of its own: its record and its hooks "
+        "come from the app, so run it from the app's folder."
+    )
+    lines += f'\nfamily = FAMILIES["{family.name}"]'
+    if params is not None:
+        lines += (
+            f"\nfam = FamilyConfig({', '.join(f'{p.key}={p.key}' for p in params)})  # the page's settings"
+        )
+    return lines
+
+
 def import_block(*lines: str) -> str:
-    """Import lines ordered as isort (and the project's ruff) wants: standard library, then the rest;
-    in each, ``import x`` lines before ``from x import y`` lines, each sorted by module."""
+    """Import lines ordered as isort (and the project's ruff) wants: standard library, then the rest, then
+    the app's own (a family that gives a script no code of its own); in each, ``import x`` lines before
+    ``from x import y`` lines, each sorted by module."""
 
     def module(line: str) -> str:
         return line.split()[1]
@@ -81,8 +121,9 @@ def import_block(*lines: str) -> str:
 
     unique = list(dict.fromkeys(lines))
     std = ordered([x for x in unique if module(x).split(".")[0] in STDLIB])
-    rest = ordered([x for x in unique if module(x).split(".")[0] not in STDLIB])
-    return "\n\n".join("\n".join(group) for group in (std, rest) if group)
+    app = ordered([x for x in unique if module(x).split(".")[0] == "core"])
+    rest = ordered([x for x in unique if module(x).split(".")[0] not in {*STDLIB, "core"}])
+    return "\n\n".join("\n".join(group) for group in (std, rest, app) if group)
 
 
 def comment(text: str, width: int = 110) -> str:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
+from core.embeddings import EXACT_MAX_ELEMENTS
 from core.pipeline import TABLE_DIMS, TABLE_POSITIONS
-from core.positional.sinusoidal import sinusoidal
+from core.positional.family import FAMILIES
 from core.scripts import Cell, Script
 from core.scripts.common import (
+    APP_IMPORTS,
+    INPUT_ROWS,
+    app_record,
     big_table_lines,
     book_tokenizer,
+    code,
     import_block,
     reads,
-    source,
     text_files,
     text_lines,
 )
@@ -45,14 +49,6 @@ def create_dataloader_v1(txt, batch_size=4, max_length=256, stride=128, shuffle=
 inputs, targets = next(iter(dataloader))
 print("inputs:", inputs.shape)  # [B, T] token IDs; targets are the same windows shifted by one"""
 
-SINUSOIDAL = (
-    source(sinusoidal)
-    + """
-
-
-pos_embeddings = sinusoidal(torch.arange(context_length), output_dim)  # [T, d]: fixed, no parameters"""
-)
-
 
 def pipeline_script(cfg: PipelineConfig, text: str, num_tokens: int | None = None) -> Script:
     """The script that prints what the Pipeline page shows for ``cfg`` and ``text``.
@@ -64,8 +60,14 @@ def pipeline_script(cfg: PipelineConfig, text: str, num_tokens: int | None = Non
     n = len(encode(text, V)) if num_tokens is None else num_tokens
     files = text_files(text)
     tokenizer, tokenizer_imports = book_tokenizer(V)  # the book's get_encoding("gpt2"): common.BOOK_TOKENIZER
+    family = FAMILIES[cfg.method]
+    app = APP_IMPORTS if family.additive and not family.code.pipeline_rows else ()
     imports = import_block(
-        "import json", *tokenizer_imports, "import torch", "from torch.utils.data import DataLoader, Dataset"
+        "import json",
+        *tokenizer_imports,
+        "import torch",
+        "from torch.utils.data import DataLoader, Dataset",
+        *app,
     )
     settings = f"""{imports}
 
@@ -115,18 +117,24 @@ print("token_embeddings:", token_embeddings.shape)"""
 
 def _position_cell(cfg: PipelineConfig) -> str:
     family = FAMILIES[cfg.method]
-    if cfg.method == "sinusoidal":
-        return SINUSOIDAL
-    if cfg.method == "learned":
+    if not family.additive:
+        where = family.where or "Position enters nowhere"
         return (
-            "# drawn from the same generator, right after the token table\n"
-            "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
-            "pos_embeddings = pos_embedding_layer(torch.arange(max_length))  # [T, d]"
+            f"# {family.label}: nothing is added at the input.\n# {where}.\n"
+            "pos_embeddings = torch.zeros(context_length, output_dim)  # [T, d]: adding it changes nothing"
         )
-    return (
-        f"# {family.label}: nothing is added at the input.\n# {family.where or 'Position enters nowhere'}.\n"
-        "pos_embeddings = torch.zeros(context_length, output_dim)  # [T, d]: adding it changes nothing"
-    )
+    drawn = "# drawn from the same generator, right after the token table\n" if family.seeded else ""
+    rows = family.code.pipeline_rows or _app_rows(family, cfg)
+    return code((*family.code.functions, drawn + rows))
+
+
+def _app_rows(family, cfg: PipelineConfig) -> str:
+    """The lines that draw ``family``'s table through the app, for an additive family with no lines of its
+    own (the lesson's settings, as the page; a seeded table right after the token table)."""
+    exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
+    state = "torch.get_rng_state()" if family.seeded and exact else "None"
+    rows = INPUT_ROWS.format(positions="context_length", length="context_length", state=state)
+    return app_record(family, ()) + "\n" + rows
 
 
 def _input_cell() -> str:

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from core.positional.alibi import get_slopes
-from core.positional.rope import apply_rotary, rotate_half
-from core.positional.sinusoidal import sinusoidal
+import textwrap
+
+from core.positional.family import FAMILIES, Family
 from core.scripts import Cell, Script
 from core.scripts.common import (
     TOKENIZER,
     TOKENIZER_IMPORTS,
+    code,
     import_block,
     reads,
-    source,
     text_files,
     text_lines,
 )
 from core.text.tokenizer import GPT2_VOCAB_SIZE
-from core.training.model import SIZES
+from core.training.model import SIZES, GPTConfig, trainable_methods
 from core.training.training import (
     EVAL_TOKENS,
     MAX_TRAIN_TOKENS,
@@ -28,37 +28,7 @@ from core.training.training import (
 
 FAMILIES_CELL = "The positional families, as their papers write them"
 
-POSITIONAL = (
-    """
-"""
-    + source(sinusoidal)
-    + """
-
-
-"""
-    + source(rotate_half)
-    + """
-
-
-"""
-    + source(apply_rotary)
-    + """
-
-
-# ALiBi: head h adds -m_h·(i - j) to the logit of query i and key j; the slopes m_h are a geometric
-# sequence, 2^(-8/n), 2^(-16/n), …
-"""
-    + source(get_slopes)
-    + """
-
-
-def alibi_bias(num_heads, context_length):
-    slopes = torch.tensor(get_slopes(num_heads))  # [H]
-    position = torch.arange(context_length)
-    distance = (position[:, None] - position[None, :]).float()  # [T, T] i - j
-    return -(slopes[:, None, None] * distance)  # [H, T, T]"""
-)
-
+# The tiny GPT of core.training.model; each family's lines go at {qk}, {mask}, {init} and {input}.
 MODEL = """@dataclass(frozen=True)
 class GPTConfig:
     vocab_size: int  # V: the text's own tokens, renumbered
@@ -80,15 +50,11 @@ class CausalSelfAttention(nn.Module):
         B, T, d = x.shape
         H = self.cfg.n_heads
         q, k, v = self.qkv(x).split(d, dim=2)  # [B, T, d] each
-        q = q.view(B, T, H, d // H).transpose(1, 2)  # [B, H, T, d/H]
-        k = k.view(B, T, H, d // H).transpose(1, 2)  # [B, H, T, d/H]
-        v = v.view(B, T, H, d // H).transpose(1, 2)  # [B, H, T, d/H]
+        q, k, v = (t.view(B, T, H, d // H).transpose(1, 2) for t in (q, k, v))  # [B, H, T, d/H] each
         positions = torch.arange(T)
-        if self.cfg.method == "rope":  # New: rotate queries and keys by their positions
-            q, k = apply_rotary(q, positions), apply_rotary(k, positions)  # [B, H, T, d/H] each
+{qk}
         mask = torch.zeros(T, T).masked_fill(positions[None, :] > positions[:, None], float("-inf"))  # [T, T]
-        if self.cfg.method == "alibi":  # New: a per-head penalty on distance
-            mask = mask + alibi_bias(H, T)  # [H, T, T]
+{mask}
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)  # [B, H, T, d/H]
         y = y.transpose(1, 2).contiguous().view(B, T, d)  # [B, T, d]
         return self.proj(y)
@@ -112,8 +78,7 @@ class TinyGPT(nn.Module):
         super().__init__()
         self.cfg = cfg
         self.token_embedding_layer = nn.Embedding(cfg.vocab_size, cfg.emb_dim)
-        if cfg.method == "learned":  # GPT-2: one trained row per position, none past T
-            self.pos_embedding_layer = nn.Embedding(cfg.context_length, cfg.emb_dim)
+{init}
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
         self.ln_f = nn.LayerNorm(cfg.emb_dim)
         self.head = nn.Linear(cfg.emb_dim, cfg.vocab_size, bias=False)
@@ -122,12 +87,7 @@ class TinyGPT(nn.Module):
     def forward(self, idx):
         _, T = idx.shape
         input_embeddings = self.token_embedding_layer(idx)  # [B, T] -> [B, T, d]
-        if self.cfg.method == "learned":
-            pos_embeddings = self.pos_embedding_layer(torch.arange(T))  # [T, d]
-            input_embeddings = input_embeddings + pos_embeddings  # [B, T, d] + [T, d]
-        if self.cfg.method == "sinusoidal":  # §3.4: token embeddings × √d, or the waves would drown them
-            d = self.cfg.emb_dim
-            input_embeddings = input_embeddings * d**0.5 + sinusoidal(torch.arange(T), d)  # + [T, d]
+{input}
         x = input_embeddings
         for block in self.blocks:
             x = block(x)
@@ -155,6 +115,8 @@ def training_script(tcfg: TrainConfig, text: str, vocab_size: int = GPT2_VOCAB_S
     """
     emb_dim, n_heads, n_layers = SIZES[tcfg.size]
     files = text_files(text)
+    families = [FAMILIES[name] for name in trainable_methods()]
+    app = ("from core.positional.family import FAMILIES",) if any(map(_from_app, families)) else ()
     imports = import_block(
         "import json",
         "import math",
@@ -163,26 +125,31 @@ def training_script(tcfg: TrainConfig, text: str, vocab_size: int = GPT2_VOCAB_S
         "import torch",
         "from torch import nn",
         "from torch.nn import functional as F",
+        *app,
     )
+    names = [f.name for f in families]
     settings = f"""{imports}
 
 vocab_size = {vocab_size}  # the sidebar's V: GPT-2's BPE (cut to V below 50,257)
-method = "{tcfg.method}"  # the sidebar's positional method: learned, sinusoidal, rope, alibi or nope
+method = "{tcfg.method}"  # the sidebar's positional method: {", ".join(names[:-1])} or {names[-1]}
 context_length = {tcfg.context_length}  # T: the trained length
 emb_dim, n_heads, n_layers = {emb_dim}, {n_heads}, {n_layers}  # model size "{tcfg.size}": d, H, blocks
-steps = {tcfg.steps}  # optimizer steps
-batch_size = {tcfg.batch_size}  # B: windows per step
+steps, batch_size = {tcfg.steps}, {tcfg.batch_size}  # optimizer steps; B: windows per step
 lr = {tcfg.lr!r}  # AdamW's learning rate, decayed along a half cosine to a tenth
 seed = {tcfg.seed}  # the sidebar's seed: the init and the batches"""
+    functions = [part for f in families for part in _pieces(f)[0]]
     cells = [
         Cell("Settings (the sidebar's and the page's)", settings),
         Cell("GPT-2's tokenizer, offline", TOKENIZER),
         Cell("Text → token IDs → the text's own small vocabulary", _data_cell(text)),
-        Cell(FAMILIES_CELL, POSITIONAL),
-        Cell("A tiny GPT (nanoGPT's shape); position enters where each family puts it", MODEL),
+        *([Cell(FAMILIES_CELL, code(tuple(functions)))] if functions else []),
+        Cell("A tiny GPT (nanoGPT's shape); position enters where each family puts it", _model(families)),
         Cell("Held-out loss at each position of a window, and a guess from token frequencies", _eval_cell()),
-        Cell("Training: AdamW, cosine decay, gradient clipping; 25 points of the loss curve", _train_cell()),
-        Cell("Past the trained length: windows of 2T", _final_cell()),
+        Cell(
+            "Training: AdamW, cosine decay, gradient clipping; 25 points of the loss curve",
+            _train_cell(families),
+        ),
+        Cell("Past the trained length: windows of 2T", _final_cell(families)),
     ]
     about = (
         "Exported from Positional Embeddings Explorer: the same run as the Training page's Train button "
@@ -194,14 +161,69 @@ seed = {tcfg.seed}  # the sidebar's seed: the init and the batches"""
     )
 
 
+def _from_app(family: Family) -> bool:
+    """Whether ``family`` gives the tiny GPT no lines of its own, so the script calls its hooks in the app."""
+    given = family.code
+    hooks = (family.input_module, family.rotate, family.attention_bias)
+    own = given.training_init or given.training_input or given.training_qk or given.training_mask
+    return not own and any(h is not None for h in hooks)
+
+
+def _pieces(family: Family) -> tuple[tuple, str, str, str, str]:
+    """``family``'s functions and its lines in the tiny GPT: __init__, forward's input, q and k, mask."""
+    given = family.code
+    functions = given.functions if given.training_functions is None else given.training_functions
+    if not _from_app(family):
+        return functions, given.training_init, given.training_input, given.training_qk, given.training_mask
+    record, base = f'FAMILIES["{family.name}"]', GPTConfig.rope_base
+    said = f"# {family.label}: its record's hook, from the app\n"
+    init = input_ = qk = mask = ""
+    if family.input_module is not None:
+        init = f"{said}self.positions = {record}.input_module(cfg.context_length, cfg.emb_dim)"
+        input_ = "input_embeddings = self.positions(input_embeddings)  # [B, T, d]"
+    if family.rotate is not None:
+        qk = f"{said}q, k = {record}.rotate(q, positions, {base}), {record}.rotate(k, positions, {base})"
+    if family.attention_bias is not None:
+        mask = f"{said}mask = mask + {record}.attention_bias(H, positions)  # [H, T, T]"
+    return functions, init, input_, qk, mask
+
+
+def _guarded(name: str, lines: str, indent: int, cfg: str = "self.cfg") -> str:
+    """``lines`` under ``if <cfg>.method == "<name>":``, the first line's comment (if it is one) on it."""
+    first, _, rest = lines.partition("\n")
+    said = f"  {first}" if first.startswith("# ") else ""
+    body = rest if said else lines
+    guard = f'if {cfg}.method == "{name}":{said}\n' + textwrap.indent(body, "    ")
+    return textwrap.indent(guard, " " * indent)
+
+
+def _model(families: list[Family]) -> str:
+    """The tiny GPT with each trainable family's lines where it puts position."""
+    slots = {"init": [], "input": [], "qk": [], "mask": []}
+    for f in families:
+        _, init, input_, qk, mask = _pieces(f)
+        for slot, lines, cfg in (
+            ("init", init, "cfg"),
+            ("input", input_, "self.cfg"),
+            ("qk", qk, "self.cfg"),
+        ):
+            if lines:
+                slots[slot].append(_guarded(f.name, lines, 8, cfg))
+        if mask:
+            slots["mask"].append(_guarded(f.name, mask, 8))
+    text = MODEL
+    for slot, pieces in slots.items():
+        text = text.replace("{" + slot + "}\n", "".join(piece + "\n" for piece in pieces))
+    return text
+
+
 def _data_cell(text: str) -> str:
     cut = f"[:{MAX_TRAIN_TOKENS:_}]  # the app's cap"  # the line stays within the 110 columns of ruff
     return f"""{text_lines(text)}
 token_ids = tokenizer.encode(raw_text, allowed_special={{"<|endoftext|>"}}){cut}
 # A text uses a few hundred of GPT-2's tokens: renumber them 0 … U-1, so no 50,257-row table is trained.
 vocab = sorted(set(token_ids))
-index = {{t: i for i, t in enumerate(vocab)}}
-data = torch.tensor([index[t] for t in token_ids])  # [N]
+data = torch.searchsorted(torch.tensor(vocab), torch.tensor(token_ids))  # [N]: each token's place in vocab
 split = int(len(data) * (1 - {VAL_FRACTION}))  # the last 10% are held out
 train_data, val_data = data[:split], data[split:]
 print(f"{{len(data):,}} tokens, {{len(vocab)}} distinct; {{len(val_data):,}} held out for validation")"""
@@ -222,14 +244,39 @@ def per_position_loss(model, data, length, max_tokens={EVAL_TOKENS:_}):
     return (loss.sum(dim=0, dtype=torch.float64) / len(x)).float()  # [L]
 
 
-# The page's "guess from token counts" (a unigram model): each next token from its count in the training
-# text alone, no earlier token; a model that learned from context scores below it
+# The page's "guess from token counts" (a unigram model): no earlier token; a model of context scores below it
 counts = torch.bincount(train_data, minlength=len(vocab)).double() + 1.0  # [U]: add-one smoothing
 unigram_val_loss = float(-torch.log(counts / counts.sum())[val_data].mean())
 print(f"guess from token counts (each from its count in the training text): {{unigram_val_loss:.4f}}")'''
 
 
-def _train_cell() -> str:
+def _which(names: list[str], one_of: bool = True) -> str:
+    """The condition that ``method`` is (``one_of``) or is not one of ``names``."""
+    if len(names) == 1:
+        return f'method {"==" if one_of else "!="} "{names[0]}"'
+    return f"method {'in' if one_of else 'not in'} {tuple(names)!r}"
+
+
+def _structure(families: list[Family]) -> str:
+    """The lines of ``record`` that measure a trained table's structure, for the families that have one."""
+    tables = {f.name: f.code.training_table for f in families if f.code.training_table}
+    if not tables:
+        return ""
+    table = (
+        next(iter(tables.values()))
+        if len(tables) == 1
+        else f"{{{', '.join(f'{n!r}: {t}' for n, t in tables.items())}}}[method]"
+    )
+    said = "structure: mean cosine of neighbouring rows minus that of rows ≥ T/2 apart"
+    return f"""    if {_which(list(tables))}:  # {said}
+        unit = F.normalize({table}.detach().double(), dim=1)  # [T, d] unit rows
+        gap = (torch.arange(context_length)[None, :] - torch.arange(context_length)[:, None]).abs()  # [T, T]
+        sim = unit @ unit.T  # [T, T] cosine similarity
+        curve["structure"].append(float(sim[gap == 1].mean() - sim[gap >= context_length // 2].mean()))
+"""
+
+
+def _train_cell(families: list[Family]) -> str:
     return f"""optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
 curve = {{"steps": [], "train_loss": [], "val_loss": [], "structure": []}}
 
@@ -238,12 +285,7 @@ def record(step, train_loss):
     val_loss = float(per_position_loss(model, val_data, context_length, {RECORD_EVAL_TOKENS:_}).mean())
     for key, value in (("steps", step), ("train_loss", train_loss), ("val_loss", val_loss)):
         curve[key].append(value)
-    if method == "learned":  # structure: mean cosine of neighbouring rows minus that of rows ≥ T/2 apart
-        unit = F.normalize(model.pos_embedding_layer.weight.detach().double(), dim=1)  # [T, d] unit rows
-        gap = (torch.arange(context_length)[None, :] - torch.arange(context_length)[:, None]).abs()  # [T, T]
-        sim = unit @ unit.T  # [T, T] cosine similarity
-        curve["structure"].append(float(sim[gap == 1].mean() - sim[gap >= context_length // 2].mean()))
-    print(f"step {{step:5d}}  train loss {{train_loss:.4f}}  val loss {{val_loss:.4f}}")
+{_structure(families)}    print(f"step {{step:5d}}  train loss {{train_loss:.4f}}  val loss {{val_loss:.4f}}")
 
 
 every = max(1, steps // {RECORDS})
@@ -252,8 +294,7 @@ record(0, F.cross_entropy(model(x).flatten(0, 1), y.flatten()).item())
 for step in range(1, steps + 1):
     starts = torch.randint(0, len(train_data) - context_length - 1, (batch_size,), generator=g)  # [B]
     batch = train_data[starts[:, None] + torch.arange(context_length + 1)]  # [B, T+1]
-    logits = model(batch[:, :-1])  # [B, T, V]
-    loss = F.cross_entropy(logits.flatten(0, 1), batch[:, 1:].flatten())
+    loss = F.cross_entropy(model(batch[:, :-1]).flatten(0, 1), batch[:, 1:].flatten())  # logits [B·T, V]
     optimizer.zero_grad()
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -264,15 +305,24 @@ for step in range(1, steps + 1):
         record(step, loss.item())"""
 
 
-def _final_cell() -> str:
-    return """T = context_length
+FINAL = """T = context_length
 val_loss_inside = float(per_position_loss(model, val_data, T).mean())
 print(f"validation loss, windows of {T}: {val_loss_inside:.4f} (token counts alone: {unigram_val_loss:.4f})")
 past_inside = past_outside = None
-if method != "learned":  # a learned table has no row for position T or later: it cannot run
-    past = per_position_loss(model, val_data, 2 * T)  # [2T]
-    past_inside, past_outside = float(past[:T].mean()), float(past[T:].mean())
-    print(f"windows of {2 * T}: positions < {T} {past_inside:.4f}, positions ≥ {T} {past_outside:.4f}")
+{past}
 summary = {"vocab_size": len(vocab), "num_parameters": num_parameters, "unigram_val_loss": unigram_val_loss}
 summary |= {"val_loss_inside": val_loss_inside, "val_loss_past_inside": past_inside}
 print(json.dumps({**summary, "val_loss_past_outside": past_outside, **curve}))"""
+PAST = """past = per_position_loss(model, val_data, 2 * T)  # [2T]
+past_inside, past_outside = float(past[:T].mean()), float(past[T:].mean())
+print(f"windows of {2 * T}: positions < {T} {past_inside:.4f}, positions ≥ {T} {past_outside:.4f}")"""
+
+
+def _final_cell(families: list[Family]) -> str:
+    """Past the trained length, for every family but those with no row for position T or later."""
+    fixed = [f.name for f in families if f.fixed_length]
+    past = PAST
+    if fixed:
+        said = "a learned table has no row for position T or later: it cannot run"
+        past = f"if {_which(fixed, one_of=False)}:  # {said}\n" + textwrap.indent(PAST, "    ")
+    return FINAL.replace("{past}", past)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
 from core.embeddings import EXACT_MAX_ELEMENTS
-from core.positional.sinusoidal import sinusoidal
+from core.positional.family import FAMILIES
 from core.scripts import Cell, Script
 from core.scripts.common import (
+    APP_IMPORTS,
+    INPUT_ROWS,
     TOKENIZER,
     TOKENIZER_IMPORTS,
+    app_record,
     big_table_lines,
+    code,
     comment,
     import_block,
-    source,
     string_literal,
 )
 
@@ -38,8 +41,6 @@ tok_a = token_embedding_layer(torch.tensor(ids_a))  # [Na, d]: one row per token
 tok_b = token_embedding_layer(torch.tensor(ids_b))  # [Nb, d]
 tok_shuffled = tok_a[order]  # [Na, d]: A's rows in the shuffled order
 print("tok_a:", tok_a.shape, "tok_b:", tok_b.shape)"""
-
-SINUSOIDAL = source(sinusoidal)
 
 SHARED = """def cosine(a, b):
     a, b = a.double(), b.double()  # float64, as the page
@@ -102,7 +103,9 @@ def why_position_script(cfg: PipelineConfig, text_a: str, text_b: str) -> Script
     ``text_a``, ``text_b``: the sentences as the page reads them (with a leading space when its
     "mid-sentence" toggle is on, see ``core.order.mid_sentence``).
     """
-    imports = import_block("import json", *TOKENIZER_IMPORTS, "import torch")
+    family = FAMILIES[cfg.method]
+    app = APP_IMPORTS if family.additive and not family.code.why_position_rows else ()
+    imports = import_block("import json", *TOKENIZER_IMPORTS, "import torch", *app)
     settings = f"""{imports}
 
 vocab_size = {cfg.vocab_size}  # V
@@ -113,7 +116,7 @@ method = {cfg.method!r}
 # As the page reads them: with "mid-sentence" on, a space first (GPT-2's " cat" and "cat" differ)
 text_a = {string_literal(text_a)}
 text_b = {string_literal(text_b)}"""
-    formulas = SINUSOIDAL if cfg.method == "sinusoidal" else ""
+    formulas = code(family.code.functions) if family.additive else ""
     cells = [
         Cell("Settings (the sidebar's and the page's)", settings),
         Cell("GPT-2's tokenizer, offline", TOKENIZER),
@@ -139,25 +142,39 @@ def _token_cell(cfg: PipelineConfig) -> str:
 
 
 def _position_cell(cfg: PipelineConfig) -> str:
-    shape = '\nprint("pos_embeddings:", pos_embeddings.shape)'
-    if cfg.method == "sinusoidal":
-        return "pos_embeddings = sinusoidal(torch.arange(num_positions), output_dim)  # [N, d]: fixed" + shape
-    if cfg.method == "learned":
-        exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
-        return (
-            comment(
-                "Drawn from the same generator, right after the token table"
-                + ("" if exact else " (the app's, row-seeded, has other values)")
-                + ". A table has no row past its length, so for longer sentences the page makes it as long "
-                "as they need."
-            )
-            + "\ncontext_length = max(context_length, num_positions)\n"
-            "pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)\n"
-            "pos_embeddings = pos_embedding_layer(torch.arange(num_positions))  # [N, d]" + shape
-        )
     family = FAMILIES[cfg.method]
+    shape = '\nprint("pos_embeddings:", pos_embeddings.shape)'
+    if not family.additive:
+        return (
+            comment(f"{family.label} adds nothing at the input: {family.where or 'position enters nowhere'}.")
+            + "\npos_embeddings = torch.zeros(num_positions, output_dim)  # [N, d]: adding it changes nothing"
+            + shape
+        )
+    said = []
+    if family.seeded:
+        exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
+        said.append(
+            "Drawn from the same generator, right after the token table"
+            + ("" if exact else " (the app's, row-seeded, has other values)")
+            + "."
+        )
+    if family.fixed_length:
+        said.append(
+            "A table has no row past its length, so for longer sentences the page makes it as long as they "
+            "need."
+        )
+    rows = family.code.why_position_rows or _app_rows(family, cfg)
+    return (comment(" ".join(said)) + "\n" if said else "") + rows + shape
+
+
+def _app_rows(family, cfg: PipelineConfig) -> str:
+    """The lines that draw ``family``'s table through the app, for an additive family with no lines of its
+    own (the lesson's settings, as the page; a seeded table right after the token table)."""
+    exact = cfg.vocab_size * cfg.output_dim <= EXACT_MAX_ELEMENTS
+    state = "torch.get_rng_state()" if family.seeded and exact else "None"  # after the token table
+    length = "max(context_length, num_positions)"  # a table long enough for both sentences
     return (
-        comment(f"{family.label} adds nothing at the input: {family.where or 'position enters nowhere'}.")
-        + "\npos_embeddings = torch.zeros(num_positions, output_dim)  # [N, d]: adding it changes nothing"
-        + shape
+        app_record(family, ())
+        + "\n"
+        + INPUT_ROWS.format(positions="num_positions", length=length, state=state)
     )

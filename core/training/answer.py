@@ -10,27 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.positional import FAMILIES
-from core.training.model import SIZES, GPTConfig, TinyGPT, trainable_methods
+from core.positional.family import FAMILIES
+from core.training.model import SIZES, GPTConfig, TinyGPT, fixed_examples, learning_methods, trainable_methods
 from core.training.position_loss import trend
 from core.training.training import TrainConfig, TrainResult, neighbour_likeness
 from core.views.glossary import TERMS, define, named
 from core.views.units import listing, plural, signed, verb
 
 ORDER = 0.1  # cosine: how much more alike neighbours must be than distant positions to call it an order
-
-# How a method that is not learned gives position, in words a student has met by this page; each
-# sentence says that training leaves it as it is.
-FIXED = {
-    "nope": "NoPE adds no position at all: the model knows order only because each token sees just the "
-    "tokens before it, and training has no position numbers to change.",
-    "sinusoidal": "Sinusoidal positions come from a formula of sine waves: training leaves them as they are "
-    "and shapes the rest of the model to use them.",
-    "alibi": "ALiBi makes a token count for less the farther back it stands, by amounts a formula fixes: "
-    "training leaves those as they are and shapes the rest of the model to use them.",
-    "rope": "RoPE turns vectors inside the model by an angle a formula fixes for each position: training "
-    "leaves those angles as they are and shapes the rest of the model to use them.",
-}
 
 # What the page asks of the student next, by the state of the run the answer is about; {what} is what
 # the box will say once a run has finished.
@@ -54,10 +41,20 @@ class Reply:
 
 
 def fixed_sentence(method: str) -> str:
-    """How ``method``, a method training does not change, gives position, and that training leaves it."""
-    label = FAMILIES[method].label
-    default = f"{label} positions come from a formula: training leaves them as they are."
-    return FIXED.get(method, default).replace(label, named(label), 1)  # its name, defined where first said
+    """How ``method``, a method training does not change, gives position, and that training leaves it:
+    its record's words (``Family.stays_in_training``), else a sentence from its label."""
+    family = FAMILIES[method]
+    label = family.label
+    said = (
+        family.stays_in_training
+        or f"{label} positions come from a formula: training leaves them as they are."
+    )
+    return said.replace(label, named(label), 1)  # its name, defined where first said
+
+
+def learned_label() -> str:
+    """The label of the method whose positions training changes (Learned absolute), which answers point to."""
+    return FAMILIES[learning_methods()[0]].label
 
 
 def position_numbers(cfg: TrainConfig) -> int:
@@ -78,9 +75,9 @@ def before_run(cfg: TrainConfig, state: str = "ready") -> Reply:
         then = NEXT[state].format(
             what=f"how the trained model guesses past the {plural(T, 'position')} it trains on"
         )
-        learned = FAMILIES["learned"].label
-        words = f"{fixed_sentence(cfg.method)} {then} To watch positions being learned, pick **{learned}**."
-        return Reply(label, "0", words, ("learned",))
+        pick = f"To watch positions being learned, pick **{learned_label()}**."
+        words = f"{fixed_sentence(cfg.method)} {then} {pick}"
+        return Reply(label, "0", words, learning_methods()[:1])
     d = SIZES[cfg.size][0]
     words = (
         f"With **{FAMILIES[cfg.method].label}** positions the tiny GPT's position table holds "
@@ -89,19 +86,14 @@ def before_run(cfg: TrainConfig, state: str = "ready") -> Reply:
         f"little at each step, {plural(cfg.steps, 'step')} in all, so that the model guesses each next token "
         "better. " + NEXT[state].format(what="what they became")
     )
-    return Reply(label, f"{n:,}", words, fixed_others())
-
-
-def fixed_others() -> tuple[str, ...]:
-    """The methods a learned table's answer points to: one with no positions, one fixed by a formula."""
-    return tuple(m for m in ("nope", "rope") if m in trainable_methods())
+    return Reply(label, f"{n:,}", words, fixed_examples())
 
 
 def cannot_train(method: str, cfg: TrainConfig) -> Reply:
     """The answer when the sidebar's ``method`` is one the tiny GPT cannot train (``cfg``: the page's
     settings)."""
     methods = trainable_methods()
-    label, learned = FAMILIES[method].label, FAMILIES["learned"].label
+    label, learned = FAMILIES[method].label, learned_label()
     T, d = cfg.context_length, SIZES[cfg.size][0]
     words = (
         f"This page's tiny GPT is built for {listing([named(FAMILIES[m].label) for m in methods])} "
@@ -146,7 +138,7 @@ def _learned_after(result: TrainResult) -> Reply:
             f"Positions {half} or more apart are at {signed(far)}: no order yet, {plural(steps, 'step')} "
             f"{verb(steps)} too few. Raise **Steps** and train again."
         )
-    return Reply("Neighbour similarity after training", signed(near), f"{said} {verdict}", fixed_others())
+    return Reply("Neighbour similarity after training", signed(near), f"{said} {verdict}", fixed_examples())
 
 
 def _fixed_after(result: TrainResult) -> Reply:
@@ -165,7 +157,7 @@ def _fixed_after(result: TrainResult) -> Reply:
         f"positions 0 … {T - 1}: it {said}. {fixed_sentence(cfg.method)} A later token sees more tokens "
         f"before it, which by itself makes it easier to guess: {why}"
     )
-    return Reply(f"Loss past position {T - 1}", f"{past:.3f}", words, ("learned",))
+    return Reply(f"Loss past position {T - 1}", f"{past:.3f}", words, learning_methods()[:1])
 
 
 def not_these_settings() -> str:

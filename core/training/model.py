@@ -14,13 +14,23 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from core.positional import FAMILIES
-from core.positional.family import Family
+from core.positional.family import FAMILIES, Family, FamilyConfig
 
 
 def trainable_methods() -> tuple[str, ...]:
     """The families a TinyGPT can train with, in the registry's order."""
     return tuple(name for name, family in FAMILIES.items() if family.trainable)
+
+
+def learning_methods() -> tuple[str, ...]:
+    """The trainable families with position numbers of their own for training to change (a learned table)."""
+    return tuple(n for n in trainable_methods() if FAMILIES[n].parameter_count(1, 1, FamilyConfig()) > 0)
+
+
+def fixed_examples() -> tuple[str, ...]:
+    """The trainable families a learned table's answer points to: one with no positions, and the one of
+    its kind each page offers as the example (RoPE, fixed by a formula)."""
+    return tuple(n for n in trainable_methods() if FAMILIES[n].kind == "none" or FAMILIES[n].featured)
 
 
 @dataclass(frozen=True)

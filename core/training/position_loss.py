@@ -10,8 +10,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from core.positional import FAMILIES
-from core.positional.family import Family
+from core.positional.family import FAMILIES, Family
 from core.training.training import TrainResult
 from core.views.charts import LINE_KEY
 from core.views.describe import described, lines_description
@@ -127,7 +126,10 @@ def past_length_caption(context_length: int, chart: bool | None) -> str:
     """The sentences that join the comparison table's cells, the chart and its legend on a learned table,
     which cannot run a window of 2T. ``chart``: whether the chart is drawn below (a run has finished);
     None where it is never drawn (presenting, where the table is the section)."""
-    T, learned = context_length, FAMILIES["learned"].label
+    T = context_length
+    learned = listing(
+        [f.label for f in FAMILIES.values() if f.trainable and f.fixed_length]
+    )  # Learned absolute
     line = f"its loss in windows of {T}, its own length, ending at position {T - 1}"
     where = {True: f", and its line on the chart below is {line}", None: ""}.get(
         chart, f", and its line on the chart (drawn once a run has finished) is {line}"

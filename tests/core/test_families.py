@@ -6,8 +6,8 @@ import torch
 from core.config import FamilyConfig
 from core.embeddings import TableRows
 from core.families import position_logits
-from core.positional import FAMILIES, sinusoidal_at
-from core.positional.family import content_vector
+from core.positional import sinusoidal_at
+from core.positional.family import FAMILIES, content_vector
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
 

@@ -112,8 +112,8 @@ def test_means_that_are_exactly_equal_are_not_said_to_differ_by_rounding():
     ],
 )
 def test_methods_that_add_nothing_say_so(method, says):
-    from core.config import FAMILIES
     from core.order import shuffle_sentences
+    from core.positional.family import FAMILIES
 
     text = " ".join(shuffle_sentences(method, False, comparison(6)))
     assert says in text and "all 6 vectors are unchanged" in text

@@ -14,7 +14,7 @@ import re
 from PIL import Image
 from playwright.sync_api import expect
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from core.views.color_vision import hex_to_rgb
 from tests.e2e.conftest import settled
 

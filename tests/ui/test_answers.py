@@ -4,7 +4,7 @@ method's button changes it."""
 
 import pytest
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from tests.ui.conftest import answer_block, page_metrics
 
 

@@ -4,8 +4,9 @@ import pytest
 import torch
 
 from core.attention import RandomHead, attention_map, top_key
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.config import FamilyConfig, PipelineConfig
 from core.embeddings import token_embedding_rows
+from core.positional.family import FAMILIES
 from core.scripts.attention import attention_script
 from core.text.tokenizer import encode
 from tests.ui.conftest import page_metrics

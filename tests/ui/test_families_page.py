@@ -2,8 +2,8 @@
 
 import pytest
 
-from core.config import FAMILIES
-from ui.families.compare import SAME_AT_ANY_SEED_AND_DIM, SCORE
+from core.positional.family import FAMILIES
+from ui.families.compare import SCORE
 
 PAGE = "pages/Families.py"
 METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]  # the registry's order
@@ -138,7 +138,7 @@ def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
     first, second = (
         logit_panel(method, panel_settings(method, replace(cfg, seed=seed)), fam.items()) for seed in (1, 2)
     )
-    if method not in SAME_AT_ANY_SEED_AND_DIM:
+    if FAMILIES[method].curve_reads_seed_and_dim:
         assert first is not second and first[0].to_dict() != second[0].to_dict()
     else:  # kept: its curve is the same for every seed (test_the_curves_kept_across_seeds_and_dims_…)
         assert first is second
@@ -146,7 +146,7 @@ def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_dim(method):
-    # The panels kept across a Seed or d change (SAME_AT_ANY_SEED_AND_DIM) are true to the numbers, and
+    # The panels kept across a Seed or d change (curve_reads_seed_and_dim False) are true to the numbers, and
     # every other family's curve changes with both.
     import torch
 
@@ -162,7 +162,7 @@ def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_di
             method, r, FamilyConfig(), d, seed, rows if FAMILIES[method].additive else None, len(r)
         )
 
-    kept = method in SAME_AT_ANY_SEED_AND_DIM
+    kept = not FAMILIES[method].curve_reads_seed_and_dim
     assert torch.equal(curve(64, 1), curve(64, 2)) == kept, method
     assert torch.equal(curve(64, 5), curve(128, 5)) == kept, method
 
@@ -174,7 +174,8 @@ def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change,
     # table); each kept panel equals the one built for the new settings
     from dataclasses import replace
 
-    from core.config import FAMILIES, FamilyConfig, PipelineConfig
+    from core.config import FamilyConfig, PipelineConfig
+    from core.positional.family import FAMILIES
     from ui.families.compare import logit_panel, panel_settings
     from ui.server.cache import counts
 
@@ -182,7 +183,7 @@ def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change,
     new = replace(cfg, **change)
     before = counts(PANELS)
     first, second = (logit_panel(method, panel_settings(method, c), fam.items()) for c in (cfg, new))
-    reads = method not in SAME_AT_ANY_SEED_AND_DIM if "output_dim" in change else FAMILIES[method].seeded
+    reads = FAMILIES[method].curve_reads_seed_and_dim if "output_dim" in change else FAMILIES[method].seeded
     assert (counts(PANELS) - before).builds == 1 + reads  # the second panel built only if it reads the change
     logit_panel.clear()
     fresh = logit_panel(method, new, fam.items())  # built for the new settings themselves
@@ -207,7 +208,8 @@ def test_each_matrices_slide_says_what_to_see_in_its_squares(open_page):
 def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_token_table(method, fresh_caches):
     from dataclasses import replace
 
-    from core.config import FAMILIES, FamilyConfig, PipelineConfig
+    from core.config import FamilyConfig, PipelineConfig
+    from core.positional.family import FAMILIES
     from ui.families.compare import similarity_families, similarity_settings, similarity_view
     from ui.server.cache import counts
 

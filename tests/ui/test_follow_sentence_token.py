@@ -7,8 +7,9 @@ import pytest
 import torch
 
 from core.attention import RandomHead, attention_map
-from core.config import FAMILIES, FamilyConfig
+from core.config import FamilyConfig
 from core.embeddings import token_embedding_rows
+from core.positional.family import FAMILIES
 from core.text.tokenizer import encode
 
 ATTENTION, WHY = "pages/Attention.py", "pages/Why_position.py"

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from core.presets import PRESETS
 from core.views.glossary import TERMS, define, first_undefined, plain
 from tests.ui.visible_text import undefined_words

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from tests.core.prose import prose_problems
 
 PAGES = [

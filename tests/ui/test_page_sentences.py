@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from core.presets import PRESETS
 from tests.core.prose import prose_problems
 

@@ -3,7 +3,7 @@ names the windows each line is read in (the learned table's of T), and a page th
 
 import json
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.training.model import trainable_methods
 from tests.core.prose import prose_problems
 from tests.ui.test_page_sentences import page_text

@@ -3,7 +3,7 @@ the keys (a link still opens its view); a setting's help is written under it, no
 
 from __future__ import annotations
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from core.text.samples import SAMPLE_TITLES
 
 

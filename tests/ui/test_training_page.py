@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.training.model import trainable_methods
 from tests.core.prose import prose_problems
 from tests.ui.test_page_sentences import page_text

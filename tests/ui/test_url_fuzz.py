@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from core.config import FAMILIES
+from core.positional.family import FAMILIES
 from core.views.markup import escape_markdown
 from ui.navigation import PAGES
 from ui.state.url_params import MAX_SENTENCE_CHARS, NUMBER, SLIDE, WHOLE, accepted

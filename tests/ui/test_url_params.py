@@ -112,7 +112,7 @@ def test_every_page_checks_the_sidebar_settings(page, open_page):
 
 def test_every_url_bound_widget_travels_in_a_copied_link(open_page):
     # Copy link carries url_keys(); a widget can only bind a registered key, and every key is drawn somewhere.
-    from core.config import FAMILIES
+    from core.positional.family import FAMILIES
     from ui.state.url_keys import BOUND_KEYS, url_keys
     from ui.state.url_params import TEXT_KEYS
 

@@ -1,7 +1,8 @@
 """Pieces the close-up views share, and ``close_up``, which draws the chosen family's own view.
 
 Each family's view is the module ``ui/families/<name>.py`` with a ``view(cfg, fam)`` function. A view
-too tall for one presenter slide lists its parts in ``PARTS`` and takes ``view(cfg, fam, part)``.
+too tall for one presenter slide lists its parts in ``PARTS`` and takes ``view(cfg, fam, part)``. A
+family without one gets ``record_view``, its record's words.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
+from core.positional.family import FAMILIES, Family, FamilyConfig
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.describe import grid_description, lines_description
 from core.views.units import capitalized, count_of, plural
@@ -25,18 +27,41 @@ from ui.server.cache import additive_rows, kept_chart
 GRID = 48  # positions per side of a [T, T] matrix view
 
 
+def own_view(method: str):
+    """The module ``ui.families.<method>``, the family's own close-up; None when it has none."""
+    name = f"ui.families.{method}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:  # the view exists but something it imports does not
+            raise
+        return None
+
+
 def close_up_parts(method: str) -> list[str]:
     """The presenter parts of ``method``'s view (its ``PARTS``; one unnamed part when it has none)."""
-    return getattr(importlib.import_module(f"ui.families.{method}"), "PARTS", [""])
+    return getattr(own_view(method), "PARTS", [""])
 
 
 def close_up(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
-    """The view of ``cfg.method``, from its module in this package (presenting: its part ``part``)."""
-    module = importlib.import_module(f"ui.families.{cfg.method}")
-    if hasattr(module, "PARTS"):
+    """The view of ``cfg.method``, from its module in this package (presenting: its part ``part``), or
+    its record's words when it has no view of its own."""
+    module = own_view(cfg.method)
+    if module is None:
+        record_view(FAMILIES[cfg.method])
+    elif hasattr(module, "PARTS"):
         module.view(cfg, fam, part)
     else:
         module.view(cfg, fam)
+
+
+def record_view(family: Family) -> None:
+    """The close-up of a family with no view of its own: what its record says, in its words."""
+    where = f" {capitalized(family.where)}." if family.where else ""
+    st.markdown(
+        f"**{family.label}** {family.gives} ({family.source}).{where} Chart 1 above shows what it adds to a "
+        "score, and the table what it gives past the trained length."
+    )
 
 
 def table_heatmap(cfg: PipelineConfig, fam: FamilyConfig, title: str) -> None:

@@ -8,7 +8,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.config import FamilyConfig, PipelineConfig
 from core.families import (
     CURVE_POINTS,
     SIMILARITY_POSITIONS,
@@ -20,6 +20,7 @@ from core.families import (
     position_similarity,
 )
 from core.pipeline import sample_indices
+from core.positional.family import FAMILIES
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.glossary import define
 from core.views.units import every, plural
@@ -98,16 +99,11 @@ def read_settings(cfg: PipelineConfig, seed: bool, vocab: bool, dim: bool = True
     return replace(settings, **{key: getattr(default, key) for key, reads in unread.items() if not reads})
 
 
-# Families whose position-only curve is the same at every seed and d: no table and no content vector,
-# so their chart 1 panels are kept across both (tests/ui/test_families_page.py checks it on the numbers).
-# Any other family, a new one too, is redrawn for each.
-SAME_AT_ANY_SEED_AND_DIM = frozenset({"nope", "alibi"})
-
-
 def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
-    """What family ``name``'s chart 1 panel depends on: the seed and d unless its curve is the same at
-    every one (``SAME_AT_ANY_SEED_AND_DIM``), V only for a table drawn after the token table (learned)."""
-    reads = name not in SAME_AT_ANY_SEED_AND_DIM
+    """What family ``name``'s chart 1 panel depends on: the seed and d unless its record says its curve is
+    the same at every one (``Family.curve_reads_seed_and_dim``: NoPE's and ALiBi's, kept across both, as
+    tests/ui/test_families_page.py checks on the numbers), V only for a table drawn after the token table."""
+    reads = FAMILIES[name].curve_reads_seed_and_dim
     return read_settings(cfg, seed=reads, vocab=FAMILIES[name].seeded, dim=reads)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
 from core.pipeline import Step
+from core.positional.family import FAMILIES
 from core.text.tokenizer import tokenizer_name
 from core.views.glossary import define, named
 from core.views.markup import escape_markdown

@@ -9,8 +9,9 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
 from core.pipeline import TABLE_DIMS, token_windows
+from core.positional.family import FAMILIES
 from core.text.data import Batch
 from core.text.tokenizer import token_strings
 from core.views.units import listing, plural

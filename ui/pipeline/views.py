@@ -8,9 +8,10 @@ from functools import partial
 import streamlit as st
 import torch
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
 from core.embeddings import is_exact
 from core.pipeline import FLOAT32_BYTES, EmbeddingView, PipelineViews, Step
+from core.positional.family import FAMILIES
 from core.text import ENDOFTEXT
 from core.text.data import Batch, batch_sentence, first_batch, tokens_needed
 from core.text.samples import SAMPLES

@@ -9,8 +9,9 @@ that ask for it wait), in two bounds: ``SHARED``, in bytes, with ``@SHARED.cache
 by the function drawing it); ``tests/ui/test_cache_inventory.py`` fails on a cache or state in ``core/``
 or ``ui/`` that ``KEPT`` misses, and on a name it lists in vain.
 
-Charts are drawn through ``chart(build, frame, ...)``: a builder listed in ``ui.server.templated.TEMPLATED`` is built once
-per shape and each call copies that template with its own data (``core.views.chart_specs``).
+Charts are drawn through ``chart(build, frame, ...)``: a builder listed in
+``ui.server.templated.TEMPLATED`` is built once per shape and each call copies that template with its
+own data (``core.views.chart_specs``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
+from core.positional.family import FAMILIES
 from core.presets import PRESETS, Preset
 from core.text.samples import SAMPLE_TITLES, SAMPLES
 from ui.server import cache

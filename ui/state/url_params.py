@@ -14,8 +14,8 @@ import re
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from core.config import FAMILIES, PipelineConfig
-from core.positional.family import all_params
+from core.config import PipelineConfig
+from core.positional.family import FAMILIES, all_params
 from core.positional.long_context_presets import DEFAULT_PRESET as LC_DEFAULT
 from core.positional.long_context_presets import PRESETS as LC_PRESETS
 from core.positional.rope_scaling import ROPE_TYPES

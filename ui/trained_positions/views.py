@@ -11,7 +11,8 @@ import torch
 
 from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
-from core.positional import FAMILIES, sinusoidal_at
+from core.positional import sinusoidal_at
+from core.positional.family import FAMILIES
 from core.positional.pretrained import (
     answer_words,
     curves_frame,

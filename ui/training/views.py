@@ -11,7 +11,7 @@ import streamlit as st
 import torch
 from streamlit.delta_generator import DeltaGenerator
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.similarity import cosine_matrix
 from core.text.samples import SAMPLE_TITLES, SAMPLES
 from core.training.answer import Reply, after_run, before_run, intro, not_these_settings, taught

@@ -22,7 +22,8 @@ from core.attention.charts import attention_heatmap, symmetric_domain
 from core.attention.compare import DIAGONAL, NONE, PLACES, KeyWeight, every_family_sentence, pattern
 from core.attention.display import chart_bytes, heatmap_frame, shown_note, shown_positions, token_labels
 from core.order import first_moved, shared_tokens
-from core.positional import FAMILIES, FamilyConfig
+from core.positional import FamilyConfig
+from core.positional.family import FAMILIES
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
 from core.training.model import GPTConfig, TinyGPT, first_block_state, init_weights, trainable_methods

@@ -14,7 +14,8 @@ import pytest
 import torch
 
 from core.attention import attention_map, causal_mask
-from core.positional import FAMILIES, FamilyConfig, rope_pairing_permutation
+from core.positional import FamilyConfig, rope_pairing_permutation
+from core.positional.family import FAMILIES
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
 

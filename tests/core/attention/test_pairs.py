@@ -16,10 +16,11 @@ from core.attention.compare import (
     pair_terms,
     visible_keys,
 )
-from core.attention.facts import key_fact, t5_last_bucket_start
+from core.attention.facts import key_fact
 from core.order import reordering_sentence
-from core.positional import FAMILIES, FamilyConfig
-from core.positional.t5 import t5_bias_table
+from core.positional import FamilyConfig
+from core.positional.family import FAMILIES
+from core.positional.t5 import last_distinct_distance, t5_bias_table
 
 FAM = FamilyConfig()  # 8 heads: ALiBi's head 1 has slope 2^-1
 D = 16
@@ -180,9 +181,9 @@ def test_alibis_key_fact_names_its_slope_and_its_values_at_the_pairs_distances()
 
 def test_t5s_last_bucket_starts_earlier_in_a_decoder():
     # 32 buckets, all looking back, 16 exact: r ≥ 16·8^(15/16) = 112.4
-    assert t5_last_bucket_start(FAM, causal=True) == 113
+    assert last_distinct_distance(FAM, bidirectional=False) == 113
     # 16 a side, 8 exact: the last starts where 8·log(r/8)/log(16) ≥ 7, r ≥ 8·16^(7/8) = 90.5
-    assert t5_last_bucket_start(FAM, causal=False) == 91
+    assert last_distinct_distance(FAM, bidirectional=True) == 91
     assert "from 113 on shares the last one" in key_fact(FAMILIES["t5"], FAM, 0, [1], causal=True)
 
 

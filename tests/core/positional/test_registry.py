@@ -6,8 +6,7 @@ import pytest
 import torch
 
 from core.config import FamilyConfig, PipelineConfig
-from core.positional import FAMILIES
-from core.positional.family import all_params
+from core.positional.family import FAMILIES, all_params
 from core.positional.rope import rope_shift_table
 from core.training.model import trainable_methods
 

@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 import torch
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.text.samples import SAMPLES
 from core.text.tokenizer import encode
 from core.training.answer import (

@@ -3,7 +3,7 @@ words that join the comparison table, the chart's title and legend and the capti
 
 import pytest
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.text.samples import SAMPLES
 from core.text.tokenizer import encode
 from core.training.position_loss import (

@@ -26,7 +26,7 @@ def test_units():
 def test_families_lines_differ_in_colour_and_dash_and_titles_stay_dark():
     import pandas as pd
 
-    from core.positional import FAMILIES
+    from core.positional.family import FAMILIES
     from core.views.charts import line_chart, method_panel
     from core.views.colors import FAMILY_COLORS, FAMILY_DASHES
 

@@ -7,7 +7,7 @@ passing palette check means what it says.
 
 import pytest
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.views.color_vision import VISIONS, ciede2000, clashes, contrast, difference, simulate_hex
 from core.views.colors import (
     FAMILY_COLORS,

@@ -7,9 +7,10 @@ import pytest
 import torch
 
 from core.attention import RandomHead
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.config import FamilyConfig, PipelineConfig
 from core.positional import apply_rope, sinusoidal_at, t5_relative_bucket
 from core.positional.alibi import get_slopes
+from core.positional.family import FAMILIES
 from core.positional.shaw import shaw_key_vectors
 from core.scripts.attention import FAMILY_HEADING, attention_script
 from core.text.tokenizer import token_strings

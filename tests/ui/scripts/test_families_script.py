@@ -8,12 +8,14 @@ import pytest
 import torch
 from streamlit import dataframe_util
 
-from core.config import FAMILIES, FamilyConfig, PipelineConfig
+from core.config import FamilyConfig, PipelineConfig
 from core.embeddings import _row_seed
 from core.families import logit_curve
 from core.positional import apply_rope, shaw_relative_indices, sinusoidal_at, t5_relative_bucket
 from core.positional.alibi import get_slopes
-from core.scripts.families import CANONICAL, CANONICAL_HEADING, ROW_SEED, families_script
+from core.positional.family import FAMILIES
+from core.positional.shaw import ROW_SEED
+from core.scripts.families import CANONICAL_HEADING, canonical, families_script
 from ui.families.compare import SCORE
 from ui.server.cache import kept_rows
 
@@ -152,10 +154,11 @@ def test_the_script_follows_core_elsewhere(cfg, fam, tmp_path, run):
             assert_same_curve(got[name], want[name], name)
 
 
-def canonical_namespace(code: str = CANONICAL) -> dict:
-    """The script's imports cell, then its canonical cell (``code``), executed."""
+def canonical_namespace(code: str | None = None) -> dict:
+    """The script's imports cell, then its canonical cell (``code``, by default the script's), executed."""
     script = families_script(PipelineConfig(), FamilyConfig())
-    assert [c.code for c in script.cells if c.heading == CANONICAL_HEADING] == [CANONICAL]
+    assert [c.code for c in script.cells if c.heading == CANONICAL_HEADING] == [canonical()]
+    code = canonical() if code is None else code
     namespace: dict = {}
     exec(script.cells[0].code, namespace)  # imports and settings
     exec(code, namespace)
@@ -221,8 +224,8 @@ def test_the_canonical_functions_match_core():
     ],
 )
 def test_a_slip_in_a_canonical_function_is_caught(old, new):
-    assert old in CANONICAL
-    assert drift(canonical_namespace(CANONICAL.replace(old, new)))
+    assert old in canonical()
+    assert drift(canonical_namespace(canonical().replace(old, new)))
 
 
 def test_the_row_seed_is_the_apps():

@@ -116,7 +116,7 @@ def test_the_page_shows_the_whole_script_and_offers_it_with_its_text(open_page):
 def test_the_script_is_short_and_passes_ruff(tcfg, ruff):
     for text in (SAMPLES["log"], SAMPLES["lesson"]):
         script = training_script(tcfg, text)
-        assert script.lines - text_lines(text).count("\n") <= 270  # an embedded text (≤ 2 kB) comes on top
+        assert script.lines - text_lines(text).count("\n") <= 260  # an embedded text (≤ 2 kB) comes on top
         assert ruff(script.py()) == ""
 
 

@@ -5,8 +5,9 @@ import re
 import pytest
 import torch
 
-from core.config import FAMILIES, PipelineConfig
+from core.config import PipelineConfig
 from core.order import mid_sentence
+from core.positional.family import FAMILIES
 from core.positional.sinusoidal import sinusoidal_at
 from core.scripts.why_position import FAMILIES_HEADING, why_position_script
 from tests.ui.conftest import page_metrics
