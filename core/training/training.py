@@ -156,20 +156,21 @@ def estimated_bytes(cfg: TrainConfig, vocab_size: int, num_tokens: int) -> int:
     ``TrainConfig.validate`` holds a run to, and what the train queue reserves from the memory governor.
 
     The model's parameters with their gradients and AdamW's two moments (16 bytes each), plus the larger
-    of a step's working set and an evaluation chunk's logits. A step's working set: activations and
-    ALiBi's biased scores of its B windows (or of the first loss's 8), and its logits, 12.5 bytes an
-    element with their log-softmax and gradient, or 8.4 for the first loss's 8 windows, which has no
-    backward pass. Fitted on this machine's peaks (glibc, ``docs/measurements.md``) and checked against
-    fresh ones by ``tests/core/serving/test_memory_governor.py``.
+    of a step's working set and an evaluation chunk's logits. A step's working set: activations, a
+    score-bias family's (ALiBi's) biased scores of its B windows (or of the first loss's 8), and its
+    logits, 12.5 bytes an element with their log-softmax and gradient, or 8.4 for the first loss's 8
+    windows, which has no backward pass. Fitted on this machine's peaks (glibc,
+    ``docs/measurements.md``) and checked against fresh ones
+    by ``tests/core/serving/test_memory_governor.py``.
     """
     d, heads, layers = SIZES[cfg.size]
     T, V = cfg.context_length, vocab_size
     params = 12 * layers * d * d + V * d + T * d
     windows = max(cfg.batch_size, 8)
-    alibi = cfg.method == "alibi"
+    biased = FAMILIES[cfg.method].attention_bias is not None  # its [H, T, T] bias kept for backward
     logits = max(12.5 * cfg.batch_size * T * V, 8.4 * 8 * T * V)
     step = 1.7 * MB + 72 * windows * T * d * layers + logits
-    step += 2.8 * windows * heads * T * T * layers * alibi
+    step += 2.8 * windows * heads * T * T * layers * biased
     evaluation = 2.3 * MB + 12.5 * _eval_logit_elements(cfg, V, num_tokens)
     return int(16 * params + max(step, evaluation))
 

@@ -161,8 +161,8 @@ def test_presenting_asks_a_question_the_class_can_reason_out(open_page):
     assert not charts(at)  # the answer is hidden until the class has guessed
     question = at.text_input(key="predict_attention_pairs")
     assert question.label.replace("\\", "") == (
-        "ALiBi's slope for head 1 of 8 is m = 0.5. What does it add to the score of ' mat' → ' cat' in A, "
-        "4 tokens back?"
+        "In head 1 of 8, ALiBi adds -0.5 to the score of two tokens 1 apart. What does it add to the "
+        "score of ' mat' → ' cat' in A, 4 tokens back?"
     )
     question.input("-2").run()
     at.button(key="reveal_attention_pairs").click().run()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+import torch
 
 from core.attention.compare import tokens_back
 from core.attention.headline import PairHeadline
 from core.attention.sentences import SentenceMaps, move_row
-from core.positional.alibi import get_slopes
 from core.positional.family import Family
 from core.text.tokenizer import token_strings
 from core.views.units import plural
@@ -30,12 +30,12 @@ def pair_question(headline: PairHeadline, family: Family, view: SentenceMaps) ->
         piece = quoted(pieces[view.moved.token_id])
         question = f"With the causal mask, how many tokens (itself included) can {piece} see in B?"
         return predict_number(PAIRS_QUESTION, question, headline.seen[1], 0.5)
-    if family.attention_bias is not None and changed is not None and family.name == "alibi":
-        m = get_slopes(view.num_heads)[view.head]
+    if family.attention_bias is not None and changed is not None:
+        one = float(family.attention_bias(view.num_heads, torch.arange(2))[view.head, 1, 0])  # distance 1
         pair = f"{quoted(pieces[changed.query_a])} → {quoted(pieces[changed.key_a])}"
         question = (
-            f"ALiBi's slope for {view.head_label} is m = {m:.4g}. What does it add to the score of {pair} "
-            f"in A, {tokens_back(changed.a.distance)}?"
+            f"In {view.head_label}, {family.label} adds {one:.4g} to the score of two tokens 1 apart. What "
+            f"does it add to the score of {pair} in A, {tokens_back(changed.a.distance)}?"
         )
         return predict_number(PAIRS_QUESTION, question, changed.a.term, 0.005)
     if kept is None:

@@ -54,12 +54,17 @@ def why_answer(
             others_say=RELATIVE_SAY,
         )
     absolute = tuple(name for name, f in FAMILIES.items() if f.additive)
+    featured_relative = tuple(name for name, f in FAMILIES.items() if f.featured and not f.additive)
     nothing = (
         f"{same} {named(family.label)} adds nothing to the input either, so its input vector is the same too."
     )
     if headline is None or headline.silent:
         return Answer(
-            label, number, f"{nothing} {_silent_words(piece, headline)}", absolute + ("rope",), ABSOLUTE_SAY
+            label,
+            number,
+            f"{nothing} {_silent_words(piece, headline)}",
+            absolute + featured_relative,
+            ABSOLUTE_SAY,
         )
     words = (
         f"{nothing} {family.label} tells the two places apart later, in {define('attention')}, by how far "
