@@ -8,7 +8,7 @@
   are the lesson's settings and the steps that join the packages.
 
 Layers, lowest first: a module imports from its own layer or a lower one, never back up, and no two
-packages import each other (``tests/test_layout.py`` reads this list and checks every import):
+packages import each other (``tests/test_code_layout.py`` reads this list and checks every import):
 
 1. ``serving``: the server's budgets and cost models, plain numbers every step is held to;
 2. ``text``: the first step, its texts bounded by the server's budget;
@@ -24,26 +24,6 @@ packages import each other (``tests/test_layout.py`` reads this list and checks 
 
 Everything here is usable from a notebook::
 
-    from core.text import create_dataloader, gpt2_tokenizer
+    from core.text.data import create_dataloader
+    from core.text.tokenizer import gpt2_tokenizer
 """
-
-from __future__ import annotations
-
-import importlib
-from collections.abc import Callable
-
-
-def lazy_exports(
-    package: str, exports: dict[str, tuple[str, ...]]
-) -> tuple[Callable[[str], object], list[str]]:
-    """A package's ``__getattr__`` and ``__all__`` for ``exports`` (module → names): ``from core.text import
-    encode`` imports ``core.text.tokenizer`` on first use, so importing a package costs nothing and no
-    package imports another's modules before they are asked for."""
-    where = {name: module for module, names in exports.items() for name in names}
-
-    def __getattr__(name: str) -> object:
-        if name not in where:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(where[name]), name)
-
-    return __getattr__, sorted(where)

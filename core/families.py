@@ -18,8 +18,7 @@ import torch
 from core.config import PipelineConfig
 from core.embeddings import TableRows
 from core.pipeline import Rows, sample_indices
-from core.positional import FamilyConfig
-from core.positional.family import FAMILIES, MAX_USED_LENGTH, Family, LogitInputs
+from core.positional.family import FAMILIES, MAX_USED_LENGTH, Family, FamilyConfig, LogitInputs
 from core.similarity import cosine_matrix, mean_by_distance, pair_distances
 from core.views.glossary import define, named
 from core.views.units import capitalized, listing, plural, verb

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import torch
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.serving.budget import REQUEST_BYTES
 from core.similarity import cosine
 from core.views.units import capitalized, count_of, plural

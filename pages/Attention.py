@@ -10,7 +10,7 @@ from core.attention.sentences import check_settings, trained_maps
 from core.order import check_sentence_tokens, mid_sentence
 from core.positional.family import FAMILIES
 from core.scripts.attention import attention_script
-from core.text import token_strings
+from core.text.tokenizer import token_strings
 from core.views.glossary import named
 from ui.answer import answer_slot, show_answer
 from ui.app import settings

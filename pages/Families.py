@@ -5,7 +5,7 @@ import streamlit as st
 from core.families import drawn_span, families_answer
 from core.positional.family import FAMILIES
 from core.scripts.families import families_script
-from core.serving import families_view_bytes
+from core.serving.costs import families_view_bytes
 from ui.answer import Answer, answer_slot, show_answer
 from ui.app import settings
 from ui.attention.bridge import attention_bridge_expander

@@ -10,8 +10,9 @@ from core.pipeline import (
 )
 from core.positional.family import FAMILIES
 from core.scripts.pipeline import pipeline_script
-from core.text import TextTooShort, endoftext_id, partial_batch_note, tokenizer_name
-from core.views import escape_markdown
+from core.text.data import TextTooShort, partial_batch_note
+from core.text.tokenizer import endoftext_id, tokenizer_name
+from core.views.markup import escape_markdown
 from ui.answer import answer_slot, show_answer
 from ui.app import settings
 from ui.code_view import show_script

@@ -7,10 +7,11 @@ import streamlit as st
 
 from core.positional.family import FAMILIES
 from core.scripts.training import training_script
-from core.text import TextTooShort
-from core.training import MAX_TRAIN_TOKENS, TrainConfig, settings_key, text_key, trainable_methods
+from core.text.data import TextTooShort
 from core.training.answer import before_run, cannot_train, intro
-from core.training.model import learning_methods
+from core.training.model import learning_methods, trainable_methods
+from core.training.train_queue import settings_key, text_key
+from core.training.training import MAX_TRAIN_TOKENS, TrainConfig
 from core.views.units import listing, plural
 from ui.answer import answer_slot
 from ui.app import checked_settings

@@ -18,9 +18,9 @@ from core.order import (
 )
 from core.positional.family import FAMILIES
 from core.scripts.why_position import why_position_script
-from core.text import token_strings
-from core.views import escape_markdown
+from core.text.tokenizer import token_strings
 from core.views.glossary import define
+from core.views.markup import escape_markdown
 from core.views.units import plural
 from ui.answer import answer_slot, show_answer
 from ui.app import settings

@@ -11,31 +11,3 @@ input), ``rotate`` (RoPE), ``attention_bias`` (ALiBi) and ``score_bias`` (T5, Sh
 * ``display``: what a heatmap shows (downsampled past ``MAX_SHOWN`` tokens) and its long-form data;
 * ``charts``: the heatmaps (Altair, no Streamlit).
 """
-
-from core.attention.compare import (
-    KeyWeight,
-    Moved,
-    change_sentences,
-    moved_row,
-    moved_token,
-    signature,
-    top_key,
-)
-from core.attention.heads import RandomHead, TrainedHead
-from core.attention.maps import AttentionMap, attention_map, causal_mask, family_maps
-
-__all__ = [
-    "AttentionMap",
-    "KeyWeight",
-    "Moved",
-    "RandomHead",
-    "TrainedHead",
-    "attention_map",
-    "causal_mask",
-    "change_sentences",
-    "family_maps",
-    "moved_row",
-    "moved_token",
-    "signature",
-    "top_key",
-]

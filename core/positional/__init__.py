@@ -7,28 +7,7 @@ the app should list it. ``FAMILIES`` is defined in ``core.positional.family``: i
 
 from importlib import import_module
 
-from core.positional.alibi import alibi_bias, alibi_slopes
-from core.positional.family import FAMILIES, Family, FamilyConfig, Param, register
-from core.positional.learned import learned_rows
-from core.positional.nope import nope
-from core.positional.rope import (
-    apply_rope,
-    apply_rotary,
-    rope_inv_freq,
-    rope_long_term_decay,
-    rope_pairing_permutation,
-    rotate_half,
-)
-from core.positional.shaw import shaw_attention, shaw_relative_indices
-from core.positional.sinusoidal import (
-    LAYOUTS,
-    check_sinusoidal,
-    sinusoidal,
-    sinusoidal_at,
-    sinusoidal_inv_freq,
-    sinusoidal_wavelengths,
-)
-from core.positional.t5 import check_t5_buckets, t5_relative_bias, t5_relative_bucket
+from core.positional.family import register
 
 # Every family's module, in the app's order (NoPE first, RoPE last): FAMILIES is filled from this list.
 FAMILY_MODULES = (
@@ -42,31 +21,3 @@ FAMILY_MODULES = (
 )
 for module in FAMILY_MODULES:
     register(import_module(module).FAMILY)
-
-__all__ = [
-    "FAMILIES",
-    "LAYOUTS",
-    "Family",
-    "FamilyConfig",
-    "Param",
-    "alibi_bias",
-    "alibi_slopes",
-    "apply_rope",
-    "apply_rotary",
-    "check_sinusoidal",
-    "check_t5_buckets",
-    "learned_rows",
-    "nope",
-    "rope_inv_freq",
-    "rope_long_term_decay",
-    "rope_pairing_permutation",
-    "rotate_half",
-    "shaw_attention",
-    "shaw_relative_indices",
-    "sinusoidal",
-    "sinusoidal_at",
-    "sinusoidal_inv_freq",
-    "sinusoidal_wavelengths",
-    "t5_relative_bias",
-    "t5_relative_bucket",
-]

@@ -7,15 +7,3 @@
 * ``generator_jump``: torch's generator after n draws without drawing them, so that a page draws only
   the rows of a big token table it shows.
 """
-
-from core import lazy_exports
-
-__getattr__, __all__ = lazy_exports(
-    __name__,
-    {
-        "core.serving.budget": ("MAX_TEXT_BYTES", "SERVER_BYTES"),
-        "core.serving.costs": ("families_view_bytes",),
-        "core.serving.memory_governor": ("MemoryRefused", "governor"),
-        "core.serving.lru": ("ByteLRU",),
-    },
-)

@@ -6,23 +6,3 @@
 * ``samples``: the texts the app ships; ``textfile``: reading an uploaded text file;
 * ``book``: the book's text (``the-verdict.txt``), recognised by its fingerprint, never shipped.
 """
-
-from core import lazy_exports
-
-__getattr__, __all__ = lazy_exports(
-    __name__,
-    {
-        "core.text.tokenizer": (
-            "ENDOFTEXT",
-            "encode",
-            "endoftext_id",
-            "gpt2_tokenizer",
-            "token_strings",
-            "tokenizer_name",
-        ),
-        "core.text.data": ("TextTooShort", "create_dataloader", "partial_batch_note"),
-        "core.text.samples": ("SAMPLES", "SAMPLE_TITLES"),
-        "core.text.textfile": ("decode_text_file",),
-        "core.text.vocab": ("vocab_sweep",),
-    },
-)

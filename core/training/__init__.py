@@ -7,14 +7,3 @@
 * ``position_loss``: the loss at each position, inside and past the trained length;
 * ``extrapolation``: a RoPE model evaluated past its length with its frequencies scaled.
 """
-
-from core import lazy_exports
-
-__getattr__, __all__ = lazy_exports(
-    __name__,
-    {
-        "core.training.model": ("SIZES", "TinyGPT", "trainable_methods"),
-        "core.training.training": ("MAX_TRAIN_TOKENS", "TrainConfig", "TrainResult", "train"),
-        "core.training.train_queue": ("TrainingQueue", "settings_key", "text_key"),
-    },
-)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import torch
 
-from core.positional import FAMILIES
+from core.positional.family import FAMILIES
 from core.serving.budget import RUN_SECONDS, TRAIN_BYTES
 from core.similarity import cosine_matrix, pair_distances
 from core.text.data import TextTooShort

@@ -3,12 +3,11 @@ import math
 import pytest
 import torch
 
-from core.config import FamilyConfig
 from core.embeddings import TableRows
 from core.families import position_logits
-from core.positional import sinusoidal_at
-from core.positional.family import FAMILIES, content_vector
+from core.positional.family import FAMILIES, FamilyConfig, content_vector
 from core.positional.shaw import shaw_key_vectors
+from core.positional.sinusoidal import sinusoidal_at
 from core.positional.t5 import t5_bias_table
 
 FAM = FamilyConfig()
@@ -280,7 +279,7 @@ def test_t5s_finding_says_why_the_last_bucket_begins_before_the_max_distance():
 
 @pytest.mark.parametrize("T, fits", [(4, 0), (64, 5), (65_536, 16)])
 def test_ropes_table_counts_the_speeds_that_turn_once_within_the_trained_length(T, fits):
-    from core.positional import rope_inv_freq
+    from core.positional.rope import rope_inv_freq
 
     wavelengths = 2 * math.pi / rope_inv_freq(32, 10000.0, torch.float64)  # head dim 256 / 8
     assert int((wavelengths <= T).sum()) == fits

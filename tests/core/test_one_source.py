@@ -3,9 +3,9 @@
 import pytest
 import torch
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.positional.alibi import get_slopes
-from core.positional.family import FAMILIES
+from core.positional.family import FAMILIES, FamilyConfig
 from core.positional.rope import apply_rope, apply_rotary, rotate_half
 from core.positional.sinusoidal import sinusoidal
 from core.positional.t5 import _relative_position_bucket

@@ -13,8 +13,7 @@ import torch
 from core.families import logit_findings, position_logits
 from core.order import OrderComparison, shuffle_sentences
 from core.pipeline import sample_indices
-from core.positional import FamilyConfig
-from core.positional.family import FAMILIES
+from core.positional.family import FAMILIES, FamilyConfig
 from core.positional.t5 import bucket_layout, last_distinct_distance, t5_relative_bucket
 from core.text.tokenizer import encode
 from core.text.vocab import SweepPoint, vocab_sweep

@@ -3,10 +3,12 @@
 import pytest
 import torch
 
-from core.attention import RandomHead, attention_map, top_key
-from core.config import FamilyConfig, PipelineConfig
+from core.attention.compare import top_key
+from core.attention.heads import RandomHead
+from core.attention.maps import attention_map
+from core.config import PipelineConfig
 from core.embeddings import token_embedding_rows
-from core.positional.family import FAMILIES
+from core.positional.family import FAMILIES, FamilyConfig
 from core.scripts.attention import attention_script
 from core.text.tokenizer import encode
 from tests.ui.conftest import page_metrics

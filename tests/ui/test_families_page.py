@@ -131,7 +131,8 @@ def test_a_new_seed_redraws_only_the_panels_that_read_it(method):
     # ALiBi's and NoPE's curves do not read the seed: a Seed change keeps their panels
     from dataclasses import replace
 
-    from core.config import FamilyConfig, PipelineConfig
+    from core.config import PipelineConfig
+    from core.positional.family import FamilyConfig
     from ui.families.compare import logit_panel, panel_settings
 
     fam, cfg = FamilyConfig(), PipelineConfig(context_length=64)
@@ -150,9 +151,9 @@ def test_the_curves_kept_across_seeds_and_dims_are_the_same_at_every_seed_and_di
     # every other family's curve changes with both.
     import torch
 
-    from core.config import FamilyConfig
     from core.embeddings import TableRows
     from core.families import position_logits
+    from core.positional.family import FamilyConfig
 
     r = torch.arange(0, 300)
 
@@ -174,8 +175,8 @@ def test_a_new_dim_or_vocab_redraws_only_the_panels_that_read_it(method, change,
     # table); each kept panel equals the one built for the new settings
     from dataclasses import replace
 
-    from core.config import FamilyConfig, PipelineConfig
-    from core.positional.family import FAMILIES
+    from core.config import PipelineConfig
+    from core.positional.family import FAMILIES, FamilyConfig
     from ui.families.compare import logit_panel, panel_settings
     from ui.server.cache import counts
 
@@ -208,8 +209,8 @@ def test_each_matrices_slide_says_what_to_see_in_its_squares(open_page):
 def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_token_table(method, fresh_caches):
     from dataclasses import replace
 
-    from core.config import FamilyConfig, PipelineConfig
-    from core.positional.family import FAMILIES
+    from core.config import PipelineConfig
+    from core.positional.family import FAMILIES, FamilyConfig
     from ui.families.compare import similarity_families, similarity_settings, similarity_view
     from ui.server.cache import counts
 
@@ -344,7 +345,7 @@ def test_the_table_marks_the_sidebars_method_and_says_what_generalize_means_unde
 
 def test_the_t5_table_and_finding_name_the_same_distance(open_page):
     at = open_page(PAGE, method="t5", buckets="16", max_distance="64")
-    from core.config import FamilyConfig
+    from core.positional.family import FamilyConfig
     from core.positional.t5 import last_distinct_distance
 
     start = last_distinct_distance(FamilyConfig(buckets=16, max_distance=64))

@@ -6,10 +6,10 @@ import json
 import pytest
 import torch
 
-from core.attention import RandomHead, attention_map
-from core.config import FamilyConfig
+from core.attention.heads import RandomHead
+from core.attention.maps import attention_map
 from core.embeddings import token_embedding_rows
-from core.positional.family import FAMILIES
+from core.positional.family import FAMILIES, FamilyConfig
 from core.text.tokenizer import encode
 
 ATTENTION, WHY = "pages/Attention.py", "pages/Why_position.py"

@@ -1,8 +1,7 @@
 """ui/ and core/ are layered: no module imports, directly or through others, a module that imports it.
 
 Every import counts, also those inside functions (a function-level import that closes a circle only
-hides it until that function runs), and so do the names a package exports lazily (``core.lazy_exports``:
-a string naming one of its modules in a package's ``__init__.py``). ui/ reads top to bottom as
+hides it until that function runs). ui/ reads top to bottom as
 ``ui.app`` → ``ui.navigation`` / ``ui.sidebar`` → the drawing helpers (``ui.page_setup``, ``ui.figures``,
 …) → ``ui.presenter``.
 """
@@ -97,10 +96,9 @@ def test_the_cycle_finder_finds_a_circle_through_three_modules_and_none_in_a_cha
     assert cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
-def test_function_level_imports_and_lazy_exports_are_edges():
+def test_function_level_imports_are_edges():
     graph = import_graph()
     assert "ui.presenter" in graph["ui.figures"]  # imported at the top
-    assert "core.text.tokenizer" in graph["core.text"]  # named in core.text's lazy exports
     assert "core.training.training" in graph["core.training.train_queue"]
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 from core.attention.compare import distance_terms, tokens_back
 from core.attention.headline import PairHeadline
 from core.attention.sentences import SentenceMaps
-from core.config import FAMILIES
-from core.positional.family import Family
+from core.positional.family import FAMILIES, Family
 from core.views.glossary import GLOSSARY, define, named
 from core.views.units import plural
 from ui.answer import Answer

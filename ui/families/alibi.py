@@ -6,9 +6,10 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.pipeline import sample_indices
-from core.positional import alibi_bias, alibi_slopes
+from core.positional.alibi import alibi_bias, alibi_slopes
+from core.positional.family import FamilyConfig
 from core.views.charts import bar_chart
 from ui.families.close_up import GRID, matrix_view
 from ui.presenter import presenting, readable

@@ -8,7 +8,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.families import (
     CURVE_POINTS,
     SIMILARITY_POSITIONS,
@@ -20,7 +20,7 @@ from core.families import (
     position_similarity,
 )
 from core.pipeline import sample_indices
-from core.positional.family import FAMILIES
+from core.positional.family import FAMILIES, FamilyConfig
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.glossary import define
 from core.views.units import every, plural

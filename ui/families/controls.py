@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import FamilyConfig
-from core.positional.family import Param, all_params
+from core.positional.family import FamilyConfig, Param, all_params
 from ui.settings import bound_number
 from ui.state.named_choice import named_choice
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
+from core.positional.family import FamilyConfig
 from core.positional.learned import INITS
 from ui.families.close_up import table_heatmap
 

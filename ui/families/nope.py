@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
+from core.positional.family import FamilyConfig
 
 
 def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:

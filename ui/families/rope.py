@@ -8,10 +8,15 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.pipeline import sample_indices
-from core.positional import rope_inv_freq, rope_long_term_decay, rope_pairing_permutation
-from core.positional.rope import rope_shift_table
+from core.positional.family import FamilyConfig
+from core.positional.rope import (
+    rope_inv_freq,
+    rope_long_term_decay,
+    rope_pairing_permutation,
+    rope_shift_table,
+)
 from core.views.charts import line_chart, scatter_chart
 from core.views.describe import lines_description
 from core.views.glossary import define

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.pipeline import sample_indices
-from core.positional import shaw_relative_indices
+from core.positional.family import FamilyConfig
+from core.positional.shaw import shaw_relative_indices
 from core.views.glossary import define
 from core.views.units import plural
 from ui.families.close_up import GRID, matrix_view

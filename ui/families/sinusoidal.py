@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import FamilyConfig, PipelineConfig
-from core.positional import sinusoidal_wavelengths
-from core.positional.sinusoidal import LAYOUT_WORDS
+from core.config import PipelineConfig
+from core.positional.family import FamilyConfig
+from core.positional.sinusoidal import LAYOUT_WORDS, sinusoidal_wavelengths
 from core.views.glossary import define
 from core.views.units import plural
 from ui.families.close_up import table_heatmap, wavelength_chart

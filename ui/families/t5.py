@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.pipeline import sample_indices
-from core.positional import t5_relative_bucket
-from core.positional.t5 import last_distinct_distance, t5_bias_table
+from core.positional.family import FamilyConfig
+from core.positional.t5 import last_distinct_distance, t5_bias_table, t5_relative_bucket
 from core.views.charts import line_chart
 from core.views.units import plural
 from ui.families.close_up import GRID, matrix_view

@@ -12,10 +12,9 @@ from core.config import PipelineConfig
 from core.embeddings import is_exact
 from core.pipeline import FLOAT32_BYTES, EmbeddingView, PipelineViews, Step
 from core.positional.family import FAMILIES
-from core.text import ENDOFTEXT
 from core.text.data import Batch, batch_sentence, first_batch, tokens_needed
 from core.text.samples import SAMPLES
-from core.text.tokenizer import token_strings
+from core.text.tokenizer import ENDOFTEXT, token_strings
 from core.views.diagrams import (
     MAX_LOOKUP_ROWS,
     MAX_SLABS,

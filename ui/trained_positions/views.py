@@ -11,7 +11,6 @@ import torch
 
 from core.embeddings import draw_normal_rows
 from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
-from core.positional import sinusoidal_at
 from core.positional.family import FAMILIES
 from core.positional.pretrained import (
     answer_words,
@@ -24,6 +23,7 @@ from core.positional.pretrained import (
     similarity_by_distance,
     stored_bytes,
 )
+from core.positional.sinusoidal import sinusoidal_at
 from core.similarity import cosine_matrix, fade, fade_sentence
 from core.views.charts import distance_chart, grid_frame, heatmap, line_chart, path_chart, similarity_heatmap
 from core.views.colors import GREY

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from core.attention.compare import tokens_back
 from core.attention.headline import PairHeadline
-from core.config import FAMILIES
 from core.order import SharedToken
-from core.positional.family import Family
+from core.positional.family import FAMILIES, Family
 from core.views.glossary import define, named
 from core.views.units import plural
 from ui.answer import Answer

@@ -6,24 +6,25 @@ import numpy as np
 import pytest
 import torch
 
-from core.attention import (
-    RandomHead,
-    TrainedHead,
-    attention_map,
-    causal_mask,
+from core.attention.charts import attention_heatmap, symmetric_domain
+from core.attention.compare import (
+    DIAGONAL,
+    NONE,
+    PLACES,
+    KeyWeight,
     change_sentences,
-    family_maps,
+    every_family_sentence,
     moved_row,
     moved_token,
+    pattern,
     signature,
     top_key,
 )
-from core.attention.charts import attention_heatmap, symmetric_domain
-from core.attention.compare import DIAGONAL, NONE, PLACES, KeyWeight, every_family_sentence, pattern
 from core.attention.display import chart_bytes, heatmap_frame, shown_note, shown_positions, token_labels
+from core.attention.heads import RandomHead, TrainedHead
+from core.attention.maps import attention_map, causal_mask, family_maps
 from core.order import first_moved, shared_tokens
-from core.positional import FamilyConfig
-from core.positional.family import FAMILIES
+from core.positional.family import FAMILIES, FamilyConfig
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
 from core.training.model import GPTConfig, TinyGPT, first_block_state, init_weights, trainable_methods

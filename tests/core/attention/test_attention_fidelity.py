@@ -13,9 +13,9 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from core.attention import attention_map, causal_mask
-from core.positional import FamilyConfig, rope_pairing_permutation
-from core.positional.family import FAMILIES
+from core.attention.maps import attention_map, causal_mask
+from core.positional.family import FAMILIES, FamilyConfig
+from core.positional.rope import rope_pairing_permutation
 from core.positional.shaw import shaw_key_vectors
 from core.positional.t5 import t5_bias_table
 

@@ -6,7 +6,6 @@ import math
 import pytest
 import torch
 
-from core.attention import RandomHead, family_maps
 from core.attention.compare import (
     PairSide,
     PairTerm,
@@ -17,9 +16,10 @@ from core.attention.compare import (
     visible_keys,
 )
 from core.attention.facts import key_fact
+from core.attention.heads import RandomHead
+from core.attention.maps import family_maps
 from core.order import reordering_sentence
-from core.positional import FamilyConfig
-from core.positional.family import FAMILIES
+from core.positional.family import FAMILIES, FamilyConfig
 from core.positional.t5 import last_distinct_distance, t5_bias_table
 
 FAM = FamilyConfig()  # 8 heads: ALiBi's head 1 has slope 2^-1

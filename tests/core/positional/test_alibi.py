@@ -3,8 +3,7 @@ import math
 import pytest
 import torch
 
-from core.positional import alibi_bias, alibi_slopes
-from core.positional.alibi import get_slopes
+from core.positional.alibi import alibi_bias, alibi_slopes, get_slopes
 
 # Slopes printed by the reference get_slopes (ofirpress/attention_with_linear_biases,
 # fairseq/models/transformer.py), run unchanged in a scratch script under Python 3.11.

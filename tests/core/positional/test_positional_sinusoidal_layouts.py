@@ -4,7 +4,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from core.positional import nope, sinusoidal_at, sinusoidal_inv_freq, sinusoidal_wavelengths
+from core.positional.nope import nope
+from core.positional.sinusoidal import sinusoidal_at, sinusoidal_inv_freq, sinusoidal_wavelengths
 
 # Position 3, d = 6, from Python's math. Paper frequencies: 1, 10000^(-1/3), 10000^(-2/3);
 # fairseq frequencies: 10000^(-i/2) = 1, 1/100, 1/10000.

@@ -3,7 +3,6 @@ import math
 import pytest
 import torch
 
-from core.positional import sinusoidal_at
 from core.positional.pretrained import (
     answer_words,
     distance_frame,
@@ -14,6 +13,7 @@ from core.positional.pretrained import (
     rotation_per_step,
     similarity_by_distance,
 )
+from core.positional.sinusoidal import sinusoidal_at
 from core.views.glossary import first_undefined
 from core.views.units import signed
 from tests.core.prose import prose_problems

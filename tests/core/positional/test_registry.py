@@ -5,8 +5,8 @@ import math
 import pytest
 import torch
 
-from core.config import FamilyConfig, PipelineConfig
-from core.positional.family import FAMILIES, all_params
+from core.config import PipelineConfig
+from core.positional.family import FAMILIES, FamilyConfig, all_params
 from core.positional.rope import rope_shift_table
 from core.training.model import trainable_methods
 

@@ -3,7 +3,7 @@ import math
 import pytest
 import torch
 
-from core.positional import (
+from core.positional.rope import (
     apply_rope,
     rope_inv_freq,
     rope_long_term_decay,

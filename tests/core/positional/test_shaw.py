@@ -4,7 +4,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from core.positional import shaw_attention, shaw_relative_indices
+from core.positional.shaw import shaw_attention, shaw_relative_indices
 
 
 def test_indices_by_hand():

@@ -3,7 +3,7 @@ import math
 import pytest
 import torch
 
-from core.positional import sinusoidal_at
+from core.positional.sinusoidal import sinusoidal_at
 
 
 def test_known_values_d4():

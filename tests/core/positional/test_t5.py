@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from core.positional import t5_relative_bias, t5_relative_bucket
+from core.positional.t5 import t5_relative_bias, t5_relative_bucket
 
 # Every expected bucket below was produced by transformers==5.23.0 (torch 2.13.0 CPU),
 # transformers.models.t5.modeling_t5.T5Attention._relative_position_bucket and compute_bias,

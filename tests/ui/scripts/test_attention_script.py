@@ -6,12 +6,14 @@ import pyarrow as pa
 import pytest
 import torch
 
-from core.attention import RandomHead
-from core.config import FamilyConfig, PipelineConfig
-from core.positional import apply_rope, sinusoidal_at, t5_relative_bucket
+from core.attention.heads import RandomHead
+from core.config import PipelineConfig
 from core.positional.alibi import get_slopes
-from core.positional.family import FAMILIES
+from core.positional.family import FAMILIES, FamilyConfig
+from core.positional.rope import apply_rope
 from core.positional.shaw import shaw_key_vectors
+from core.positional.sinusoidal import sinusoidal_at
+from core.positional.t5 import t5_relative_bucket
 from core.scripts.attention import FAMILY_HEADING, attention_script
 from core.text.tokenizer import token_strings
 

@@ -8,13 +8,15 @@ import pytest
 import torch
 from streamlit import dataframe_util
 
-from core.config import FamilyConfig, PipelineConfig
+from core.config import PipelineConfig
 from core.embeddings import _row_seed
 from core.families import logit_curve
-from core.positional import apply_rope, shaw_relative_indices, sinusoidal_at, t5_relative_bucket
 from core.positional.alibi import get_slopes
-from core.positional.family import FAMILIES
-from core.positional.shaw import ROW_SEED
+from core.positional.family import FAMILIES, FamilyConfig
+from core.positional.rope import apply_rope
+from core.positional.shaw import ROW_SEED, shaw_relative_indices
+from core.positional.sinusoidal import sinusoidal_at
+from core.positional.t5 import t5_relative_bucket
 from core.scripts.families import CANONICAL_HEADING, canonical, families_script
 from ui.families.compare import SCORE
 from ui.server.cache import kept_rows

@@ -13,7 +13,6 @@ import pytest
 import torch
 
 from core.config import MAX_SEED, PipelineConfig
-from core.positional import sinusoidal_at
 from core.positional.pretrained import (
     QUOTED_DISTANCES,
     load_minilm_positions,
@@ -22,6 +21,7 @@ from core.positional.pretrained import (
     rotation_per_step,
     similarity_by_distance,
 )
+from core.positional.sinusoidal import sinusoidal_at
 from core.scripts.trained_positions import FUNCTIONS_HEADING, TABLE_FILE, trained_positions_script
 from core.similarity import fade, fade_sentence
 from core.views.units import signed

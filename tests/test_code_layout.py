@@ -13,8 +13,6 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-import pytest
-
 from tests.ui.test_import_layers import cycles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,6 +50,15 @@ def product_files() -> list[Path]:
 def sources() -> dict[str, str]:
     """Each product module's text by its path from the root ("core/order.py")."""
     return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in product_files()}
+
+
+def test_sources() -> dict[str, str]:
+    """The tests', benchmarks' and tools' modules, which import the product's names too."""
+    files = [p for folder in ("tests", "benchmarks", "tools") for p in (ROOT / folder).rglob("*.py")]
+    return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in files}
+
+
+test_sources.__test__ = False  # a helper, not a test
 
 
 def module_name(path: str) -> str:
@@ -167,15 +174,17 @@ def against_the_layers(graph: dict[str, set[str]], layers: dict[str, int]) -> li
 
 def re_exports(texts: dict[str, str]) -> list[str]:
     """Each name a package's ``__init__.py`` hands out for its submodules, as "path: name": one imported
-    from a submodule, or ``lazy_exports``."""
+    from a submodule that the package's own code does not use, or ``lazy_exports``."""
     found = []
     for path, text in texts.items():
         if not path.endswith("__init__.py"):
             continue
         package = module_name(path)
-        for node in ast.walk(ast.parse(text)):
+        tree = ast.parse(text)
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module.startswith(f"{package}."):
-                found += [f"{path}: {alias.name}" for alias in node.names]
+                found += [f"{path}: {alias.name}" for alias in node.names if alias.name not in used]
             elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_exports":
                 found.append(f"{path}: lazy_exports")
     return found
@@ -206,12 +215,39 @@ def test_core_imports_follow_the_layers_its_docstring_lists():
     assert against_the_layers(core_graph(sources()), layers) == []
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="core's package __init__ files still hand out their modules' names (lazy_exports, imports)",
-)
 def test_one_import_path_per_public_name():
     assert re_exports(sources()) == []
+    assert borrowed_imports({**sources(), **test_sources()}) == []
+
+
+def defined_names(text: str) -> set[str]:
+    """The names a module defines itself (functions, classes, assignments), at any depth of its top level's
+    ``if``/``try``/``with`` blocks, not the ones it imports."""
+    names = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def borrowed_imports(texts: dict[str, str]) -> list[str]:
+    """Each ``from M import name`` (M a product module) where M does not define ``name`` itself but imports
+    it: the name has one import path, the module that defines it."""
+    modules = {module_name(path): text for path, text in texts.items()}
+    found = []
+    for path, text in texts.items():
+        for node in ast.walk(ast.parse(text)):
+            if not (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules):
+                continue
+            defined = defined_names(modules[node.module])
+            found += [
+                f"{path}: {alias.name} from {node.module}"
+                for alias in node.names
+                if f"{node.module}.{alias.name}" not in modules and alias.name not in defined
+            ]
+    return found
 
 
 # --- Each check fails where it should -------------------------------------------------------------
@@ -274,3 +310,13 @@ def test_the_re_export_check_catches_imports_from_submodules_and_lazy_exports():
         "core/text/__init__.py: lazy_exports",
         "core/attention/__init__.py: RandomHead",
     ]
+
+
+def test_the_one_path_check_catches_a_name_taken_from_a_module_that_only_imports_it():
+    texts = {
+        "core/a.py": "X = 1\n",
+        "core/b.py": "from core.a import X\n",
+        "ui/c.py": "from core.b import X\n",
+        "ui/d.py": "from core.a import X\nfrom core import a\n",
+    }
+    assert borrowed_imports(texts) == ["ui/c.py: X from core.b"]
