@@ -4,11 +4,10 @@ The settings come in groups, one per page (and expander) that draws their widget
 writer changes each setting in turn through its widget (never the URL); after each change it presses
 Copy link and reads the link back from the clipboard: the link carries that setting, and every value
 in it is written the way the reader reads it. Then someone else opens the group's last link in a fresh
-browser context: every widget on the page must show the writer's values, with no new warning. (Copy
-link once wrote Python's ``False``, which the reader refused, so a student's link switched its settings
-back.) A group is ordered so that no later change overwrites an earlier one's value: a preset, which
-writes many settings, is the last change of a group that changes none of them, so every changed value
-is read back.
+browser context: every widget on the page must show the writer's values, with no new warning (a value
+the reader refuses, Python's ``False`` say, would switch a student's setting back). A group is ordered
+so that no later change overwrites an earlier one's value: a preset, which writes many settings, is the
+last change of a group that changes none of them, so every changed value is read back.
 """
 
 from __future__ import annotations
@@ -31,9 +30,8 @@ class Setting:
     key: str
     kind: str  # number | select | switch | text | radio
     label: str
-    value: str = (
-        ""  # what to type (number, text), or the option to pick; else a select or radio picks another
-    )
+    # What to type (number, text) or the option to pick; without it a select or radio picks another.
+    value: str = ""
 
 
 @dataclass(frozen=True)
