@@ -133,10 +133,9 @@ def test_every_page_is_a_few_tabs_from_the_top_and_only_what_is_seen_takes_the_f
     assert page.evaluate(_UNSEEN_JS) == []
 
 
-@pytest.mark.parametrize("path", EVERY_PAGE, ids=lambda p: p or "Start")
-def test_presenting_only_what_is_seen_takes_the_focus(server, projector, path):
-    page = projector
-    page.goto(f"{server}/{path}?present=true")
+def test_presenting_the_start_page_only_what_is_seen_takes_the_focus(server, projector):
+    page = projector  # the other pages: with their slides, below
+    page.goto(f"{server}/?present=true")
     app_ready(page)
     settled(page)
     assert page.evaluate(_UNSEEN_JS) == []
@@ -161,17 +160,6 @@ def test_after_a_page_change_the_focus_is_in_the_new_pages_content(server, page,
     assert page.evaluate("() => document.activeElement.tagName") == "H1"
     page.keyboard.press("Tab")  # on into the page, not through the sidebar's links
     assert page.evaluate(_WHERE_JS)["content"]
-
-
-def test_the_link_to_the_page_shown_is_marked_and_takes_no_tab_stop(server, page):
-    page.goto(f"{server}/{PIPELINE}")
-    app_ready(page)
-    settled(page)
-    sidebar = page.get_by_test_id("stSidebar")
-    here = sidebar.get_by_role("link", name="2. Pipeline")
-    expect(here).to_have_attribute("aria-current", "page")
-    expect(here).to_have_attribute("tabindex", "-1")
-    expect(sidebar.get_by_role("link", name="1. Why position?")).not_to_have_attribute("aria-current", "page")
 
 
 @pytest.fixture
@@ -219,11 +207,14 @@ def ring_problems(page, kind: str) -> list[str]:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_presenting_next_is_a_few_tabs_from_the_top_and_the_sidebar_takes_no_focus(server, projector, path):
+def test_presenting_next_is_a_few_tabs_from_the_top_only_what_is_seen_takes_the_focus_and_no_sidebar(
+    server, projector, path
+):
     page = projector
     page.goto(f"{server}/{path}?present=true")
     at_section(page, 1)
     tabs_to_next_from_the_top(page)  # the first slide: Previous is disabled
+    assert page.evaluate(_UNSEEN_JS) == []  # after the Tabs from the top, which it would start elsewhere
     next_section(page)  # a prediction on the way is revealed first
     at_section(page, 2)
     page.reload()  # the top of the second slide, where Previous takes a Tab too
@@ -278,9 +269,29 @@ def test_after_reveal_without_a_guess_the_focus_is_on_the_verdict_saying_so(serv
     expect(verdict).to_be_focused(timeout=10_000)
 
 
-def test_every_kind_of_control_shows_a_focus_ring_that_stands_out(server, page, wait_for_app):
+@pytest.fixture(scope="module")
+def pipeline(server, browser):
+    """The Pipeline page at 1400 × 1600, loaded once for the tests below: each only moves the focus, from
+    where it puts it."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
     page.goto(f"{server}/{PIPELINE}")
-    wait_for_app(page)
+    app_ready(page)
+    yield page
+    page.close()
+
+
+def test_the_link_to_the_page_shown_is_marked_and_takes_no_tab_stop(pipeline):
+    page = pipeline
+    settled(page)
+    sidebar = page.get_by_test_id("stSidebar")
+    here = sidebar.get_by_role("link", name="2. Pipeline")
+    expect(here).to_have_attribute("aria-current", "page")
+    expect(here).to_have_attribute("tabindex", "-1")
+    expect(sidebar.get_by_role("link", name="1. Why position?")).not_to_have_attribute("aria-current", "page")
+
+
+def test_every_kind_of_control_shows_a_focus_ring_that_stands_out(pipeline):
+    page = pipeline
     settled(page)
     sidebar, main = page.get_by_test_id("stSidebar"), page.get_by_test_id("stMain")
     controls = {
@@ -304,11 +315,8 @@ def test_every_kind_of_control_shows_a_focus_ring_that_stands_out(server, page, 
     assert problems == []
 
 
-def test_the_token_chips_take_one_tab_stop_and_the_arrows_move_chip_by_chip_into_view(
-    server, page, wait_for_app
-):
-    page.goto(f"{server}/{PIPELINE}")
-    wait_for_app(page)
+def test_the_token_chips_take_one_tab_stop_and_the_arrows_move_chip_by_chip_into_view(pipeline):
+    page = pipeline
     settled(page)
     box = page.locator(".st-key-chips-token [role='radiogroup']")  # the chips' box, which scrolls
     page.get_by_test_id("stMain").focus()  # from the top of the page, by Tab
