@@ -46,7 +46,7 @@ from core.training.model import trainable_methods
 from core.training.training import MAX_TRAIN_TOKENS, TrainConfig, batch_size_for, train
 from core.views.color_vision import clashes
 from core.views.colors import NEXT_FAMILY_COLOR, NEXT_FAMILY_DASH
-from tests.ui.scripts.conftest import ruff_findings, strict_json, tiktoken_cache
+from tests.core.scripts.conftest import ruff_findings, strict_json, tiktoken_cache
 from tests.ui.test_page_sentences import page_text
 from ui.state.url_keys import BOUND_KEYS
 

@@ -102,7 +102,8 @@ def read_settings(cfg: PipelineConfig, seed: bool, vocab: bool, dim: bool = True
 def panel_settings(name: str, cfg: PipelineConfig) -> PipelineConfig:
     """What family ``name``'s chart 1 panel depends on: the seed and d unless its record says its curve is
     the same at every one (``Family.curve_reads_seed_and_dim``: NoPE's and ALiBi's, kept across both, as
-    tests/ui/test_families_page.py checks on the numbers), V only for a table drawn after the token table."""
+    tests/ui/families/test_families_page.py checks on the numbers), V only for a table drawn after the
+    token table."""
     reads = FAMILIES[name].curve_reads_seed_and_dim
     return read_settings(cfg, seed=reads, vocab=FAMILIES[name].seeded, dim=reads)
 

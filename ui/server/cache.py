@@ -6,8 +6,8 @@ Caches are keyed by their inputs, text included, so a session only ever gets bac
 sent itself. One mechanism, ``core.serving.lru.ByteLRU`` (one thread computes a result while the others
 that ask for it wait), in two bounds: ``SHARED``, in bytes, with ``@SHARED.cached`` and ``kept_chart``;
 ``per_process(max_entries)``, in entries. Each goes by its qualified name, as in ``KEPT`` (a kept chart
-by the function drawing it); ``tests/ui/test_cache_inventory.py`` fails on a cache or state in ``core/``
-or ``ui/`` that ``KEPT`` misses, and on a name it lists in vain.
+by the function drawing it); ``tests/ui/server/test_cache_inventory.py`` fails on a cache or state in
+``core/`` or ``ui/`` that ``KEPT`` misses, and on a name it lists in vain.
 
 Charts are drawn through ``chart(build, frame, ...)``: a builder listed in
 ``ui.server.templated.TEMPLATED`` is built once per shape and each call copies that template with its

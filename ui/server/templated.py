@@ -44,7 +44,7 @@ def _line_said(frame, x, y, title, color, rule_at, rule_label, rule_format, **_)
 
 _PER_DATA = Templated(same_data, ("description",))  # builders that read much from their values
 # Every builder drawn through ``chart`` with a template; what they compute by default from the data is
-# computed here by the same functions (tests/ui/test_cache_helpers.py draws each against its builder).
+# computed here by the same functions (tests/ui/server/test_cache_helpers.py draws each against its builder).
 TEMPLATED: dict[Callable, Templated] = {
     charts.heatmap: Templated(
         live=("domain", "description"),

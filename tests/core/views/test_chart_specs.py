@@ -1,5 +1,5 @@
 """Charts built once per shape, with only their data swapped: the same charts and specs. The app's own
-builders, drawn through ``ui.server.cache.chart``: tests/ui/test_cache_helpers.py."""
+builders, drawn through ``ui.server.cache.chart``: tests/ui/server/test_cache_helpers.py."""
 
 from __future__ import annotations
 

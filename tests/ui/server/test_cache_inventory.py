@@ -20,7 +20,7 @@ import pytest
 from core.serving.lru import Counts
 from ui.server import cache
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CACHING = {"per_process", "cached", "cache", "lru_cache", "cache_data", "cache_resource"}
 CHANGING = {"append", "extend", "add", "update", "setdefault", "pop", "popitem", "clear", "remove"}
 CHANGING |= {"discard", "insert", "put", "appendleft"}

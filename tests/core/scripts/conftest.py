@@ -18,8 +18,9 @@ from nbclient import NotebookClient
 
 from core.scripts import Script
 from core.text.tokenizer import bpe_files
+from tests.ui.conftest import open_page  # noqa: F401  (the pages whose scripts these are)
 
-ROOT = Path(__file__).resolve().parents[3]  # the project: tests/ui/scripts/conftest.py -> /
+ROOT = Path(__file__).resolve().parents[3]  # the project: tests/core/scripts/conftest.py -> /
 
 
 def strict_json(line: str) -> dict:

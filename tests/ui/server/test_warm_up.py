@@ -15,7 +15,7 @@ from streamlit.web.server.app_discovery import discover_asgi_app
 
 from ui.server import warm_up
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(coroutine):

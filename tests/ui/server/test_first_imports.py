@@ -12,7 +12,7 @@ import pytest
 
 from ui.server import first_imports
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
