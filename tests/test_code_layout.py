@@ -52,13 +52,10 @@ def sources() -> dict[str, str]:
     return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in product_files()}
 
 
-def test_sources() -> dict[str, str]:
+def other_sources() -> dict[str, str]:
     """The tests', benchmarks' and tools' modules, which import the product's names too."""
     files = [p for folder in ("tests", "benchmarks", "tools") for p in (ROOT / folder).rglob("*.py")]
     return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in files}
-
-
-test_sources.__test__ = False  # a helper, not a test
 
 
 def module_name(path: str) -> str:
@@ -217,7 +214,7 @@ def test_core_imports_follow_the_layers_its_docstring_lists():
 
 def test_one_import_path_per_public_name():
     assert re_exports(sources()) == []
-    assert borrowed_imports({**sources(), **test_sources()}) == []
+    assert borrowed_imports({**sources(), **other_sources()}) == []
 
 
 def defined_names(text: str) -> set[str]:
