@@ -18,7 +18,7 @@ from core.embeddings import TableRows, TokenRows, token_embedding_rows
 from core.positional.family import FAMILIES, FamilyConfig
 from core.text.book import BOOK_TEXT_NAME, BOOK_TITLE, book_text_ending
 from core.text.data import Batch
-from core.views.units import human_bytes
+from core.views.units import human_bytes, listing
 
 FLOAT32_BYTES = 4
 INT64_BYTES = 8
@@ -254,10 +254,6 @@ def _differences(cfg: PipelineConfig, keys: tuple[tuple[str, str], ...]) -> list
     ]
 
 
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _ending(ending: str) -> str:
     """Blank characters after the text in words: "a line break", "3 line breaks", "2 blank characters"."""
     n = len(ending)
@@ -282,11 +278,11 @@ def book_text_note(text: str, cfg: PipelineConfig) -> str | None:
         what += f", with {_ending(ending)} at its end that the book's file does not have"
     batch, embedding = _differences(cfg, _BATCH), _differences(cfg, _EMBEDDING)
     if batch:
-        return f"{what}; at {_join(batch)} the first batch is not the book's."
+        return f"{what}; at {listing(batch)} the first batch is not the book's."
     if embedding:
         return (
             f"{what}, and the batch below is the book's first batch, token for token; its embeddings "
-            f"differ from the book's: {_join(embedding)}."
+            f"differ from the book's: {listing(embedding)}."
         )
     return f"{what}, at the book's settings: the batch below is the book's first batch, token for token."
 

@@ -21,6 +21,7 @@ from core.positional.long_context import (
     LongContextView,
 )
 from core.views.glossary import GLOSSARY, define
+from core.views.units import listing
 
 
 class FirstUse:
@@ -60,11 +61,6 @@ def _positions(wavelength: float) -> str:
     return f"{wavelength:,.1f}" if wavelength < 100 else f"{wavelength:,.0f}"
 
 
-def listed(parts: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def scaling_clause(view: LongContextView) -> str:
     """What this config does to its turning pairs, as a verb phrase: "keeps 29 pairs as trained, slows 6
     pairs by less than s = 8 and slows 29 pairs by s"; empty when it changes no pair."""
@@ -85,7 +81,7 @@ def scaling_clause(view: LongContextView) -> str:
         BEYOND: lambda c: f"slows {_n(c, 'pair')} by more than {s_text()}",
         FASTER: lambda c: f"speeds up {_n(c, 'pair')}",
     }
-    return listed([phrases[r](c) for r, c in counts.items()])
+    return listing([phrases[r](c) for r, c in counts.items()])
 
 
 def _lengths_step(view: LongContextView, name: str) -> str:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.positional.long_context import INTERPOLATED, KEPT, PLAIN, REGIMES, LongContextView
-from core.positional.long_context_story import FirstUse, listed, ratio_text, scaling_clause, times_text
+from core.positional.long_context_story import FirstUse, ratio_text, scaling_clause, times_text
 from core.positional.rope_scaling import PARTIAL, VARIANTS, get_mscale, rotary_dim, yarn_correction_range
+from core.views.units import listing
 
 # A method's glossary word, by its rope_type (the others are defined by their own sentence)
 TERM_OF = {
@@ -238,7 +239,7 @@ def _papers_names(view: LongContextView, words: FirstUse) -> str | None:
             f"a pair slowed by s interpolated, after {words('position interpolation')}, which slows every "
             "pair by s (up to s·L its angles stay within the ones it saw)"
         )
-    return f"Papers call {listed(names)}." if names else None
+    return f"Papers call {listing(names)}." if names else None
 
 
 def pair_findings(view: LongContextView, words: FirstUse | None = None) -> list[str]:
@@ -270,7 +271,7 @@ def drawn_words(view: LongContextView, label: str, words: FirstUse) -> str:
             f"The chart draws {label} beside plain RoPE, its distances on a {words('log scale')}. With s = 1 "
             "there is nothing to extend, so the other methods would all be plain RoPE."
         )
-    names = listed([_method_name(name, words) for name in others])
+    names = listing([_method_name(name, words) for name in others])
     scale = f"Its distances run on a {words('log scale')}."
     drawn = f"The chart draws {label} beside plain RoPE and, at the same s = {view.cfg.factor:g}, {names}."
     return f"{drawn} {scale}"
@@ -296,7 +297,7 @@ def _factor_join(view: LongContextView, label: str) -> str:
     drawn = f"{label}'s attention factor is {own:.4f}, the metric above, so its line starts {start}."
     if not parts:
         return drawn
-    return f"A line starts near its attention factor squared: {listed(parts)}. {drawn}"
+    return f"A line starts near its attention factor squared: {listing(parts)}. {drawn}"
 
 
 def score_words(view: LongContextView, label: str, words: FirstUse) -> str:
@@ -374,7 +375,7 @@ def attention_words(view: LongContextView, words: FirstUse, short: bool = False)
 def measured_lead(words: FirstUse) -> str:
     """The measured section's first sentence: what it measures, each scaling's name and the loss defined
     where the page first writes them."""
-    scalings = listed([words("position interpolation"), words("NTK scaling", "dynamic NTK"), words("YaRN")])
+    scalings = listing([words("position interpolation"), words("NTK scaling", "dynamic NTK"), words("YaRN")])
     return (
         "Sections 1 to 3 compute what scaling does to the angles; this one measures what it does to a model. "
         f"A tiny model is tested past its trained length with plain RoPE and with {scalings}, by its "
