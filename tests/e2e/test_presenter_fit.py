@@ -8,7 +8,8 @@ every text of a chart drawn as SVG is at least ``LEAST_FONT`` px as the browser 
 cut to "…" nor past the chart's edge), and every chart's spec (the only way to read a chart drawn on a
 canvas) sets no text smaller; no table is cut off at the right. Every drawn diagram's text (an SVG picture
 as it is scaled on screen, a token chip) is at least ``LEAST_FONT`` px too; no two axis labels of a chart
-overlap; an axis of tokens (an attention map's keys) labels every token.
+overlap; an axis of tokens (an attention map's keys) labels every token. On each section, its answer
+shown, axe finds nothing serious (``tests.e2e.axe``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.axe import problems
 from ui.presenter import LEAST_FONT, SCREEN_HEIGHT
 
 SCREEN = {"width": 1280, "height": SCREEN_HEIGHT}
@@ -253,8 +255,11 @@ def next_section(page) -> bool:
     return True
 
 
-def every_section(page, shots, name: str, specs: ChartSpecs | None = None) -> tuple[list[str], list[str]]:
-    """Visit every section of the page open in ``page``, revealing each answer; its titles and misfits."""
+def every_section(
+    page, shots, name: str, specs: ChartSpecs | None = None, axe: bool = False
+) -> tuple[list[str], list[str]]:
+    """Visit every section of the page open in ``page``, revealing each answer; its titles and misfits
+    (and, with ``axe``, what ``tests.e2e.axe`` finds on each section once its answer is shown)."""
     titles, found = [], []
     while True:
         title = section_title(page)
@@ -268,12 +273,15 @@ def every_section(page, shots, name: str, specs: ChartSpecs | None = None) -> tu
             expect(reveal).to_have_count(0, timeout=60_000)
             found += misfits(page, f"{title}, revealed", specs)
             page.screenshot(path=str(shots / f"presenter_{name}_{number}_revealed.png"))
+        if axe:
+            where = f"{name} presenting, slide {number}"
+            found += problems(page, where, f"{where} ({title})")
         if not next_section(page):
             return titles, found
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_every_section_fits_a_projector(server, projector, path, shots):
+def test_every_section_fits_a_projector_and_passes_axe(server, projector, path, shots):
     page = projector
     specs = ChartSpecs(page)
     page.goto(f"{server}/{path}?present=true")
@@ -281,7 +289,7 @@ def test_every_section_fits_a_projector(server, projector, path, shots):
     if path == "Training":  # its later sections show a finished run: train one first
         page.get_by_role("button", name="Train", exact=True).click()
         expect(page.get_by_text("Validation loss")).to_be_visible(timeout=240_000)
-    titles, found = every_section(page, shots, path, specs)
+    titles, found = every_section(page, shots, path, specs, axe=True)
     assert found == [], "\n".join(found)
     total = int(re.match(r"Section 1 of (\d+)", titles[0]).group(1))
     assert len(titles) == total > 1  # every section was visited

@@ -1,7 +1,7 @@
 """Fuzzing the address bar: hundreds of hostile URLs over every page, 0 tracebacks.
 
 Each case opens a fresh session at one page with a few URL parameters, as a pasted link does. The
-cases are a seeded shuffle of every setting's key × every value no setting may take, grouped a few
+cases are a seeded shuffle of every setting's key × every value no setting may take, grouped one to eight
 to a URL and dealt over the pages (Families under every method), plus odd values that are valid,
 repeated keys, keys that are no setting and over-long sentences. Wherever a value is refused, a
 warning must name its parameter; wherever one is valid, none may.
@@ -78,7 +78,7 @@ def cases() -> list[tuple[str, str | None, list[tuple[str, object, str]]]]:
     rng.shuffle(pairs)
     out, k = [], 0
     while k < len(pairs):
-        size = rng.randint(1, 4)
+        size = rng.randint(1, 8)  # one to eight settings a URL: every pair is still tried
         group, seen = [], set()
         for key, value, label in pairs[k : k + size]:
             if key in seen or (key == "method" and label == "valid"):
