@@ -255,15 +255,15 @@ def _change(page, runs: ScriptRuns, setting: Setting) -> None:
         expect(page.get_by_role("combobox", name=setting.label, exact=True)).to_have_value(choice)
 
 
-def _steady_values(page, steady_ms: int = 1_000, most_ms: int = 15_000) -> dict:
+def _steady_values(page, steady_ms: int = 500, most_ms: int = 15_000, every_ms: int = 100) -> dict:
     """The widgets' values once they have stayed the same for ``steady_ms``: a box that another
     widget's callback changed (a preset turned to custom) can be drawn a moment after the run ends."""
     last, same, waited = page.evaluate(_VALUES_JS), 0, 0
     while same < steady_ms and waited < most_ms:
-        page.wait_for_timeout(250)
-        waited += 250
+        page.wait_for_timeout(every_ms)
+        waited += every_ms
         now = page.evaluate(_VALUES_JS)
-        same = same + 250 if now == last else 0
+        same = same + every_ms if now == last else 0
         last = now
     return last
 
