@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 from tests.e2e.axe import HEIGHT_JS, blocking, violations
 from tests.e2e.conftest import settled
 from tests.e2e.layout import MIN_CHART_WIDTH, drawn_size, layout_problems, settle_layout
+from tests.e2e.test_offline import offline_problems, watch_requests
 from ui.navigation import PAGES as APP_PAGES
 
 PAGES = ["" if i == 0 else stop.url for i, stop in enumerate(APP_PAGES)]  # every page; the first is "/"
@@ -15,15 +16,19 @@ PAGES = ["" if i == 0 else stop.url for i, stop in enumerate(APP_PAGES)]  # ever
 
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_is_drawn_whole(server, sized_page, path, wait_for_app, wait_for_charts, shots):
-    """At a phone's width also axe's serious findings (``tests.e2e.axe``): a wide table scrolls inside its
-    box, which is then reachable by keyboard."""
+    """At a desktop's width also nothing asked of another host (``test_offline``); at a phone's width
+    also axe's serious findings (``tests.e2e.axe``): a wide table scrolls inside its box, which is then
+    reachable by keyboard."""
     size, page = sized_page
+    elsewhere = watch_requests(page, server)
     page.goto(f"{server}/{path}")
     wait_for_app(page)
     wait_for_charts(page)
     settle_layout(page, MIN_CHART_WIDTH[size])  # Vega sizes its charts to their containers after drawing
     assert page.get_by_test_id("stException").count() == 0
     assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
+    if size == "desktop":
+        assert offline_problems(page, server, elsewhere) == []
     page.screenshot(path=str(shots / f"layout_{path or 'Pipeline'}_{size}.png"), full_page=True)
     if size == "phone":
         page.set_viewport_size({"width": page.viewport_size["width"], "height": page.evaluate(HEIGHT_JS)})
