@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect  # noqa: E402
 
 import tests.e2e.conftest as servers  # noqa: E402
 from benchmarks.rerun_cpu import VERDICT, idle  # noqa: E402
-from benchmarks.ws_load_test import PAGE_NAMES, Client, open_page, parse_pages  # noqa: E402
+from benchmarks.ws_load_test import Client, open_page, parse_pages  # noqa: E402
 
 WIDGETS = {"dim": "Dim d", "vocab": "Vocab V", "seed": "Seed", "batch": "Batch B"}
 
@@ -71,7 +71,7 @@ async def compare(urls: list[str], pids: list[int], pages: list[str], changes: i
             await client.ws.close()
         a, b = (statistics.mean(c) for c in cpu)
         print(
-            f"{PAGE_NAMES[page]:18s} {kind:5s} A {a:5.1f} ms (median {statistics.median(cpu[0]):3.0f})  "
+            f"{page:18s} {kind:5s} A {a:5.1f} ms (median {statistics.median(cpu[0]):3.0f})  "
             f"B {b:5.1f} ms (median {statistics.median(cpu[1]):3.0f})  B / A {b / a:.2f}",
             flush=True,
         )
@@ -81,7 +81,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", type=Path, help="tree A (a checkout)")
     parser.add_argument("b", type=Path, help="tree B (a checkout)")
-    parser.add_argument("--pages", default="pipeline,Families,Attention", help="a comma list of pages")
+    parser.add_argument("--pages", default="Pipeline,Families,Attention", help="a comma list of pages")
     parser.add_argument("--change", default="dim", choices=list(WIDGETS), help="the kind of change")
     parser.add_argument("--changes", type=int, default=16, help="changes per page and server")
     args = parser.parse_args()

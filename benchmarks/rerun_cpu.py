@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import connect  # noqa: E402
 
-from benchmarks.ws_load_test import PAGE_NAMES, Client, cpu_seconds, open_page, parse_pages, shown_errors  # noqa: E402
+from benchmarks.ws_load_test import PAGES, Client, cpu_seconds, open_page, parse_pages, shown_errors  # noqa: E402
 from tests.e2e.conftest import running_server  # noqa: E402
 
 GROUPS = {  # name -> (title, query, the pages it measures: None = every chosen page)
@@ -315,10 +315,10 @@ async def run_book(args) -> None:
             try:
                 app, book = await asyncio.wait_for(work, args.timeout)
             except TimeoutError:
-                print(f"{PAGE_NAMES[page]}: timed out after {args.timeout:.0f} s", flush=True)
+                print(f"{page}: timed out after {args.timeout:.0f} s", flush=True)
                 continue
             for kind, m in app.items():
-                rows.append((PAGE_NAMES[page], kind, m, book[kind]))
+                rows.append((page, kind, m, book[kind]))
                 print(book_row(*rows[-1]), flush=True)
         status = Path(f"/proc/{server.proc.pid}/status").read_text()
         hwm = next(line for line in status.splitlines() if line.startswith("VmHWM"))
@@ -388,7 +388,7 @@ async def run(args) -> None:
             print(f"\n{title}: server CPU ms per rerun after a Batch B change")
             print(f"{'page':18s} {'median':>7s} {'min':>6s} {'max':>6s} {'mean':>6s} {'wall median':>12s}")
             for page in pages:
-                if only is not None and PAGE_NAMES[page] not in only:
+                if only is not None and page not in only:
                     continue
                 values = [BATCHES[c % len(BATCHES)] for c in range(args.warmup + args.repeats)]
                 work = measure(
@@ -399,7 +399,7 @@ async def run(args) -> None:
                     cpu, wall, errors = m.cpu_ms, m.wall_ms, m.errors
                 except TimeoutError:
                     cpu, wall, errors = [], [], [f"timed out after {args.timeout:.0f} s"]
-                row = f"{PAGE_NAMES[page]:18s}"
+                row = f"{page:18s}"
                 if cpu:
                     row += (
                         f" {statistics.median(cpu):7.0f} {min(cpu):6.0f} {max(cpu):6.0f} "
@@ -414,9 +414,7 @@ async def run(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--pages", default="all", help="'all', or a comma list of: " + ", ".join(PAGE_NAMES.values())
-    )
+    parser.add_argument("--pages", default="all", help="'all', or a comma list of: " + ", ".join(PAGES))
     parser.add_argument("--groups", default=",".join(GROUPS), help="a comma list of: " + ", ".join(GROUPS))
     parser.add_argument("--repeats", type=int, default=5, help="measured changes per page (median of these)")
     parser.add_argument("--warmup", type=int, default=2, help="changes per page before the measured ones")

@@ -5,8 +5,9 @@
 
 Like benchmarks/load_test.py, but each session is a websocket to ``/_stcore/stream`` that speaks
 the browser's protobufs (BackMsg ``rerun_script`` out, ForwardMsg deltas in), so the 2 cores go
-to the server instead of 30 Chromium pages. Session k opens its page (``--pages pipeline``, the
-default: every session on the pipeline; ``--pages all``: session k on page k mod 5, or a comma
+to the server instead of 30 Chromium pages. Session k opens its page (``--pages Pipeline``, the
+default: every session on the Pipeline; ``--pages Attention``: every session on that page, as a class
+that opens the teacher's one link; ``--pages all``: session k on the lesson's page k mod 7; or a comma
 list of URL paths) with ``?context=4+k%8`` (``--contexts N``: ``4+k%N``; 1 for a class that opens one
 shared link), pastes its own text (``"session k marker zq{k}x " * 40``)
 and then sets "Batch B" (``--change batch``, the default), or a seed no session used before
@@ -22,8 +23,8 @@ text``: ``"session k marker zq{k}x draft c " * 40``):
 
 Session 0 opens the fresh server alone (the cold start); the others connect together once its
 first run has finished. ``--burst``: every session opens the fresh server at once, as soon as it
-answers, at its own page's link (``--pages``: the main page by default; a cold start for a class that
-opens the link together), and the report gives the first runs' p50/p95, and the same counted from the
+answers, at its own page's link (a cold start for a class that opens the link together), and the report
+gives the first runs' p50/p95, and the same counted from the
 server process's start (its warm-up before it answers included: ``ui/server/warm_up.py``).
 
 After every finished run (ForwardMsg ``script_finished``) it checks what it was sent:
@@ -31,7 +32,7 @@ After every finished run (ForwardMsg ``script_finished``) it checks what it was 
 * on every page: no exception element, no error alert, and every ``zq<digits>x`` in any text,
   markdown, code, heading, alert or html element is its own ``zq{k}x`` (isolation: the marker's
   digits differ per session, so a line from another session's text cannot pass);
-* on the pipeline, also: the ``input_embeddings`` metric reads ``"B × T × 256"`` for this session's
+* on the Pipeline, also: the ``input_embeddings`` metric reads ``"B × T × 256"`` for this session's
   own B and T, and the token chips (st.html, one ``<span class="chip">`` per token) joined back into
   text are a non-empty prefix of this session's own text (they always hold a marker, as the BPE
   splits it into several chips).
@@ -84,10 +85,12 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from tests.e2e.conftest import running_server  # noqa: E402
+from ui.navigation import ROUTE  # noqa: E402
 
-# The app's pages by URL path ("" is the pipeline, the default page), as in ui/navigation.py.
-PAGES = ["", "Why_position", "Families", "Attention", "Long_context", "Training", "Trained_positions"]
-PAGE_NAMES = {"": "pipeline", **{p: p for p in PAGES[1:]}}
+# The lesson's pages by URL path (ui/navigation.py); "" is the main page, Start, where a fresh server's
+# first run goes.
+PAGES = [stop.url for stop in ROUTE]
+PIPELINE = "Pipeline"  # the page whose shape and token chips each run is checked against
 WIDGETS = ("number_input", "radio", "selectbox", "text_area", "checkbox")
 # Elements that show text, and the field that holds it.
 TEXTS = {
@@ -100,6 +103,9 @@ TEXTS = {
 }
 MARKER = re.compile(r"zq(\d+)x")
 CHIP = re.compile(r'<span class="chip [^"]*">(.*?)<sub>\d+</sub></span>', re.S)
+PILL = re.compile(r" :small\[\d+\]$")  # a pill's label ends with its token's ID
+ESCAPED = re.compile(r"\\(.)")  # a pill's label is Markdown, its special characters escaped
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060"))  # zero-width marks that tell pills apart
 STEP = re.compile(r"step (\d+) of (\d+)")
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
 FRAGMENT_DONE = DONE | {ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
@@ -238,9 +244,16 @@ async def open_page(base: str, page: str = "") -> list:
 
 
 def chip_text(elements) -> str:
-    """The text the token chips show, joined back (the chips draw spaces as · and newlines as ↵)."""
-    chips = next((el.body for kind, el in elements if kind == "html" and 'class="chips"' in el.body), "")
-    return "".join(html.unescape(p).replace("·", " ").replace("↵", "\n") for p in CHIP.findall(chips))
+    """The text the token chips show, joined back (the chips draw spaces as · and newlines as ↵): the
+    pills to pick a token from (ui.token_chips.chip_label), else the chips drawn as a picture."""
+    pills = next((el for kind, el in elements if kind == "button_group"), None)
+    if pills is not None:
+        labels = [PILL.sub("", o.content.translate(INVISIBLE)) for o in pills.options]
+        pieces = [ESCAPED.sub(r"\1", label) for label in labels]
+    else:
+        chips = next((el.body for kind, el in elements if kind == "html" and 'class="chips"' in el.body), "")
+        pieces = [html.unescape(p) for p in CHIP.findall(chips)]
+    return "".join(p.replace("·", " ").replace("↵", "\n") for p in pieces)
 
 
 def shown_errors(elements) -> list[str]:
@@ -259,7 +272,7 @@ def check(elements, k: int, shape: str | None, text: str | None) -> list[str]:
     problems = shown_errors(elements)
     if shape is not None:
         shown = [el.body for kind, el in elements if kind == "metric" and "input_embeddings" in el.label]
-        if shown != [shape]:
+        if not shown or set(shown) != {shape}:  # the page states it in each step that makes it
             problems.append(f"input_embeddings shows {shown}, expected {shape!r}")
     if text is None:
         return problems
@@ -304,7 +317,7 @@ async def session(base: str, k: int, page: str, args, result: dict) -> None:
     """Open this session's page with its context, paste its own text, change the batch size."""
     context, text = 4 + k % args.contexts, f"session {k} marker zq{k}x " * 40
     url = base.replace("http://", "ws://") + "/_stcore/stream"
-    name = PAGE_NAMES[page]
+    name = page
     if k and not args.burst:  # session 0 has the fresh server to itself until its first run finished
         await result["warm"].wait()
     async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
@@ -317,13 +330,13 @@ async def session(base: str, k: int, page: str, args, result: dict) -> None:
         if not args.think:  # no think time: the load is everything after session 0's first run
             start_load(result)
         result["warm"].set()
-        shape = f"8 × {context} × 256" if client.page == "" else None  # the pipeline shows the shape
+        shape = f"8 × {context} × 256" if client.page == PIPELINE else None  # the pipeline shows the shape
         note(result, f"session {k}, first run", check(elements, k, shape, None))
-        if client.page != page:  # session 0, on another page than the pipeline: go there
+        if client.page != page:  # session 0, from the main page: go to its page
             client.go(page)
             elements = await client.rerun()
             note(result, f"session {k}, {name}", check(elements, k, None, None))
-        pipeline = page == ""
+        pipeline = page == PIPELINE
         client.set("Text", "Paste")
         await client.rerun()
         client.set("Paste text", text)
@@ -489,7 +502,7 @@ async def run(args) -> None:
 def report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, hwm) -> None:
     times, first, errors = result["times"], result["first"], result["errors"]
     every = [t for v in times.values() for t in v]
-    names = ", ".join(PAGE_NAMES[p] for p in pages)
+    names = ", ".join(dict.fromkeys(pages))
     if args.think:
         how = (
             f"a change every {args.think[0]:g}–{args.think[1]:g} s (seed {args.seed}) for {args.duration:g} s"
@@ -504,7 +517,7 @@ def report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, h
     if every:
         print(f"control change -> finished rerun: {spread(every)} over {len(every)} changes")
         if len(times) > 1:
-            for name, values in sorted(times.items(), key=lambda kv: list(PAGE_NAMES.values()).index(kv[0])):
+            for name, values in sorted(times.items(), key=lambda kv: PAGES.index(kv[0])):
                 print(f"  {name:18s} {spread(values)} over {len(values)} changes")
     others = [v for k, v in first.items() if k]
     if args.burst:
@@ -551,10 +564,11 @@ def report(args, pages, result, wall, cpu, server_cpu, load_end, load_cpu_end, h
 
 
 def parse_pages(spec: str) -> list[str]:
-    if spec == "all":
-        return PAGES
-    by_name = {v: k for k, v in PAGE_NAMES.items()}
-    return [by_name[name] for name in spec.split(",")]
+    """'all' (the lesson's pages), or a comma list of pages by URL path; an unknown one is refused."""
+    pages = PAGES if spec == "all" else spec.split(",")
+    if unknown := [p for p in pages if p not in PAGES]:
+        raise SystemExit(f"no such page: {', '.join(unknown)} (the pages: {', '.join(PAGES)})")
+    return pages
 
 
 def main() -> None:
@@ -566,9 +580,7 @@ def main() -> None:
     )
     parser.add_argument("--duration", type=float, default=60, help="seconds of load with --think")
     parser.add_argument("--seed", type=int, default=0, help="seeds each session's think times")
-    parser.add_argument(
-        "--pages", default="pipeline", help="'all', or a comma list of: " + ", ".join(PAGE_NAMES.values())
-    )
+    parser.add_argument("--pages", default=PIPELINE, help="'all', or a comma list of: " + ", ".join(PAGES))
     parser.add_argument(
         "--change", choices=("batch", "seed", "text"), default="batch", help="what each change sets"
     )
