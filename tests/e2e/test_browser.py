@@ -82,15 +82,6 @@ def test_bad_input_shows_a_message_and_the_app_keeps_working(server, page, wait_
     assert page.get_by_test_id("stException").count() == 0
 
 
-def test_page_switch_keeps_the_settings(server, page, wait_for_app):
-    page.goto(server + "/Pipeline?context=8")
-    wait_for_app(page)
-    page.get_by_test_id("stSidebar").get_by_role("link", name="Why position?").click()
-    expect(page.get_by_role("heading", name="Why position?")).to_be_visible(timeout=30_000)
-    wait_for_app(page)
-    expect(number_input(page, "Context T")).to_have_value("8")
-
-
 def test_address_bar_keeps_the_settings_through_page_switches_and_reloads(
     server, page, wait_for_app, switch_page
 ):
