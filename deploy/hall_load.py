@@ -107,9 +107,14 @@ def main() -> None:
     parser.add_argument("--think", type=float, nargs=2, metavar=("MIN", "MAX"))
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--pages", default="pipeline")
+    parser.add_argument(
+        "--pages", default=wl.PIPELINE, help="'all', or a comma list of: " + ", ".join(wl.PAGES)
+    )
     parser.add_argument(
         "--change", choices=("batch", "seed", "text"), default="seed", help="what each change sets"
+    )
+    parser.add_argument(
+        "--contexts", type=int, default=8, help="distinct context lengths among the sessions (4 + k %% N)"
     )
     parser.add_argument("--timeout", type=float, default=300)
     args = parser.parse_args()
