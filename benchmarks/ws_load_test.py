@@ -571,8 +571,9 @@ def parse_pages(spec: str) -> list[str]:
     return pages
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def class_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The class's options (sessions, their pages and changes, think time), for this benchmark and for
+    every tool that runs its sessions (deploy/hall_load.py)."""
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--changes", type=int, default=3, help="changes per session without --think")
     parser.add_argument(
@@ -585,14 +586,19 @@ def main() -> None:
         "--change", choices=("batch", "seed", "text"), default="batch", help="what each change sets"
     )
     parser.add_argument(
-        "--burst", action="store_true", help="every session opens the fresh server at once (a cold start)"
-    )
-    parser.add_argument(
         "--contexts", type=int, default=8, help="distinct context lengths among the sessions (4 + k %% N)"
+    )
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per session, at most")
+    return parser
+
+
+def main() -> None:
+    parser = class_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
+    parser.add_argument(
+        "--burst", action="store_true", help="every session opens the fresh server at once (a cold start)"
     )
     parser.add_argument("--train", action="store_true", help="one more session trains during the load")
     parser.add_argument("--train-steps", type=int, help="Steps of that run (default: the page's)")
-    parser.add_argument("--timeout", type=float, default=300, help="seconds per session, at most")
     args = parser.parse_args()
     asyncio.run(run(args))
 

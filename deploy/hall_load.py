@@ -100,23 +100,9 @@ async def run(args, hall: LectureHall) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = wl.class_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--sessions", type=int, default=30)
-    parser.add_argument("--changes", type=int, default=3, help="changes per session without --think")
-    parser.add_argument("--think", type=float, nargs=2, metavar=("MIN", "MAX"))
-    parser.add_argument("--duration", type=float, default=60)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--pages", default=wl.PIPELINE, help="'all', or a comma list of: " + ", ".join(wl.PAGES)
-    )
-    parser.add_argument(
-        "--change", choices=("batch", "seed", "text"), default="seed", help="what each change sets"
-    )
-    parser.add_argument(
-        "--contexts", type=int, default=8, help="distinct context lengths among the sessions (4 + k %% N)"
-    )
-    parser.add_argument("--timeout", type=float, default=300)
+    parser.set_defaults(change="seed")  # the change that misses every cache
     args = parser.parse_args()
     args.train, args.burst = False, False
     wl.connect = _connect_as_a_browser
