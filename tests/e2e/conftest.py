@@ -193,10 +193,13 @@ def content_height(page) -> float:
 
 
 def app_ready(page, timeout: float = 90_000) -> None:
-    """Wait until the app is connected, its script has run and the page shows a title."""
+    """Wait until the app is connected, its script has run, the page shows a title and no widget is
+    still loading (a ``stSkeleton`` stands in for a widget until its code has loaded: on a loaded
+    machine the sidebar's selects can take over 5 s)."""
     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout)
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
     page.wait_for_selector('[data-testid="stHeading"]', timeout=timeout)
+    page.wait_for_function("() => !document.querySelector('[data-testid=stSkeleton]')", timeout=timeout)
 
 
 def charts_drawn(page, timeout: float = 60_000) -> None:
