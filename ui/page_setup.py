@@ -42,6 +42,10 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
 [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] > [data-testid="stElementContainer"]
   .dropped-url[hidden]):not(:has([data-testid="stAlert"])) { display: none; }
 [class*="st-key-one-line-"] [data-testid="stTable"] td :is(div, p) { white-space: nowrap; }
+/* A table's row or cell that starts with ▶ is the followed one (ui/tables.py, marked by the script below). */
+[data-testid="stTable"] :is(tr[data-marked] > *, td[data-marked]) {
+  background-color: #fef08a; font-weight: 700;
+}
 /* A heading's link and a chart's toolbar show on hover only; focused, they show too (the toolbar where
    hover puts it, above the chart: Streamlit's own rule waits for focus on the toolbar itself, which
    only its buttons take). */
@@ -78,11 +82,19 @@ _SCRIPT = (
       ["tabindex", "role", "aria-label"].forEach((name) => box.removeAttribute(name));
     }
   });
+  // A row whose first cell starts with ▶ is marked whole; another cell that does, alone.
+  const follow = () => document.querySelectorAll('[data-testid="stTable"] tbody tr').forEach((tr) => {
+    [...tr.children].forEach((cell, k) => {
+      const on = cell.textContent.trimStart().startsWith("\u25b6");
+      const target = k === 0 ? tr : cell;
+      if (target.hasAttribute("data-marked") !== on) target.toggleAttribute("data-marked", on);
+    });
+  });
   let queued = false;
   const soon = () => {
     if (queued) return;
     queued = true;
-    requestAnimationFrame(() => { queued = false; mark(); });
+    requestAnimationFrame(() => { queued = false; mark(); follow(); });
   };
   new MutationObserver(soon).observe(document.body, { childList: true, subtree: true });
   window.addEventListener("resize", soon);

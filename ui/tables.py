@@ -25,7 +25,9 @@ def token_text(piece: str) -> str:
 
 
 MARK = "▶ "  # a marked row's label starts with it: the followed token's rows are not marked by colour alone
-MARKED_ROW = {"background-color": "#fef08a", "font-weight": "700"}
+# The browser shows a float column by itself to 4 decimals (with a thousands comma from 1,000 on), so a
+# table of such floats needs no pandas Styler, which costs ~15 ms a table on every rerun.
+BROWSER_FLOAT = "{:.4f}"
 
 
 def table(
@@ -39,8 +41,9 @@ def table(
     """A small table as HTML, numbers shown with ``formats`` (one format, or a format per column).
 
     ``one_line``: a key of its own for a table whose cells are short phrases, kept on one line each (its
-    headers still wrap), so that it stays short on a projector. ``marked``: rows (by place) drawn bold on
-    yellow; ``marked_cells``: cells (row, column by place) drawn so, with ``MARK`` before their value.
+    headers still wrap), so that it stays short on a projector. ``marked``: rows (by place) whose first
+    cell starts with ``MARK``; ``marked_cells``: cells (row, column by place) whose value does. The page
+    draws a row or cell that starts with ``MARK`` bold on yellow (``ui.page_setup``).
 
     HTML rather than a data grid: a screen reader reads it as the table it is, it wraps to a projector's
     type, and the browser draws it with the page (a grid draws on a canvas, then updates its copy for
@@ -50,26 +53,65 @@ def table(
     # index format is not sent): row labels (a token's piece among them) are escaped in the frame, read.
     escaped = lambda label: escape_markdown(label) if isinstance(label, str) else label  # noqa: E731
     frame = frame.set_axis(pd.Index([escaped(label) for label in frame.index], dtype=object), axis=0)
-    if marked_cells:  # a column with a marked cell becomes text (Arrow takes no column of mixed types)
-        frame = frame.copy()
-        for c in {c for _, c in marked_cells}:
-            frame.isetitem(c, frame.iloc[:, c].astype(str))
-        for r, c in marked_cells:
-            frame.iat[r, c] = MARK + frame.iat[r, c]
-    data = frame.style.format(formats, na_rep="")
-    if marked_cells:
-        css = "; ".join(f"{k}: {v}" for k, v in MARKED_ROW.items())
-        styles = pd.DataFrame("", index=frame.index, columns=frame.columns)
-        for r, c in marked_cells:
-            styles.iat[r, c] = css
-        data = data.apply(lambda _: styles, axis=None)
-    if rows := [frame.index[k] for k in sorted(marked or ()) if k < len(frame)]:  # a row past the table: none
-        data = data.set_properties(subset=pd.IndexSlice[rows, :], **MARKED_ROW)
+    frame = _with_marks(frame, marked or set(), marked_cells or set(), hide_index)
+    frame, formats = _text_formatted(frame, formats)
+    data = frame if _browser_shows(frame, formats) else frame.style.format(formats, na_rep="")
     if one_line is None:
         st.table(data, hide_index=hide_index)
         return
     with st.container(key=f"one-line-{one_line}"):
         st.table(data, hide_index=hide_index)
+
+
+def _with_marks(
+    frame: pd.DataFrame, rows: set[int], cells: set[tuple[int, int]], hide_index: bool
+) -> pd.DataFrame:
+    """``MARK`` before each marked cell's value and each marked row's first shown cell (once)."""
+    rows = {r for r in rows if r < len(frame)}  # a row past the table: none
+    if not rows and not cells:
+        return frame
+    frame = frame.copy()
+    if rows and not hide_index:
+        labels = [
+            MARK + str(label) if k in rows and not str(label).startswith(MARK) else label
+            for k, label in enumerate(frame.index)
+        ]
+        frame.index = pd.Index(labels, dtype=object)
+    elif rows:
+        cells = cells | {(r, 0) for r in rows}
+    for c in {c for _, c in cells}:  # a column with a marked cell becomes text (Arrow takes no mixed types)
+        frame.isetitem(c, frame.iloc[:, c].astype(object).map(str))
+    for r, c in cells:
+        if not frame.iat[r, c].startswith(MARK):
+            frame.iat[r, c] = MARK + frame.iat[r, c]
+    return frame
+
+
+def _text_formatted(frame: pd.DataFrame, formats: str | dict | None) -> tuple[pd.DataFrame, dict]:
+    """The frame with its text columns' formats applied (the table holds what it shows), and the formats
+    of its number columns."""
+    numeric = {c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])}
+    if isinstance(formats, str):
+        return frame, dict.fromkeys(numeric, formats)
+    formats = formats or {}
+    text = {c: f for c, f in formats.items() if c in frame.columns and c not in numeric}
+    if text:
+        frame = frame.copy()
+        for c, f in text.items():
+            frame[c] = frame[c].map(f if callable(f) else f.format)
+    return frame, {c: f for c, f in formats.items() if c in numeric}
+
+
+def _browser_shows(frame: pd.DataFrame, formats: dict) -> bool:
+    """Whether the browser shows the number columns as ``formats`` says by itself: floats below 1,000 to
+    4 decimals (none missing), whole numbers as they are."""
+    for c, column in frame.items():
+        if pd.api.types.is_float_dtype(column):
+            if formats.get(c) != BROWSER_FLOAT or not bool((column.abs() < 1000).all()):
+                return False
+        elif c in formats:
+            return False
+    return True
 
 
 def values_table(

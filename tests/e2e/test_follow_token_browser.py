@@ -39,6 +39,14 @@ def test_a_click_on_the_sixth_chip_follows_it_and_the_link_reopens_it(server, pa
     marked = page.get_by_text("▶ t=1", exact=True).first  # its position row, at t = 1 of window b = 1
     expect(marked).to_be_visible()
     assert has_size(marked)
+    yellow = "rgb(254, 240, 138)"  # the whole row bold on yellow, beside the ▶; the unmarked rows not
+    row = marked.locator("xpath=ancestor::tr[1]")
+    expect(row.locator("td").first).to_have_css("background-color", yellow)
+    expect(row.locator("td").first).to_have_css("font-weight", "700")
+    other = row.locator("xpath=preceding-sibling::tr[1]")  # t = 0 of the same table
+    expect(other.locator("td").first).not_to_have_css("background-color", yellow)
+    cell = page.get_by_role("cell", name=re.compile(r"^▶ \d+$")).first  # the token's ID in the batch
+    expect(cell).to_have_css("background-color", yellow)
     windows = page.get_by_role("img", name=re.compile(r"token 5 is marked, in lane b = 1$"))
     expect(windows).to_have_count(1)
     assert has_size(windows)

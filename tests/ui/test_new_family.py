@@ -304,9 +304,9 @@ def test_the_families_page_lists_a_new_family_everywhere(tilt, open_page):
     at = open_page("pages/Families.py", method="tilt", tilt="5", context="16")
     assert not at.exception and not at.error
     table = at.table[0].value  # one row per family, by display name
-    assert list(table.index)[-1] == "Fake tilt"
-    assert table.loc["Fake tilt", "numbers to train"] == f"{5 * 16:,}"  # tilt × T
-    assert table.loc["Fake tilt", "kind"] == "relative, learned"
+    assert list(table.index)[-1] == "▶ Fake tilt"  # the sidebar's method, marked
+    assert table.loc["▶ Fake tilt", "numbers to train"] == f"{5 * 16:,}"  # tilt × T
+    assert table.loc["▶ Fake tilt", "kind"] == "relative, learned"
     assert at.number_input(key="tilt").value == 5  # its own setting, bound to the URL
     assert "Fake tilt" in at.selectbox(key="method").options  # the sidebar's method picker shows its label
     text = " ".join(m.value for m in at.markdown)

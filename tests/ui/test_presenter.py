@@ -254,7 +254,7 @@ def test_presenting_the_families_overview_wraps_its_facts_in_the_projector_s_typ
     table = at.table[0].value
     assert list(table.index) == [
         "NoPE",
-        "Learned absolute",
+        "▶ Learned absolute",  # the sidebar's method
         "Sinusoidal",
         "Shaw relative",
         "T5 bias",

@@ -16,6 +16,7 @@ from core.positional.sinusoidal import sinusoidal_at
 from core.positional.t5 import t5_relative_bucket
 from core.scripts.attention import FAMILY_HEADING, attention_script
 from core.text.tokenizer import token_strings
+from ui.tables import token_text
 
 PAGE = "pages/Attention.py"
 CAT = (" The cat sat on the mat", " On the mat the cat sat")  # the page's default, read mid-sentence
@@ -85,9 +86,9 @@ def assert_prints_the_page(result: dict, at, cfg: PipelineConfig) -> None:
     shown = [float(x) for x in re.findall(r"[+-]\d+\.\d{4}", section)]
     assert shown and all(round(x, 4) in terms for x in shown), (shown, terms)
     table = at.table[0].value  # 3: the moved token's row, key token by key token
-    assert table["key token"].tolist() == token_strings(
-        [r["token_id"] for r in result["row"]], cfg.vocab_size
-    )
+    assert table["key token"].tolist() == [  # as the table shows a token (quoted, escaped)
+        token_text(p) for p in token_strings([r["token_id"] for r in result["row"]], cfg.vocab_size)
+    ]
     for column, key in (("weight in A", "weight_a"), ("weight in B", "weight_b")):
         page = [None if v != v else v for v in table[column].tolist()]  # NaN: None
         for shown, printed in zip(page, [r[key] for r in result["row"]], strict=True):

@@ -68,10 +68,10 @@ def test_the_moved_tokens_row_is_cores():
 def test_the_row_table_and_the_sentences_agree(open_page):
     at = open_page(PAGE, method="alibi")
     table = at.table[0].value.set_index("key token")
-    assert table.loc[" The", "weight in A"] == pytest.approx(0.26264531296728694, abs=1e-9)
-    assert table.loc[" the", "weight in B"] == pytest.approx(0.8379351594247277, abs=1e-9)
-    assert table.loc[" cat", "B − A"] == pytest.approx(0.0884513264314451 - 0.7373546870327131, abs=1e-9)
-    assert table[["weight in A", "weight in B"]].loc[" sat"].isna().all()  # hidden from ' cat' in both
+    assert table.loc["' The'", "weight in A"] == pytest.approx(0.26264531296728694, abs=1e-9)
+    assert table.loc["' the'", "weight in B"] == pytest.approx(0.8379351594247277, abs=1e-9)
+    assert table.loc["' cat'", "B − A"] == pytest.approx(0.0884513264314451 - 0.7373546870327131, abs=1e-9)
+    assert table[["weight in A", "weight in B"]].loc["' sat'"].isna().all()  # hidden from ' cat' in both
     text = " ".join(m.value for m in at.markdown).replace("\\", "")
     assert "In A and in B, ' sat' looks 1 token back to ' cat': the ALiBi term is -0.5000 in both" in text
     assert "in B ' cat' looks 2 tokens back to ' mat': the ALiBi term is -2.0000 in A and -1.0000" in text

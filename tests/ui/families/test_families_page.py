@@ -23,7 +23,9 @@ def test_every_method_has_its_close_up(method, open_page):
     subheaders = [s.value for s in at.subheader]
     assert any(s.startswith("3. Close-up") for s in subheaders)
     table = at.table[0].value
-    assert list(table.index) == [FAMILIES[m].label for m in METHODS]  # display names, not keys
+    # display names, not keys; the sidebar's method marked by ▶ as well as by colour
+    expected = [("▶ " if m == method else "") + FAMILIES[m].label for m in METHODS]
+    assert list(table.index) == expected
 
 
 def test_family_parameters_come_from_the_url(open_page):
@@ -276,7 +278,7 @@ def test_the_t5_close_up_and_finding_say_where_the_last_bucket_begins(open_page)
     assert "The last bucket, for every distance past 128, begins at 113 with a causal mask" in text
     assert "and at 91 without." in text
     assert "the last starting at 113, each about 1.14 times as wide as the one before" in text  # 8^(1/16)
-    cell = at.table[0].value.loc["T5 bias", "past the trained length (T = 4)"]
+    cell = at.table[0].value.loc["▶ T5 bias", "past the trained length (T = 4)"]
     assert cell == (
         "its distance's bucket; from distance 113 on, the last bucket, which begins before the max "
         "distance 128"
@@ -332,9 +334,10 @@ def test_the_table_marks_the_sidebars_method_and_says_what_generalize_means_unde
         "none", "absolute, learned", "absolute, fixed", "relative, learned", "relative, learned",
         "relative, fixed", "relative, fixed",
     ]  # fmt: skip
+    assert [label for label in table.index if label.startswith("▶ ")] == ["▶ Sinusoidal"]  # not colour alone
     past = table["past the trained length (T = 4)"]
     assert (
-        past["Sinusoidal"]
+        past["▶ Sinusoidal"]
         == "a vector by the same formula, but one training never saw (it saw positions 0 … 3)"
     )
     assert past["Learned absolute"] == "nothing: the table has no row 4 (rows 0 … 3 only)"
@@ -349,7 +352,7 @@ def test_the_t5_table_and_finding_name_the_same_distance(open_page):
     from core.positional.t5 import last_distinct_distance
 
     start = last_distinct_distance(FamilyConfig(buckets=16, max_distance=64))
-    cell = at.table[0].value.loc["T5 bias", "past the trained length (T = 4)"]
+    cell = at.table[0].value.loc["▶ T5 bias", "past the trained length (T = 4)"]
     assert f"from distance {start} on, the last bucket, which begins before the max distance 64" in cell
     text = " ".join(m.value for m in at.markdown)
     assert f"T5 bias is flat from distance {start} on (max distance 64)" in text
