@@ -248,7 +248,7 @@ def chip_text(elements) -> str:
     pills to pick a token from (ui.token_chips.chip_label), else the chips drawn as a picture."""
     pills = next((el for kind, el in elements if kind == "button_group"), None)
     if pills is not None:
-        labels = [PILL.sub("", o.content.translate(INVISIBLE)) for o in pills.options]
+        labels = [PILL.sub("", o.content.translate(INVISIBLE)).lstrip() for o in pills.options]
         pieces = [ESCAPED.sub(r"\1", label) for label in labels]
     else:
         chips = next((el.body for kind, el in elements if kind == "html" and 'class="chips"' in el.body), "")
