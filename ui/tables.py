@@ -3,6 +3,7 @@ a token's piece as a table shows it (escaped)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 import torch
@@ -53,8 +54,10 @@ def table(
     # index format is not sent): row labels (a token's piece among them) are escaped in the frame, read.
     escaped = lambda label: escape_markdown(label) if isinstance(label, str) else label  # noqa: E731
     frame = frame.set_axis(pd.Index([escaped(label) for label in frame.index], dtype=object), axis=0)
-    frame = _with_marks(frame, marked or set(), marked_cells or set(), hide_index)
     frame, formats = _text_formatted(frame, formats)
+    frame = _with_marks(frame, marked or set(), marked_cells or set(), hide_index)
+    numeric = pd.api.types.is_numeric_dtype
+    formats = {c: f for c, f in formats.items() if numeric(frame.dtypes[c])}  # a marked column is text
     data = frame if _browser_shows(frame, formats) else frame.style.format(formats, na_rep="")
     if one_line is None:
         st.table(data, hide_index=hide_index)
@@ -90,7 +93,7 @@ def _with_marks(
 def _text_formatted(frame: pd.DataFrame, formats: str | dict | None) -> tuple[pd.DataFrame, dict]:
     """The frame with its text columns' formats applied (the table holds what it shows), and the formats
     of its number columns."""
-    numeric = {c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])}
+    numeric = {c for c, dtype in frame.dtypes.items() if pd.api.types.is_numeric_dtype(dtype)}
     if isinstance(formats, str):
         return frame, dict.fromkeys(numeric, formats)
     formats = formats or {}
@@ -105,13 +108,11 @@ def _text_formatted(frame: pd.DataFrame, formats: str | dict | None) -> tuple[pd
 def _browser_shows(frame: pd.DataFrame, formats: dict) -> bool:
     """Whether the browser shows the number columns as ``formats`` says by itself: floats below 1,000 to
     4 decimals (none missing), whole numbers as they are."""
-    for c, column in frame.items():
-        if pd.api.types.is_float_dtype(column):
-            if formats.get(c) != BROWSER_FLOAT or not bool((column.abs() < 1000).all()):
-                return False
-        elif c in formats:
-            return False
-    return True
+    floats = [k for k, dtype in enumerate(frame.dtypes) if pd.api.types.is_float_dtype(dtype)]
+    names = {frame.columns[k] for k in floats}
+    if any(formats.get(c) != BROWSER_FLOAT for c in names) or any(c not in names for c in formats):
+        return False
+    return not floats or bool((np.abs(frame.iloc[:, floats].to_numpy()) < 1000).all())  # NaN: False
 
 
 def values_table(
