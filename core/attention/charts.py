@@ -156,12 +156,13 @@ def attention_heatmap(
 
 
 def query_row_frame(m, labels: list[str], query: int) -> pd.DataFrame:
-    """One query's row of an ``AttentionMap``: each key's label, score and weight, and whether the mask
-    hides it (a hidden key's score is left out: the mask drops it before the softmax)."""
+    """One query's row of an ``AttentionMap``: each key's place j, label, score and weight, and whether
+    the mask hides it (a hidden key's score is left out: the mask drops it before the softmax)."""
     visible = m.mask[query].tolist()
     scores = (m.content + m.position)[query].tolist()
     return pd.DataFrame(
         {
+            "j": range(len(labels)),
             "key": labels,
             "score": [s if v else None for s, v in zip(scores, visible, strict=True)],
             "weight": [
@@ -194,40 +195,48 @@ def query_row_sentences(frame: pd.DataFrame, query: str) -> tuple[str, str]:
 
 def query_row_charts(frame: pd.DataFrame, query: str, row: int = 28) -> tuple[alt.Chart, alt.LayerChart]:
     """The bridge's picture, two charts side by side: one query's scores, then its weights after the
-    softmax, key by key (``query``: the query's axis label, for what a screen reader says of them).
+    softmax, key by key (``query``: the query's axis label, for what a screen reader says of them)."""
+    said = query_row_sentences(frame, query)
+    return query_scores_chart(frame, said[0], row), query_weights_chart(frame, said[1], row)
 
-    ``row``: px a key takes: the plot is as tall as its keys need, so their labels (17 px on a slide)
-    never overprint one another, and the spec stays the same for any number of keys.
-    """
-    height = alt.Step(row)
-    described_as = query_row_sentences(frame, query)
-    order = list(frame["key"])
-    keys = alt.Axis(labelOverlap=False, labelFlush=False)  # flush, the first key's label left its bar
-    y = alt.Y("key:N", sort=order, title="key j", axis=keys)
-    colors = alt.Color(
-        "seen:N",
-        title=None,
-        scale=alt.Scale(domain=["sees it", "hidden by the mask"], range=["#1d4ed8", MASKED]),
-        legend=alt.Legend(orient="bottom"),
-    )
+
+# Keys in their order in the sentence (the frame's j), so the spec is the same for any sentence.
+_KEYS = alt.Axis(labelOverlap=False, labelFlush=False)  # flush, the first key's label left its bar
+_IN_ORDER = alt.EncodingSortField(field="j", op="min", order="ascending")
+_SEEN = alt.Color(
+    "seen:N",
+    title=None,
+    scale=alt.Scale(domain=["sees it", "hidden by the mask"], range=["#1d4ed8", MASKED]),
+    legend=alt.Legend(orient="bottom"),
+)
+
+
+def query_scores_chart(frame: pd.DataFrame, description: str, row: int = 28) -> alt.Chart:
+    """One query's scores, key by key (``row``: px a key takes, so the plot is as tall as its keys need
+    and their labels never overprint one another, on a slide too)."""
     score = (
-        alt.Chart(frame, title="score q·k/√dh", height=height)
+        alt.Chart(frame, title="score q·k/√dh", height=alt.Step(row))
         .mark_bar()
         .encode(
-            y=y,
+            y=alt.Y("key:N", sort=_IN_ORDER, title="key j", axis=_KEYS),
             x=alt.X("score:Q", title="score"),
-            color=colors,
+            color=_SEEN,
             tooltip=["key", alt.Tooltip("score:Q", format=".4f")],
         )
     )
-    weight = alt.Chart(frame, title="weight after the softmax", height=height).encode(
-        y=alt.Y("key:N", sort=order, title=None, axis=keys),
+    return described(score, description)
+
+
+def query_weights_chart(frame: pd.DataFrame, description: str, row: int = 28) -> alt.LayerChart:
+    """One query's weights after the softmax, key by key, each written beside its bar."""
+    weight = alt.Chart(frame, title="weight after the softmax", height=alt.Step(row)).encode(
+        y=alt.Y("key:N", sort=_IN_ORDER, title=None, axis=_KEYS),
         x=alt.X("weight:Q", title="weight (the row adds up to 1)", scale=alt.Scale(domain=[0, 1])),
     )
-    bars = weight.mark_bar().encode(color=colors, tooltip=["key", alt.Tooltip("weight:Q", format=".4f")])
+    bars = weight.mark_bar().encode(color=_SEEN, tooltip=["key", alt.Tooltip("weight:Q", format=".4f")])
     text = (
         weight.mark_text(align="left", dx=4, aria=False)
         .encode(text=alt.Text("label:N"))
         .transform_calculate(label="datum.seen == 'sees it' ? format(datum.weight, '.2f') : 'hidden'")
     )
-    return described(score, described_as[0]), described(alt.layer(bars, text), described_as[1])
+    return described(alt.layer(bars, text), description)

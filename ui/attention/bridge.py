@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.attention.charts import query_row_charts, query_row_frame
+from core.attention.charts import (
+    query_row_frame,
+    query_row_sentences,
+    query_scores_chart,
+    query_weights_chart,
+)
 from core.attention.compare import visible_keys
 from core.attention.display import token_labels
 from core.attention.sentences import SentenceMaps
@@ -15,6 +20,7 @@ from core.views.glossary import define
 from core.views.units import plural
 from ui.pair_headline import quoted
 from ui.presenter import readable
+from ui.server.cache import chart
 
 BRIDGE = "Attention in one minute: queries, keys, scores, softmax, heads and the causal mask"
 
@@ -65,8 +71,10 @@ def attention_bridge(
     )
     labels = token_labels(shown)
     frame = query_row_frame(m, labels, query)
-    for cell, chart in zip(st.columns(2), query_row_charts(frame, labels[query]), strict=True):
-        cell.altair_chart(readable(chart), width="stretch")  # as tall as its keys need
+    said = query_row_sentences(frame, labels[query])
+    builds = (query_scores_chart, query_weights_chart)
+    for cell, build, words in zip(st.columns(2), builds, said, strict=True):
+        cell.altair_chart(readable(chart(build, frame, words)), width="stretch")  # as tall as its keys need
 
 
 def attention_bridge_expander() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from core.attention.charts import attention_heatmap
+from core.attention.charts import attention_heatmap, query_scores_chart, query_weights_chart
 from core.positional import rope_scaling_charts as rope
 from core.views import charts
 from core.views.chart_specs import same_data
@@ -72,6 +72,8 @@ TEMPLATED: dict[Callable, Templated] = {
     ),
     charts.method_panel: Templated(_at_most_64, ("rule_at", "x_domain", "note", "y_domain", "description")),
     attention_heatmap: Templated(live=("domain", "symlog", "description")),
+    query_scores_chart: Templated(live=("description",)),
+    query_weights_chart: Templated(live=("description",)),
     rope.wavelength_chart: _PER_DATA,
     rope.slowdown_chart: _PER_DATA,
     rope.score_chart: _PER_DATA,

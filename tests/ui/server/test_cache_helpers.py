@@ -10,7 +10,7 @@ import pytest
 import torch
 from streamlit.elements import vega_charts
 
-from core.attention.charts import attention_heatmap
+from core.attention.charts import attention_heatmap, query_scores_chart, query_weights_chart
 from core.positional import rope_scaling_charts as rope
 from core.positional.long_context import long_context_view
 from core.positional.long_context_presets import PRESETS
@@ -81,7 +81,23 @@ CALLS = {
         ([f"{k}:a" for k in range(len(f))], "t"),
         {"domain": (-float(len(f)), float(len(f))), "legend": "score", "symlog": 0.5, "description": "d"},
     ),
+    "a query's scores": lambda f: (query_scores_chart, _query_row(f), (f"{len(f)} keys",), {}),
+    "a query's weights": lambda f: (query_weights_chart, _query_row(f), (f"{len(f)} keys",), {"row": 17}),
 }
+
+
+def _query_row(f: pd.DataFrame) -> pd.DataFrame:
+    """A query's row as ``query_row_frame`` gives it, from ``frame``'s values (the last key hidden)."""
+    seen = ["sees it"] * (len(f) - 1) + ["hidden by the mask"]
+    return pd.DataFrame(
+        {
+            "j": f["r"],
+            "key": [f"{k}:t{k}" for k in f["r"]],
+            "score": f["y"],
+            "weight": f["y"] / 10,
+            "seen": seen,
+        }
+    )
 
 
 @pytest.mark.parametrize("name", CALLS)
