@@ -83,21 +83,11 @@ _SCRIPT = (
     }
   });
   // A row whose first cell starts with ▶ is marked whole; another cell that does, alone.
-  // A column of numbers that holds a marked one is text (its ▶), which the browser aligns left: it is
-  // aligned right again, as its neighbours are.
-  const follow = () => document.querySelectorAll('[data-testid="stTable"] table').forEach((table) => {
-    const rows = [...table.querySelectorAll("tbody tr")];
-    rows.forEach((tr) => [...tr.children].forEach((cell, k) => {
+  const follow = () => document.querySelectorAll('[data-testid="stTable"] tbody tr').forEach((tr) => {
+    [...tr.children].forEach((cell, k) => {
       const on = cell.textContent.trimStart().startsWith("\u25b6");
       const target = k === 0 ? tr : cell;
       if (target.hasAttribute("data-marked") !== on) target.toggleAttribute("data-marked", on);
-    }));
-    table.querySelectorAll("td[data-marked]").forEach((marked) => {
-      if (!/^\u25b6\\s*-?[\\d,.]+$/.test(marked.textContent.trim())) return;
-      rows.forEach((tr) => {
-        const cell = tr.children[marked.cellIndex];
-        if (cell && cell.style.textAlign !== "right") cell.style.textAlign = "right";
-      });
     });
   });
   let queued = false;
