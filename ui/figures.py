@@ -12,7 +12,7 @@ from core.views.charts import grid_frame, heatmap
 from core.views.colors import TENSOR_COLORS
 from core.views.describe import grid_description
 from core.views.units import every
-from ui.presenter import readable
+from ui.charts import draw
 from ui.server import cache
 
 
@@ -58,7 +58,7 @@ def heatmap_view(
     chart = cache.chart(
         heatmap, frame, "dimension j", "position t", title, accent=color, description=said, marked=rows
     )
-    st.altair_chart(readable(chart), width="stretch")
+    draw(chart, width="stretch")
     missed = sorted(set(marked) - set(rows))
     if missed:
         at, falls = ", ".join(f"{t:,}" for t in missed), "falls" if len(missed) == 1 else "fall"

@@ -157,7 +157,17 @@ def _with_frame(chart: alt.TopLevelMixin, old: pd.DataFrame, new: pd.DataFrame) 
         )
     out = copy.copy(chart)
     object.__setattr__(out, "_kwds", {**chart._kwds, **fields})
-    for attribute in ("_kept_spec", "_spec", "_template", "_frame", "_stand_ins", "_holders", "_live"):
+    for attribute in (
+        "_kept_spec",
+        "_spec",
+        "_template",
+        "_frame",
+        "_stand_ins",
+        "_holders",
+        "_live",
+        "_reals",
+        "_browser",
+    ):
         out.__dict__.pop(attribute, None)
     return out
 
@@ -251,6 +261,7 @@ class Templates:
         object.__setattr__(chart, "_template", template)
         object.__setattr__(chart, "_frame", frame)
         object.__setattr__(chart, "_live", [(json.dumps(a), json.dumps(b)) for a, b in stand_ins.items()])
+        object.__setattr__(chart, "_reals", stand_ins)  # the browser's spec (core.views.browser_spec)
         return chart
 
 
@@ -272,13 +283,14 @@ def _numbers(value) -> tuple | None:
 
 def _template(build, arguments: dict, frame: pd.DataFrame, live: tuple[str, ...]) -> alt.TopLevelMixin:
     """``build``'s chart for ``arguments`` with stand-ins for the live ones, its frame emptied."""
-    stand_ins, given = [], dict(arguments)
+    stand_ins, names, given = [], [], dict(arguments)
     for name in live:
         value = given[name]
         if value is None:
             continue
         numbers = [_stand_in(v, len(stand_ins) + k) for k, v in enumerate(_numbers(value))]
         stand_ins += numbers
+        names += [name] if len(numbers) == 1 else [f"{name} {k + 1}" for k in range(len(numbers))]
         given[name] = type(value)(numbers) if isinstance(value, (tuple, list)) else numbers[0]
     empty = frame.iloc[:0]
     template = _with_frame(build(**given), frame, empty)
@@ -290,6 +302,7 @@ def _template(build, arguments: dict, frame: pd.DataFrame, live: tuple[str, ...]
         raise ValueError(f"{build.__qualname__}: a live argument is not written into the chart as it is")
     object.__setattr__(template, "_frame", empty)
     object.__setattr__(template, "_stand_ins", stand_ins)
+    object.__setattr__(template, "_live_names", dict(zip(stand_ins, names, strict=True)))
     object.__setattr__(template, "_holders", holders)
     return template
 

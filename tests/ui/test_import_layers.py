@@ -98,7 +98,7 @@ def test_the_cycle_finder_finds_a_circle_through_three_modules_and_none_in_a_cha
 
 def test_function_level_imports_are_edges():
     graph = import_graph()
-    assert "ui.presenter" in graph["ui.figures"]  # imported at the top
+    assert "ui.presenter" in graph["ui.charts"]  # imported at the top
     assert "core.training.training" in graph["core.training.train_queue"]
 
 

@@ -1,12 +1,11 @@
 """Every chart a page draws says what it shows: a description of its own (a screen reader's name for it),
 the page's own sentence where it writes one beside the chart."""
 
-import json
-
 import pytest
 
 from core.positional.family import FAMILIES
 from tests.core.prose import prose_problems
+from tests.ui.drawn_charts import drawn
 
 PAGES = [
     ("pages/Pipeline.py", {}),
@@ -27,7 +26,8 @@ PAGES = [
 
 
 def descriptions(at) -> list[str]:
-    return [json.loads(c.proto.spec).get("description") for c in at.get("vega_lite_chart")]
+    """Each chart's sentence: what follows it for a screen reader (its spec keeps a fixed name)."""
+    return [d.said for d in drawn(at)]
 
 
 @pytest.mark.parametrize(("page", "params"), PAGES, ids=[f"{p}?{q}" for p, q in PAGES])

@@ -38,7 +38,9 @@ def _chart_titles(spec: dict | list) -> list[str]:
 
 
 def _words(node: et.Node) -> list[str]:
-    """The words one element shows."""
+    """The words one element shows (a chart's sentence for a screen reader is not drawn)."""
+    if isinstance(node, et.Markdown) and node.value.startswith('<p class="chart-said">'):
+        return []
     if isinstance(node, _TEXT):
         return [node.value]
     if isinstance(node, et.Metric):

@@ -18,8 +18,8 @@ from core.attention.sentences import SentenceMaps
 from core.positional.family import FAMILIES
 from core.views.glossary import define
 from core.views.units import plural
+from ui.charts import draw
 from ui.pair_headline import quoted
-from ui.presenter import readable
 from ui.server.cache import chart
 
 BRIDGE = "Attention in one minute: queries, keys, scores, softmax, heads and the causal mask"
@@ -74,7 +74,7 @@ def attention_bridge(
     said = query_row_sentences(frame, labels[query])
     builds = (query_scores_chart, query_weights_chart)
     for cell, build, words in zip(st.columns(2), builds, said, strict=True):
-        cell.altair_chart(readable(chart(build, frame, words)), width="stretch")  # as tall as its keys need
+        draw(chart(build, frame, words), cell, width="stretch")  # as tall as its keys need
 
 
 def attention_bridge_expander() -> None:

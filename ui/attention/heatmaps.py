@@ -14,6 +14,7 @@ from core.attention.sentences import SentenceMaps
 from core.positional.family import FAMILIES, Family
 from core.views.glossary import define
 from core.views.units import listing
+from ui.charts import draw
 from ui.presenter import presenting, readable
 from ui.server import cache
 
@@ -91,7 +92,7 @@ def heatmap(
         *sorted(options.items()),
     )
     chart = cache.kept_chart(key, (values, m.mask), build)
-    where.altair_chart(chart, width="stretch", height="content" if on else height)
+    draw(chart, where, width="stretch", height="content" if on else height)
 
 
 def grid(count: int, per_row: int = 2) -> list:

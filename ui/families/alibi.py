@@ -11,8 +11,9 @@ from core.pipeline import sample_indices
 from core.positional.alibi import alibi_bias, alibi_slopes
 from core.positional.family import FamilyConfig
 from core.views.charts import bar_chart
+from ui.charts import draw
 from ui.families.close_up import GRID, matrix_view
-from ui.presenter import presenting, readable
+from ui.presenter import presenting
 from ui.server import cache
 
 
@@ -39,9 +40,7 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     c1, c2 = st.columns(2)
     with c1:
         frame = pd.DataFrame({"head": range(1, fam.heads + 1), "slope m": slopes.numpy()})
-        st.altair_chart(
-            readable(cache.chart(bar_chart, frame, "head", "slope m", "Slope per head")), width="stretch"
-        )
+        draw(cache.chart(bar_chart, frame, "head", "slope m", "Slope per head"), width="stretch")
     with c1 if presenting() else c2:  # presenting, under the slopes: the matrix keeps the screen's height
         head = st.selectbox("Head", range(1, fam.heads + 1), key="alibi_head")
     with c2:

@@ -19,8 +19,8 @@ from core.positional.family import FAMILIES, Family, FamilyConfig
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.describe import grid_description, lines_description
 from core.views.units import capitalized, count_of, plural
+from ui.charts import draw
 from ui.figures import sampled_note
-from ui.presenter import readable
 from ui.server import cache
 from ui.server.cache import additive_rows, kept_chart
 
@@ -80,7 +80,7 @@ def table_heatmap(cfg: PipelineConfig, fam: FamilyConfig, title: str) -> None:
         )
 
     chart = kept_chart(("table heatmap", title, tuple(dims.tolist())), (table,), build)
-    st.altair_chart(readable(chart), width="stretch")
+    draw(chart, width="stretch")
     st.caption(note)
 
 
@@ -102,11 +102,9 @@ def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str)
         )
     )
     said = f"{lines_description(title, frame, 'pair i', 'wavelength (positions)')} {finding}"
-    st.altair_chart(
-        readable(
-            cache.chart(
-                line_chart, frame, "pair i", "wavelength (positions)", title, log_y=True, description=said
-            )
+    draw(
+        cache.chart(
+            line_chart, frame, "pair i", "wavelength (positions)", title, log_y=True, description=said
         ),
         width="stretch",
     )
@@ -116,7 +114,7 @@ def wavelength_chart(wavelengths: torch.Tensor, context_length: int, title: str)
 def matrix_view(values: torch.Tensor, positions: torch.Tensor, title: str, **kwargs) -> None:
     """A [P, P] query × key matrix at sampled positions (a screen reader says its range: ``heatmap``)."""
     frame = grid_frame(values, positions, positions, "query i", "key j")
-    st.altair_chart(
-        readable(cache.chart(heatmap, frame, "key j", "query i", title, height=300, **kwargs)),
+    draw(
+        cache.chart(heatmap, frame, "key j", "query i", title, height=300, **kwargs),
         width="stretch",
     )

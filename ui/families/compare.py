@@ -24,7 +24,8 @@ from core.positional.family import FAMILIES, FamilyConfig
 from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.glossary import define
 from core.views.units import every, plural
-from ui.presenter import presenting, readable, slide_height
+from ui.charts import draw
+from ui.presenter import presenting, slide_height
 from ui.server import cache
 from ui.server.cache import kept_chart, kept_rows, per_process
 from ui.tables import table
@@ -152,7 +153,7 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
     if part is not None:
         shown = chunks(len(panels))[part]
         for column, k in zip(st.columns(PER_SLIDE), shown, strict=False):
-            column.altair_chart(readable(panels[k][0]), width="stretch", height=slide_height(280))
+            draw(panels[k][0], column, width="stretch", height=slide_height(280))
         st.markdown("\n".join(f"- {findings[k]}" for k in shown))
         if part < len(chunks(len(panels))) - 1:
             return
@@ -161,7 +162,7 @@ def logit_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = Non
         for k, (panel, _) in enumerate(panels):
             if k % 2 == 0:  # a new row of two panels: a phone stacks them in the registry's order
                 columns = st.columns(2)
-            columns[k % 2].altair_chart(readable(panel), width="stretch", height=230)
+            draw(panel, columns[k % 2], width="stretch", height=230)
     step = int(distances[1] - distances[0]) if len(distances) > 1 else 1
     cut = [f.label for f in FAMILIES.values() if f.fixed_length] if int(distances[-1]) >= T else []
     st.caption(
@@ -278,13 +279,13 @@ def similarity_section(cfg: PipelineConfig, fam: FamilyConfig, part: int | None 
     if part is None:
         cells = [column for _ in range(len(heatmaps) // 2 + 1) for column in st.columns(2)]  # 2 wide
         for column, chart in zip(cells, heatmaps, strict=False):
-            column.altair_chart(readable(chart), width="stretch")
+            draw(chart, column, width="stretch")
     elif part < len(slides):  # square matrices in a row, as tall as the screen allows
         for column, k in zip(st.columns(PER_SLIDE), slides[part], strict=False):
-            column.altair_chart(readable(heatmaps[k]), width="stretch", height=300)
+            draw(heatmaps[k], column, width="stretch", height=300)
     if part is None:
-        cells[len(heatmaps)].altair_chart(readable(curve), width="stretch", height=330)
+        draw(curve, cells[len(heatmaps)], width="stretch", height=330)
     elif part == len(slides):  # the curves, as tall as the screen allows
-        st.altair_chart(readable(curve), width="stretch", height=slide_height(440))
+        draw(curve, width="stretch", height=slide_height(440))
     if part in (None, len(slides) + 1):  # what to look at, on a slide of its own when presenting
         st.markdown("**What to look at.**\n" + "\n".join(f"- {sentence}" for sentence in findings))

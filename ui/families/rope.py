@@ -21,8 +21,8 @@ from core.views.charts import line_chart, scatter_chart
 from core.views.describe import lines_description
 from core.views.glossary import define
 from core.views.units import plural
+from ui.charts import draw
 from ui.families.close_up import wavelength_chart
-from ui.presenter import readable
 from ui.server import cache
 from ui.tables import table as draw_table
 
@@ -96,10 +96,8 @@ def wavelengths_and_decay(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int)
             "The bound on |q·k| falls, on average, as keys get further away: RoPE favours nearby tokens."
         )
         said = f"{lines_description(title, frame, 'relative distance', 'upper bound')} {finding}"
-        st.altair_chart(
-            readable(
-                cache.chart(line_chart, frame, "relative distance", "upper bound", title, description=said)
-            ),
+        draw(
+            cache.chart(line_chart, frame, "relative distance", "upper bound", title, description=said),
             width="stretch",
         )
         st.caption(finding)
@@ -130,11 +128,9 @@ def pair_turns(fam: FamilyConfig, head_dim: int) -> None:
         + (f"; pair {last} turns {turned:.3g}° in all by position {end}." if last else ".")
     )
     title = "How far each pair turns"
-    st.altair_chart(
-        readable(
-            scatter_chart(
-                pd.concat(points), "cos", "sin", "position", title, "pair", description=f"{title}: {finding}"
-            )
+    draw(
+        scatter_chart(
+            pd.concat(points), "cos", "sin", "position", title, "pair", description=f"{title}: {finding}"
         )
     )
     st.caption(finding)

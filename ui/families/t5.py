@@ -11,8 +11,8 @@ from core.positional.family import FamilyConfig
 from core.positional.t5 import last_distinct_distance, t5_bias_table, t5_relative_bucket
 from core.views.charts import line_chart
 from core.views.units import plural
+from ui.charts import draw
 from ui.families.close_up import GRID, matrix_view
-from ui.presenter import readable
 from ui.server import cache
 
 MODES = {True: "no mask: both sides", False: "causal mask: keys before"}  # the bucket map's two lines
@@ -47,11 +47,9 @@ def view(cfg: PipelineConfig, fam: FamilyConfig) -> None:
     ]
     c1, c2 = st.columns(2)
     with c1:
-        st.altair_chart(
-            readable(
-                cache.chart(
-                    line_chart, pd.concat(frames), "j − i (key − query)", "bucket", "Bucket map", color="mode"
-                )
+        draw(
+            cache.chart(
+                line_chart, pd.concat(frames), "j − i (key − query)", "bucket", "Bucket map", color="mode"
             ),
             width="stretch",
         )

@@ -50,6 +50,7 @@ from core.positional.rope_scaling_charts import (
 from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
 from core.views.describe import described
 from core.views.glossary import define
+from ui.charts import draw
 from ui.long_context.form import FIELDS, field_label, method_name
 from ui.long_context.url_state import (
     CUSTOM,
@@ -64,7 +65,7 @@ from ui.long_context.url_state import (
 )
 from ui.navigation import question_line
 from ui.predict import revealed
-from ui.presenter import presenting, readable
+from ui.presenter import presenting
 from ui.server import cache
 from ui.slides import Slides
 from ui.state.url_keys import url_bound
@@ -227,7 +228,7 @@ def pairs_section(view: LongContextView, words: FirstUse) -> None:
     charts = cache.kept_chart(("long context pairs", on), (view,), build)
     cells = st.columns(len(charts)) if len(charts) > 1 else [st]  # presenting: one chart, full width
     for cell, chart in zip(cells, charts, strict=True):
-        cell.altair_chart(readable(chart), width="stretch")
+        draw(chart, cell, width="stretch")
     findings = pair_findings(view, words)
     st.markdown(findings[0] if on else " ".join(findings))
 
@@ -244,7 +245,7 @@ def score_section(view: LongContextView, label: str, words: FirstUse) -> None:
         return cache.chart(score_chart, frame, label, view.cfg.original, height, side, said), 64 * len(frame)
 
     chart = cache.kept_chart(("long context scores", label, side), (view,), build)
-    st.altair_chart(readable(chart), width="stretch")
+    draw(chart, width="stretch")
     if not presenting():
         st.markdown(score_words(view, label, words))
 
@@ -262,7 +263,7 @@ def attention_section(view: LongContextView, words: FirstUse) -> None:
         return cache.chart(attention_chart, frame, cfg.factor, a, height, side, said), 64 * len(frame)
 
     chart = cache.kept_chart(("long context attention factor", side), (view,), build)
-    st.altair_chart(readable(chart), width="stretch")
+    draw(chart, width="stretch")
     st.caption(this_config(cfg.factor, a))
 
 
@@ -313,5 +314,5 @@ def extrapolation_section(view: LongContextView, label: str, words: FirstUse) ->
     chart = cache.kept_chart(
         ("extrapolation", height), (e,), lambda: (extrapolation_chart(e, height, on), 20_000)
     )
-    st.altair_chart(readable(chart), width="stretch")
+    draw(chart, width="stretch")
     st.markdown(" ".join(findings(e)))

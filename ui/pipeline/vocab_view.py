@@ -10,7 +10,7 @@ from core.text.vocab import SweepPoint
 from core.views.charts import line_chart, vocab_charts, vocab_frame
 from core.views.glossary import define
 from core.views.vocab_sentence import tradeoff_sentence
-from ui.presenter import readable
+from ui.charts import draw
 from ui.server import cache
 
 
@@ -29,5 +29,5 @@ def vocab_tradeoff(text: str, cfg: PipelineConfig) -> None:
     num_tokens, whole_text = cache.swept_token_count(text, V)
     st.caption(f"Both charts draw the vocabulary size V on a {define('log scale')}.")
     for column, chart in zip(st.columns(2), _charts(tuple(points), V, d), strict=True):
-        column.altair_chart(readable(chart), width="stretch", height=290)  # title and axes included
+        draw(chart, column, width="stretch", height=290)  # title and axes included
     st.caption(tradeoff_sentence(points, V, num_tokens, d, whole_text))

@@ -30,7 +30,8 @@ from core.views.colors import GREY
 from core.views.glossary import define
 from core.views.units import every, signed
 from ui.answer import Answer
-from ui.presenter import readable, slide_height
+from ui.charts import draw
+from ui.presenter import slide_height
 from ui.server import cache
 
 SIMILARITY_POSITIONS = 64
@@ -170,14 +171,14 @@ def side_by_side(seed: int, part: int | None = None) -> None:
     if part is None:
         for values, similarity, caption in table_charts(seed):  # a row per table: readable at any width
             left, right = st.columns(2)
-            left.altair_chart(readable(values), width="stretch")
-            right.altair_chart(readable(similarity), width="stretch")
+            draw(values, left, width="stretch")
+            draw(similarity, right, width="stretch")
             st.caption(caption)
     else:  # one row of three, each chart as tall as the projector's screen allows
         charts = zip(st.columns(3), tables(seed), table_charts(seed), strict=True)
         for column, name, (values, similarity, caption) in charts:
             short = (similarity if part else values).properties(title=name.split()[0])  # a third of the width
-            column.altair_chart(readable(short), width="stretch", height=SLIDE_CHART)
+            draw(short, column, width="stretch", height=SLIDE_CHART)
             if part:
                 column.caption(caption)
     st.caption(
@@ -207,7 +208,7 @@ def _distance_chart(seed: int) -> alt.TopLevelMixin:
 def similarity_curves(seed: int) -> None:
     """Mean cosine similarity against distance, the three tables of ``tables(seed)`` on one chart."""
     # Presenting, taller than the other slides' charts: its legend and axes take ~240 px of it.
-    st.altair_chart(readable(_distance_chart(seed)), width="stretch", height=slide_height(460))
+    draw(_distance_chart(seed), width="stretch", height=slide_height(460))
 
 
 @cache.per_process(max_entries=1)
@@ -251,10 +252,8 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
         f"{share[1]:.1%}; the grey line joins position p to p + 1."
     )
     said = f"{title}: {shown} points, going round a ring by about {step:.0f}° a position. {spread}"
-    st.altair_chart(
-        readable(
-            cache.chart(path_chart, frame, "direction 1", "direction 2", "position", title, description=said)
-        ),
+    draw(
+        cache.chart(path_chart, frame, "direction 1", "direction 2", "position", title, description=said),
         width="stretch",
         height=slide_height(SLIDE_CHART),
     )

@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.training.position_loss import extrapolation_sentences, position_loss_chart, position_loss_frame
 from core.training.training import TrainResult
-from ui.presenter import readable
+from ui.charts import draw
 
 
 def position_loss_view(results: dict[str, TrainResult], context_length: int) -> None:
@@ -16,5 +16,5 @@ def position_loss_view(results: dict[str, TrainResult], context_length: int) -> 
         return
     findings = extrapolation_sentences(results, context_length)
     chart = position_loss_chart(frame, context_length, findings=findings)
-    st.altair_chart(readable(chart), width="stretch", height=300)
+    draw(chart, width="stretch", height=300)
     st.markdown("\n".join(f"- {s}" for s in findings))

@@ -38,7 +38,8 @@ from core.views.describe import grid_description
 from core.views.glossary import GLOSSARY, named
 from core.views.units import listing, plural
 from ui.answer import Answer, show_answer
-from ui.presenter import presenting, readable, slide_height
+from ui.charts import draw
+from ui.presenter import presenting, slide_height
 from ui.server import cache
 from ui.server.memory import waiting_message
 from ui.settings import bound_number
@@ -205,8 +206,8 @@ def progress_view(queue: TrainingQueue, job: Job) -> None:
         return
     st.progress(job.step / job.config.steps, text=f"Training: step {job.step} of {job.config.steps}")
     if job.result is not None and job.result.steps:
-        st.altair_chart(
-            readable(loss_chart(losses(job.result), draw=cache.drawing(line_chart))),
+        draw(
+            loss_chart(losses(job.result), draw=cache.drawing(line_chart)),
             width="stretch",
             height=slide_height(400),
         )
@@ -225,8 +226,8 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
     ``part`` (presenting): 0 the numbers, 1 the loss curves, 2 the table; None all three.
     """
     if part == 1:
-        st.altair_chart(
-            readable(loss_chart(losses(result), draw=cache.drawing(line_chart))),
+        draw(
+            loss_chart(losses(result), draw=cache.drawing(line_chart)),
             width="stretch",
             height=SLIDE_CHART,
         )
@@ -265,7 +266,7 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
     c[3].metric("Trained in", f"{result.seconds:.1f} s")
     if part is not None:
         return
-    st.altair_chart(readable(loss_chart(losses(result), draw=cache.drawing(line_chart))), width="stretch")
+    draw(loss_chart(losses(result), draw=cache.drawing(line_chart)), width="stretch")
     if result.snapshots:
         snapshot_view(result)
 
@@ -295,15 +296,15 @@ def snapshot_view(result: TrainResult) -> None:
         frame = grid_frame(cosine_matrix(table), torch.arange(T), torch.arange(T), "position i", "position j")
         title = f"Cosine similarity at step {result.steps[index]}"
         said = f"{grid_description(title, frame, 'position j', 'position i')} {picture}"
-        st.altair_chart(
-            readable(similarity_heatmap(frame, title, description=said, draw=cache.drawing(heatmap))),
+        draw(
+            similarity_heatmap(frame, title, description=said, draw=cache.drawing(heatmap)),
             width="stretch",
             height=slide_height(SNAPSHOT_HEATMAP, 280),
         )
     with c2:
         frame = pd.DataFrame({"step": result.steps, "structure": result.structure})
-        st.altair_chart(
-            readable(structure_chart(frame, result.steps[index], draw=cache.drawing(line_chart))),
+        draw(
+            structure_chart(frame, result.steps[index], draw=cache.drawing(line_chart)),
             width="stretch",
             height=slide_height(280),
         )

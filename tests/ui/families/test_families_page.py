@@ -3,6 +3,7 @@
 import pytest
 
 from core.positional.family import FAMILIES
+from tests.ui.drawn_charts import drawn as sent_charts
 from ui.families.compare import SCORE
 
 PAGE = "pages/Families.py"
@@ -96,16 +97,10 @@ def test_context_8192_stays_small(method, open_page):
 
 def learned_panel(at):
     """Chart 1's learned panel: its spec's line layer and its data."""
-    import json
-
-    from streamlit import dataframe_util
-
-    for chart in charts(at):
-        spec = json.loads(chart.proto.spec)
-        line = spec.get("layer", [spec])[0]
+    for chart in sent_charts(at):
+        line = chart.spec.get("layer", [chart.spec])[0]
         if isinstance(line.get("title"), dict) and line["title"]["text"].startswith("Learned absolute — "):
-            data = {d.name: d for d in chart.proto.datasets}[line["data"]["name"]].data.data
-            return line, dataframe_util.convert_arrow_bytes_to_pandas_df(data)
+            return line, chart.rows[line["data"]["name"]]
     raise AssertionError("no learned panel")
 
 
@@ -236,7 +231,7 @@ def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(
     from ui.server.cache import counts
 
     at = open_page(PAGE, method=method)
-    specs = [c.proto.spec for c in charts(at)]
+    sent = [d.sent for d in sent_charts(at)]
     tables = [d.value for d in at.table]
     kept = ("ui.families.compare.similarity_charts", "ui.families.close_up.table_heatmap")  # as KEPT
 
@@ -246,22 +241,20 @@ def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(
         return [((d := counts(name) - was).hits, d.builds) for name, was in zip(kept, before, strict=True)]
 
     assert drawn(at.sidebar.number_input(key="batch").set_value(3).run) == [(1, 0), (1, 0)]  # not read
-    assert not at.exception and [c.proto.spec for c in charts(at)] == specs
+    assert not at.exception and [d.sent for d in sent_charts(at)] == sent
     assert all(a.equals(b) for a, b in zip([d.value for d in at.table], tables, strict=True))
     # new tables: the curve and the close-up anew
     assert drawn(at.sidebar.number_input(key="dim").set_value(128).run) == [(0, 1), (0, 1)]
     assert not at.exception
-    assert [c.proto.spec for c in charts(at)] != specs
+    assert [d.sent for d in sent_charts(at)] != sent
 
 
 def test_nopes_constant_zero_gets_an_axis_with_room_either_side(open_page):
     # A constant curve on a "nice" axis got one tick, labelled "0.000000": its axis now runs from -1 to 1.
-    import json
-
     at = open_page(PAGE)
     panels = {}
-    for chart in charts(at):
-        line = json.loads(chart.proto.spec).get("layer", [{}])[0]
+    for chart in sent_charts(at):
+        line = chart.spec.get("layer", [{}])[0]
         if isinstance(line.get("title"), dict):
             panels[line["title"]["text"].split(" — ")[0]] = line["encoding"]["y"]
     assert panels["NoPE"]["scale"]["domain"] == [-1.0, 1.0]

@@ -9,6 +9,7 @@ from core.pipeline import token_windows
 from core.text.samples import SAMPLES
 from tests.book import book_tables
 from tests.tables import row_labels
+from tests.ui.drawn_charts import drawn
 from tests.ui.test_pages import copied_link, paste, picture_labels
 from ui.server.cache import token_ids
 
@@ -193,8 +194,8 @@ def test_every_picture_and_heatmap_marks_the_followed_tokens_place(open_page):
     assert broadcast.endswith(
         "the followed token is marked: row t = 1 of sequence b = 1 and row t of the table"
     )
-    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
-    outlined = [s for s in specs if s["description"].endswith("The followed token's row t = 1: outlined.")]
+    said = "The followed token's row t = 1: outlined."
+    outlined = [d.spec for d in drawn(at) if d.said and d.said.endswith(said)]
     assert [s["title"]["text"] for s in outlined] == [
         "token_embeddings[1]",
         "pos_embeddings",

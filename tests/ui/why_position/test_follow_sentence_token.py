@@ -1,8 +1,6 @@
 """Follow one token of sentence A or B on Why position? and Attention: the URL's token_a / token_b, the
 chips that set it, and the rows they outline and mark."""
 
-import json
-
 import pytest
 import torch
 
@@ -11,6 +9,7 @@ from core.attention.maps import attention_map
 from core.embeddings import token_embedding_rows
 from core.positional.family import FAMILIES, FamilyConfig
 from core.text.tokenizer import encode
+from tests.ui.drawn_charts import drawn
 
 ATTENTION, WHY = "pages/Attention.py", "pages/Why_position.py"
 CAT = (" The cat sat on the mat", " On the mat the cat sat")
@@ -18,7 +17,7 @@ CAT = (" The cat sat on the mat", " On the mat the cat sat")
 
 def outlined(at) -> int:
     """How many of the page's charts say a query row is outlined."""
-    said = [json.loads(c.proto.spec).get("description", "") for c in at.get("vega_lite_chart")]
+    said = [d.said or "" for d in drawn(at)]
     return sum("is outlined" in s for s in said)
 
 
