@@ -44,8 +44,9 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
 /* A chart's description, written from its numbers (ui/charts.py): read by a screen reader right after
    the chart, not drawn, and taking no room. */
 [data-testid="stElementContainer"]:has(.chart-said) {
-  position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
-  white-space: nowrap;
+  position: absolute !important; width: 1px !important; min-width: 0 !important; height: 1px !important;
+  padding: 0 !important;
+  border: 0 !important; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
 }
 [class*="st-key-one-line-"] [data-testid="stTable"] td :is(div, p) { white-space: nowrap; }
 /* A table's row or cell that starts with ▶ is the followed one (ui/tables.py, marked by the script below). */

@@ -1,5 +1,6 @@
-"""End-to-end: every chart is named by what it shows, in Chromium's own accessibility tree, and a heatmap
-is one sentence to a screen reader, not a node per cell."""
+"""End-to-end: every chart is named by what it shows, in Chromium's own accessibility tree, followed by the
+sentence of its numbers a screen reader reads (and the screen does not draw), and a heatmap is one
+sentence to a screen reader, not a node per cell."""
 
 from __future__ import annotations
 
@@ -34,6 +35,19 @@ def chart_names(page) -> list[dict]:
             }}"""
         )
         drawn = page.evaluate(f"() => {expression}.querySelector('canvas') ? 'canvas' : 'svg'")
+        # What it shows: the sentence right after it (ui/charts.py), read by a screen reader, not drawn.
+        box = f"{expression}.closest('[data-testid=stElementContainer]')"
+        said_at = f"{box}.nextElementSibling?.querySelector('.chart-said')"
+        said, box = page.evaluate(
+            f"() => {{ const p = {said_at}; if (!p) return ['', 0];"
+            " const r = p.closest('[data-testid=stElementContainer]').getBoundingClientRect();"
+            " return [p.textContent, r.width * r.height]; }"
+        )
+        heard = False
+        if said:
+            handle = cdp.send("Runtime.evaluate", {"expression": said_at})["result"]["objectId"]
+            node = cdp.send("Accessibility.getPartialAXTree", {"objectId": handle, "fetchRelatives": False})
+            heard = not node["nodes"][0].get("ignored", False)
         found.append(
             {
                 "role": root["role"]["value"],
@@ -41,6 +55,9 @@ def chart_names(page) -> list[dict]:
                 "exposed": exposed,
                 "unnamed": unnamed,
                 "drawn": drawn,
+                "said": said,
+                "said_area": box,
+                "said_heard": heard,
             }
         )
     cdp.detach()
@@ -54,6 +71,7 @@ def assert_named(charts: list[dict], count: int) -> None:
     assert all(len(name) > 30 and name != VEGA_DEFAULT for name in names), names
     assert len(set(names)) == len(names), names  # two charts on a page never share a name
     assert all(c["unnamed"] == 0 for c in charts), charts  # a rule's marks had a role and no name
+    assert all(len(c["said"]) > 30 and c["said_heard"] and c["said_area"] <= 1 for c in charts), charts
 
 
 @pytest.mark.parametrize(
@@ -74,7 +92,7 @@ def test_every_chart_has_a_name_of_its_own_and_a_heatmap_is_one_sentence(
     wait_for_settled(page)
     charts = chart_names(page)
     assert_named(charts, count)
-    heatmaps = [c for c in charts if "heatmap" in c["name"] or "query i down" in c["name"]]
+    heatmaps = [c for c in charts if "heatmap" in c["said"] or "query i down" in c["said"]]
     assert heatmaps or path == "/Long_context"
     assert all(c["exposed"] <= HANDFUL for c in heatmaps), heatmaps  # was a node per cell (348 on Pipeline)
     if path == "/Trained_positions":  # drawn on a canvas, a heatmap is named all the same
@@ -91,7 +109,7 @@ def test_the_training_pages_charts_are_named_after_a_run(server, page, wait_for_
     wait_for_settled(page)
     charts = chart_names(page)
     assert_named(charts, 4)  # loss, the learned table's similarity, its structure, loss per position
-    names = [c["name"] for c in charts]
-    assert names[0].startswith("Loss: loss against step")
-    assert any(name.startswith("Cosine similarity at step 30") for name in names), names
-    assert all(c["exposed"] <= HANDFUL for c in charts if "heatmap" in c["name"])
+    said = [c["said"] for c in charts]
+    assert said[0].startswith("Loss: loss against step")
+    assert any(s.startswith("Cosine similarity at step 30") for s in said), said
+    assert all(c["exposed"] <= HANDFUL for c in charts if "heatmap" in c["said"])
