@@ -91,6 +91,6 @@ def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
 
 
 def slide_height(height: int, normal: int | str = "content") -> int | str:
-    """A chart's ``height`` for ``st.altair_chart``: ``height`` px when presenting (sized for the
+    """A chart's ``height`` for ``ui.charts.draw``: ``height`` px when presenting (sized for the
     projector's screen), else ``normal``."""
     return height if presenting() else normal

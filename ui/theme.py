@@ -20,9 +20,9 @@ CHART_TEXT = {  # Streamlit's chart theme draws them #808495, 3.7:1; a chart's o
 
 
 # An Altair theme, not a config set on each chart (``ui.presenter.readable``): Altair merges it into a
-# spec as it converts the chart, where a kept chart's spec is built once (``core.views.chart_specs``),
-# while a chart's copy with a config of its own would be converted again on every rerun. Streamlit
-# keeps a theme other than Altair's "default" (which it turns off for its sizes).
+# spec as it converts the chart, where a kept chart's spec is built once (``core.views.browser_spec``),
+# while a chart's copy with a config of its own would be converted again on every rerun. A theme other
+# than Altair's "default" is kept as it is (that one is turned off, as Streamlit does, for its sizes).
 @alt.theme.register("explorer", enable=True)
 def _chart_theme() -> alt.theme.ThemeConfig:
     return alt.theme.ThemeConfig(config={part: dict(values) for part, values in CHART_TEXT.items()})

@@ -19,10 +19,9 @@ import json
 import threading
 
 import altair as alt
+import numpy as np
 import pandas as pd
 import pyarrow as pa
-
-from core.views.chart_specs import _as_arrow
 
 MAIN = "rows"  # the chart's own frame ("data_0", "data_1", … are Vega-Lite's names for derived data)
 _LOCK = threading.Lock()  # Altair's active data transformer and theme are global to all threads
@@ -101,8 +100,24 @@ def _built(chart: alt.TopLevelMixin) -> _Base:
     labels = chart.__dict__.get("_live_names", {})
     columns: dict = {}
     spec = _as_expressions(spec, labels, columns, in_scale=False)
-    tables = {k: _as_arrow(v) if isinstance(v, pd.DataFrame) else v for k, v in datasets.items()}
+    tables = {k: as_arrow(v) if isinstance(v, pd.DataFrame) else v for k, v in datasets.items()}
     return _Base(json.dumps(spec), tables, columns, _name(spec))
+
+
+_NUMERIC = frozenset("biuf")  # numpy dtype kinds: bool, int, unsigned, float
+
+
+def as_arrow(frame: pd.DataFrame) -> pd.DataFrame | pa.Table:
+    """A frame of numeric columns on a plain row index as an Arrow table of the same columns, which
+    Streamlit's transformer sends as it is, more cheaply than it converts a pandas frame; any other
+    frame as it is."""
+    index = frame.index
+    plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    columns = dict(frame.items())  # not frame[name]: a new frame's first lookup hashes its columns
+    numeric = all(isinstance(c.dtype, np.dtype) and c.dtype.kind in _NUMERIC for c in columns.values())
+    if not plain or not numeric:
+        return frame
+    return pa.table({str(name): column.to_numpy() for name, column in columns.items()})
 
 
 class _Unchanged:
@@ -131,7 +146,7 @@ def _as_expressions(node, labels: dict, columns: dict, in_scale: bool, key: str 
 def _with_columns(frame: pd.DataFrame, columns: dict, reals: dict) -> object:
     """The chart's frame, as Arrow where it can be, with a column for each number read from it: one
     value that every row points to (a byte a row), not the number again in each row."""
-    table = _as_arrow(frame)
+    table = as_arrow(frame)
     if not columns:
         return table
     if isinstance(table, pa.Table):

@@ -1,18 +1,18 @@
-"""Charts turned into Vega-Lite specs cheaply: no schema validation, each spec built once, and charts
-that differ only in their data built once per shape.
+"""Charts turned into Vega-Lite specs cheaply: no schema validation, and charts that differ only in
+their data built once per shape.
 
-Streamlit converts every chart it draws (``chart.to_dict()`` under a data transformer that collects
-the frames as Arrow). Building an Altair chart (``encode``, layering) and converting it are a large
-share of a rerun, while a new seed or text changes only the frame. So:
+Building an Altair chart (``encode``, layering) and converting it are a large share of a rerun, while a
+new seed or text changes only the frame. So:
 
-- ``unvalidated(chart)``: converted without Altair's JSON-schema validation, and once per chart;
+- ``unvalidated(chart)``: converted without Altair's JSON-schema validation;
 - ``Templates().chart(build, frame, ...)`` for a plain builder ``build(frame, *args)``: the chart is
   built once per shape (the arguments, the frame's columns and dtypes, and what ``shape`` reads from
-  the data), on an empty frame; each call copies that template with its own frame in it. Drawn by
-  Streamlit, the copy's spec is the template's with the frame's dataset name swapped: neither built
-  nor converted again. ``live`` arguments (a colour scale's ends) are stand-ins in the template that
-  each copy replaces; ``same_data`` makes a template per content, for builders that read much from
-  their values. The app keeps its templates, and says how each builder is templated, in ``ui.server.cache``.
+  the data), on an empty frame; each call copies that template with its own frame in it. Drawn
+  (``core.views.browser_spec``), the copy's spec is its template's, converted once: the browser keeps
+  the chart and takes the copy's data. ``live`` arguments (a colour scale's ends) are stand-ins in the
+  template that each copy replaces; ``same_data`` makes a template per content, for builders that read
+  much from their values. The app keeps its templates, and says how each builder is templated, in
+  ``ui.server.cache``.
 """
 
 from __future__ import annotations
@@ -20,15 +20,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import inspect
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
 import altair as alt
-import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 MAX_TEMPLATES = 64  # chart shapes kept (30–60 kB each: the chart on an empty frame and its spec)
 
@@ -38,9 +35,9 @@ _UNVALIDATED: dict[type, type] = {}
 def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     """``chart``, converted to its spec without Altair's JSON-schema validation.
 
-    Streamlit calls ``chart.to_dict()`` on every rerun, and validating the spec against Vega-Lite's
-    schema is most of that cost. The charts built here are validated by the tests
-    (``tests/core/views/test_charts.py``, through ``to_dict()``), so drawing skips it.
+    Validating the spec against Vega-Lite's schema is most of a conversion's cost. The charts built
+    here are validated by the tests (``tests/core/views/test_charts.py``, through ``to_dict()``), so
+    drawing skips it.
     """
     cls = type(chart)
     if cls in _UNVALIDATED.values():
@@ -48,93 +45,11 @@ def unvalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     if cls not in _UNVALIDATED:
 
         def to_dict(self, *args, validate: bool = False, **kwargs):
-            if args or kwargs or validate:
-                return cls.to_dict(self, *args, validate=validate, **kwargs)
-            return _kept_spec(self, lambda: cls.to_dict(self, validate=False))
+            return cls.to_dict(self, *args, validate=validate, **kwargs)
 
         _UNVALIDATED[cls] = type(cls.__name__, (cls,), {"to_dict": to_dict})
     object.__setattr__(chart, "__class__", _UNVALIDATED[cls])  # Altair's __setattr__ would store a field
     return chart
-
-
-def _kept_spec(chart: alt.TopLevelMixin, build: Callable[[], dict]) -> dict:
-    """``build()``, the spec of ``chart`` drawn through a data transformer that collects its datasets
-    (Streamlit's): built once per chart, then a copy of it with the same datasets handed back again.
-
-    A kept chart (``ui.server.cache``) is drawn on every rerun, and Streamlit converts it each time:
-    its spec and its data to Arrow. Charts are not changed once built, so the first conversion serves
-    every later one. A copy of a template (``Templates``) takes the template's spec with its own
-    frame's dataset. Other transformers (Altair's default, which inlines the data: the tests) build the
-    spec every time.
-    """
-    datasets = alt.data_transformers.options.get("datasets")
-    if not isinstance(datasets, dict):
-        return build()
-    key = (alt.data_transformers.active, alt.theme.active)
-    kept = chart.__dict__.get("_kept_spec")
-    if kept is None or kept[0] != key:
-        template = chart.__dict__.get("_template")
-        kept = (
-            _from_template(template, chart.__dict__["_frame"], key, chart.__dict__["_live"])
-            if template
-            else None
-        )
-        if kept is None:
-            before = set(datasets)
-            spec = build()
-            kept = (key, json.dumps(spec), {name: datasets[name] for name in datasets.keys() - before})
-        object.__setattr__(chart, "_kept_spec", kept)
-    datasets.update(kept[2])
-    return json.loads(kept[1])
-
-
-def _from_template(
-    template: alt.TopLevelMixin, frame: pd.DataFrame, key: tuple, live: list[tuple[str, str]]
-) -> tuple | None:
-    """The kept spec of a copy of ``template`` holding ``frame``: the template's spec, in which the
-    empty frame's dataset is ``frame``'s and each stand-in number in ``live`` the copy's own (None when
-    the transformer names no dataset: build it)."""
-    spec = template.__dict__.get("_spec")
-    if spec is None or spec[0] != key:
-        collected: dict = {}
-        with alt.data_transformers.enable(alt.data_transformers.active, datasets=collected):
-            empty = _dataset_name(template.__dict__["_frame"], as_altair_does=True)  # as in its spec
-            text = json.dumps(template.to_dict(validate=False))
-        others = {name: data for name, data in collected.items() if name != empty}
-        spec = (key, text, others, json.dumps(empty) if empty else None)
-        object.__setattr__(template, "_spec", spec)
-    _, text, others, empty = spec
-    if empty is None or empty not in text:
-        return None
-    name = _dataset_name(frame)  # collects the frame's data into the transformer's datasets
-    datasets = alt.data_transformers.options["datasets"]
-    text = text.replace(empty, json.dumps(name))
-    for stand_in, number in live:
-        text = text.replace(stand_in, number)
-    return key, text, {**others, name: datasets[name]}
-
-
-def _dataset_name(frame: pd.DataFrame, as_altair_does: bool = False) -> str | None:
-    """The name the active data transformer gives ``frame`` (collecting it), or None if it gives none:
-    given as Arrow when it can be (``_as_arrow``), else (and ``as_altair_does``) as the frame itself."""
-    out = alt.data_transformers.get()(frame if as_altair_does else _as_arrow(frame))
-    return out.get("name") if isinstance(out, dict) else None
-
-
-_NUMERIC = frozenset("biuf")  # numpy dtype kinds: bool, int, unsigned, float
-
-
-def _as_arrow(frame: pd.DataFrame) -> pd.DataFrame | pa.Table:
-    """A frame of numeric columns on a plain row index as an Arrow table of the same columns, which
-    Streamlit's transformer sends as it is, more cheaply than it converts a pandas frame; any other
-    frame as it is."""
-    index = frame.index
-    plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
-    columns = dict(frame.items())  # not frame[name]: a new frame's first lookup hashes its columns
-    numeric = all(isinstance(c.dtype, np.dtype) and c.dtype.kind in _NUMERIC for c in columns.values())
-    if not plain or not numeric:
-        return frame
-    return pa.table({str(name): column.to_numpy() for name, column in columns.items()})
 
 
 _PARTS = ("layer", "hconcat", "vconcat", "concat")  # a compound chart's lists of subcharts
@@ -157,17 +72,7 @@ def _with_frame(chart: alt.TopLevelMixin, old: pd.DataFrame, new: pd.DataFrame) 
         )
     out = copy.copy(chart)
     object.__setattr__(out, "_kwds", {**chart._kwds, **fields})
-    for attribute in (
-        "_kept_spec",
-        "_spec",
-        "_template",
-        "_frame",
-        "_stand_ins",
-        "_holders",
-        "_live",
-        "_reals",
-        "_browser",
-    ):
+    for attribute in ("_template", "_frame", "_stand_ins", "_live_names", "_holders", "_reals", "_browser"):
         out.__dict__.pop(attribute, None)
     return out
 
@@ -260,7 +165,6 @@ class Templates:
         chart = _with_frame(own, template.__dict__["_frame"], frame)
         object.__setattr__(chart, "_template", template)
         object.__setattr__(chart, "_frame", frame)
-        object.__setattr__(chart, "_live", [(json.dumps(a), json.dumps(b)) for a, b in stand_ins.items()])
         object.__setattr__(chart, "_reals", stand_ins)  # the browser's spec (core.views.browser_spec)
         return chart
 

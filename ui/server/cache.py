@@ -413,7 +413,7 @@ class _KeptChart:
 def kept_chart(key: tuple, of: tuple[object, ...], build: Callable[[], tuple[object, int]]):
     """``build()``'s chart, kept in the shared cache while the objects ``of`` (kept tensors or frames,
     which it draws) live: a rerun that changes none of them draws the chart without building or
-    converting it again (its spec is kept on it: ``core.views.chart_specs``).
+    converting it again (its spec is kept on it: ``core.views.browser_spec``).
 
     ``build() -> (chart, bytes of its frame)``, defined in the function that draws it (``KEPT``'s name
     for it); ``key``: whatever else the chart reads (title, height…).

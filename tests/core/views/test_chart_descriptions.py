@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-from streamlit.elements import vega_charts
 
 from core.attention.charts import attention_heatmap, heatmap_description, query_row_charts
 from core.positional.long_context import attention_factor_curves, long_context_view
@@ -30,7 +29,6 @@ from core.positional.rope_scaling_charts import (
 )
 from core.text.vocab import SweepPoint
 from core.training.position_loss import position_loss_chart
-from core.views.chart_specs import unvalidated
 from core.views.charts import (
     bar_chart,
     grid_frame,
@@ -46,13 +44,9 @@ from core.views.charts import (
     vocab_frame,
 )
 from core.views.describe import figure, grid_description, lines_description, trend
+from tests.core.views.support import sent
 
 DECORATIVE = {"rule", "text", "rect"}  # rules, their labels, heatmap cells and outlines
-
-
-def sent(chart) -> dict:
-    """What ``st.altair_chart`` sends for ``chart``: the spec the browser draws (a template's copy too)."""
-    return vega_charts._convert_altair_to_vega_lite_spec(unvalidated(chart))
 
 
 def marks(spec: dict) -> list[dict]:

@@ -9,10 +9,9 @@ import weakref
 import altair as alt
 import pandas as pd
 import pytest
-from streamlit.elements import vega_charts
 
-from core.views.chart_specs import Templates, same_data, unvalidated
-from tests.core.views.support import rows_of
+from core.views.chart_specs import Templates, same_data
+from tests.core.views.support import rows_of, sent
 
 BUILDS: list[str] = []
 TEMPLATES = Templates()
@@ -42,11 +41,6 @@ def counted(frame: pd.DataFrame, title: str, rule_at: float = 1.0) -> alt.LayerC
 
 def frame(values) -> pd.DataFrame:
     return pd.DataFrame({"r": range(len(values)), "y": [float(v) for v in values]})
-
-
-def sent(chart) -> dict:
-    """What ``st.altair_chart`` sends for ``chart`` (its spec, with its data as Arrow)."""
-    return vega_charts._convert_altair_to_vega_lite_spec(unvalidated(chart))
 
 
 def drawn(chart) -> tuple[dict, dict]:

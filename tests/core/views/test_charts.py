@@ -161,33 +161,27 @@ def test_unvalidated_charts_give_the_same_spec_without_validating():
 
 
 def test_a_drawn_chart_is_converted_once_and_always_drawn_with_its_data(monkeypatch):
-    # Streamlit converted every kept chart (spec and Arrow data) again on every rerun
+    # A kept chart was converted (spec and data) again on every rerun
+    import altair as alt
     import pandas as pd
-    from streamlit.elements import vega_charts
 
-    from core.views.chart_specs import unvalidated
+    from core.views.browser_spec import browser_spec
     from core.views.charts import line_chart
-    from tests.core.views.support import rows_of
-
-    def drawn(chart):
-        return vega_charts._convert_altair_to_vega_lite_spec(chart)  # what st.altair_chart sends
+    from tests.core.views.support import rows_of, sent
 
     frame = pd.DataFrame({"r": [0, 1, 2], "y": [0.0, 1.0, 4.0]})
-    chart = unvalidated(line_chart(frame, "r", "y", "t", rule_at=1))
-    first = drawn(chart)
-    alone = drawn(line_chart(frame, "r", "y", "t", rule_at=1))  # as Streamlit alone converts it
-    assert rows_of(first) == rows_of(alone)  # the same spec and rows (pandas' Arrow adds its metadata)
-    assert first["datasets"]  # the line's and the rule's data, as Arrow
-    calls = []
-    monkeypatch.setattr(vega_charts.dataframe_util, "convert_anything_to_arrow_bytes", calls.append)
-    again = drawn(chart)
-    assert again == first and again is not first and not calls  # the same spec and data, not converted
-    again["datasets"].clear()  # Streamlit changes what it gets: the next draw is not affected
-    assert drawn(chart) == first
+    chart = line_chart(frame, "r", "y", "t", rule_at=1)
+    first = browser_spec(chart)
+    assert rows_of(sent(chart)) == rows_of(sent(line_chart(frame, "r", "y", "t", rule_at=1)))
+    converted = []
+    monkeypatch.setattr(alt.TopLevelMixin, "to_dict", lambda *a, **k: converted.append(a) or {})
+    again = browser_spec(chart)
+    assert again == first and again.spec is not first.spec and not converted  # the same, not converted
+    again.spec["datasets"].clear()  # Streamlit takes the datasets out: the next draw is not affected
+    assert browser_spec(chart) == first
     monkeypatch.undo()
-    other = unvalidated(line_chart(frame.assign(y=frame["y"] + 1), "r", "y", "t", rule_at=1))
-    assert drawn(other)["datasets"] != first["datasets"]  # a chart of other data has its own
-    assert chart.to_dict() == line_chart(frame, "r", "y", "t", rule_at=1).to_dict()  # outside Streamlit
+    other = browser_spec(line_chart(frame.assign(y=frame["y"] + 1), "r", "y", "t", rule_at=1))
+    assert other.spec["datasets"]["rows"] != first.spec["datasets"]["rows"]  # other data: its own
 
 
 def test_a_method_panel_can_fit_its_axis_and_say_why():

@@ -8,14 +8,12 @@ import altair as alt
 import pandas as pd
 import pytest
 import torch
-from streamlit.elements import vega_charts
 
 from core.attention.charts import attention_heatmap, query_scores_chart, query_weights_chart
 from core.positional import rope_scaling_charts as rope
 from core.positional.long_context import long_context_view
 from core.positional.long_context_presets import PRESETS
 from core.text.vocab import SweepPoint
-from core.views.chart_specs import unvalidated
 from core.views.charts import (
     bar_chart,
     heatmap,
@@ -29,13 +27,13 @@ from core.views.charts import (
     vocab_charts,
     vocab_frame,
 )
-from tests.core.views.support import rows_of
+from tests.core.views.support import rows_of, sent
 from ui.server import cache
 
 
 def drawn(chart) -> tuple[dict, dict]:
-    """What the browser draws of ``chart``: the spec Streamlit sends and its datasets' rows."""
-    return rows_of(vega_charts._convert_altair_to_vega_lite_spec(unvalidated(chart)))
+    """What the browser draws of ``chart``: the spec the app sends and its datasets' rows."""
+    return rows_of(sent(chart))
 
 
 def frame(values) -> pd.DataFrame:
@@ -139,7 +137,7 @@ def test_composite_charts_drawn_through_the_seam_are_their_builders_charts(fresh
     for V in (300, 1000, 50257, 70000):  # 70,000: past the sweep
         for kept, direct in zip(vocab_charts(sweep, V, draw=draw), vocab_charts(sweep, V), strict=True):
             assert drawn(kept) == drawn(direct)
-            spec = vega_charts._convert_altair_to_vega_lite_spec(unvalidated(kept))
+            spec = sent(kept)
             assert spec["layer"][1]["data"]["values"] == [{"vocab size V (log)": V}]
             assert spec["layer"][0]["encoding"]["x"]["scale"]["domain"] == [257, max(V, 50257)]
             assert spec["description"].endswith(f"A dashed line marks V = {V:,}.")
