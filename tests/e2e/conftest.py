@@ -175,6 +175,12 @@ def projector_page(browser):
     page.close()
 
 
+def written(page, text: str):
+    """The page's visible words ``text``, not a chart's sentence for a screen reader that says them too
+    (``ui/charts.py``)."""
+    return page.get_by_text(text).and_(page.locator(":not(.chart-said)"))
+
+
 def assert_drawn(page, count: int, min_width: float, min_height: float) -> None:
     """``count`` charts, each a canvas or svg the browser laid out at least this wide and tall."""
     charts = page.get_by_test_id("stVegaLiteChart")

@@ -4,7 +4,7 @@ phone width, a preset switch redraws them, and in presenter mode each section fi
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PROJECTOR, assert_drawn, content_height
+from tests.e2e.conftest import PROJECTOR, assert_drawn, content_height, written
 from tests.e2e.layout import MIN_CHART_WIDTH, drawn_size, layout_problems, settle_layout
 
 CHARTS = 5  # wavelengths, slow-down, score against distance, attention factor, measured loss
@@ -19,7 +19,7 @@ def test_every_chart_is_drawn_with_a_size(server, sized_page, wait_for_app, wait
     assert page.get_by_test_id("stException").count() == 0
     assert_drawn(page, CHARTS, MIN_CHART_WIDTH[size], 250)
     assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
-    expect(page.get_by_text("Of the 64 pairs: 29 kept as trained")).to_be_visible()
+    expect(written(page, "Of the 64 pairs: 29 kept as trained")).to_be_visible()
     page.screenshot(path=str(shots / f"long_context_{size}.png"), full_page=True)
 
 
@@ -38,7 +38,7 @@ def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_s
             break
         except PlaywrightTimeout:
             wait_for_settled(page)
-    expect(page.get_by_text("Of the 32 pairs: 11 kept as trained")).to_be_visible(timeout=30_000)
+    expect(written(page, "Of the 32 pairs: 11 kept as trained")).to_be_visible(timeout=30_000)
     expect(page.get_by_text("DeepSeek-V3: trained on texts of up to L = 4,096 positions")).to_be_visible()
     wait_for_settled(page)
     lengths = page.get_by_test_id("stMetricValue").filter(has_text="163,840")
