@@ -24,37 +24,54 @@ import pandas as pd
 import pyarrow as pa
 
 MAIN = "rows"  # the chart's own frame ("data_0", "data_1", … are Vega-Lite's names for derived data)
-_LOCK = threading.Lock()  # Altair's active data transformer and theme are global to all threads
+# Altair's active data transformer and theme are global to all threads; and a class opening one link
+# draws the same charts in thirty threads at once: each is converted once, the others wait for it.
+_LOCK = threading.RLock()
 # Where Vega-Lite takes an expression for a number (a scale's ends or constant, an encoding's datum).
 _SCALE_NUMBERS = frozenset({"domain", "domainMin", "domainMax", "domainMid", "constant"})
 
 
 @dataclasses.dataclass(frozen=True)
 class BrowserSpec:
-    """``spec``: the Vega-Lite spec with its data under ``datasets`` (Arrow tables or frames); the same
-    text for every chart of a template whatever its numbers. ``said``: the chart's description, written
-    from its numbers (None: it has none)."""
+    """``spec``: the Vega-Lite spec with its data under ``datasets`` (Arrow IPC bytes, as Streamlit sends
+    them); the same text for every chart of a template whatever its numbers. ``said``: the chart's
+    description, written from its numbers (None: it has none)."""
 
     spec: dict
     said: str | None
 
 
 def browser_spec(chart: alt.TopLevelMixin) -> BrowserSpec:
-    """``chart`` as the browser draws it in place (see the module)."""
+    """``chart`` as the browser draws it in place (see the module): made once per chart, so a kept chart
+    drawn again converts nothing."""
+    text, datasets, said = _once(chart, "_sent", _sent)
+    return BrowserSpec({**json.loads(text), "datasets": dict(datasets)}, said)
+
+
+def _sent(chart: alt.TopLevelMixin) -> tuple[str, dict[str, bytes], str | None]:
+    """``chart``'s spec (its text, without its data), its datasets as Arrow bytes and its sentence."""
     template = chart.__dict__.get("_template")
     base = _base(template if template is not None else chart)
     text, datasets = base.text, dict(base.datasets)
     reals = chart.__dict__.get("_reals", {})
     if template is not None:
-        datasets[MAIN] = _with_columns(chart.__dict__["_frame"], base.columns, reals)
+        datasets[MAIN] = _arrow_bytes(_with_columns(chart.__dict__["_frame"], base.columns, reals))
     for stand_in, real in reals.items():
         if stand_in not in base.columns:  # written as it is: a string, or a number where no expression goes
             text = text.replace(json.dumps(stand_in), json.dumps(real))
     spec = json.loads(text)
     said = spec.pop("description", None)
     spec["description"] = base.name
-    spec["datasets"] = datasets
-    return BrowserSpec(spec, None if said is None else str(said))
+    return json.dumps(spec), datasets, None if said is None else str(said)
+
+
+def _arrow_bytes(data) -> bytes:
+    """A frame or Arrow table as the Arrow IPC stream Streamlit sends a chart's dataset in."""
+    table = data if isinstance(data, pa.Table) else pa.Table.from_pandas(data)
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,10 +87,18 @@ class _Base:
 
 def _base(chart: alt.TopLevelMixin) -> _Base:
     """``chart``'s shared part, built once and kept on it."""
-    kept = chart.__dict__.get("_browser")
+    return _once(chart, "_browser", _built)
+
+
+def _once(chart: alt.TopLevelMixin, name: str, make):
+    """``make(chart)``, made once and kept on ``chart`` as ``name``."""
+    kept = chart.__dict__.get(name)
     if kept is None:
-        kept = _built(chart)
-        object.__setattr__(chart, "_browser", kept)
+        with _LOCK:
+            kept = chart.__dict__.get(name)
+            if kept is None:
+                kept = make(chart)
+                object.__setattr__(chart, name, kept)
     return kept
 
 
@@ -88,11 +113,10 @@ def _built(chart: alt.TopLevelMixin) -> _Base:
             datasets[name] = data
         return {"name": name}
 
-    with _LOCK:
-        alt.data_transformers.register("browser_spec", by_order)
-        theme = alt.theme.enable("none") if alt.theme.active == "default" else _Unchanged()
-        with alt.data_transformers.enable("browser_spec"), theme:
-            spec = chart.to_dict(validate=False, format="vega-lite")
+    alt.data_transformers.register("browser_spec", by_order)  # under _LOCK (``_once``)
+    theme = alt.theme.enable("none") if alt.theme.active == "default" else _Unchanged()
+    with alt.data_transformers.enable("browser_spec"), theme:
+        spec = chart.to_dict(validate=False, format="vega-lite")
     frame = chart.__dict__.get("_frame")
     if frame is not None and ids.get(id(frame)) != MAIN:
         raise ValueError("a template's own frame is not its first dataset")
@@ -100,7 +124,7 @@ def _built(chart: alt.TopLevelMixin) -> _Base:
     labels = chart.__dict__.get("_live_names", {})
     columns: dict = {}
     spec = _as_expressions(spec, labels, columns, in_scale=False)
-    tables = {k: as_arrow(v) if isinstance(v, pd.DataFrame) else v for k, v in datasets.items()}
+    tables = {k: _arrow_bytes(as_arrow(v) if isinstance(v, pd.DataFrame) else v) for k, v in datasets.items()}
     return _Base(json.dumps(spec), tables, columns, _name(spec))
 
 

@@ -72,7 +72,16 @@ def _with_frame(chart: alt.TopLevelMixin, old: pd.DataFrame, new: pd.DataFrame) 
         )
     out = copy.copy(chart)
     object.__setattr__(out, "_kwds", {**chart._kwds, **fields})
-    for attribute in ("_template", "_frame", "_stand_ins", "_live_names", "_holders", "_reals", "_browser"):
+    for attribute in (
+        "_template",
+        "_frame",
+        "_stand_ins",
+        "_live_names",
+        "_holders",
+        "_reals",
+        "_browser",
+        "_sent",
+    ):
         out.__dict__.pop(attribute, None)
     return out
 

@@ -19,7 +19,7 @@ def sent(chart) -> dict:
     as the Arrow bytes Streamlit sends, each number the browser reads from the rows written in (and its
     column dropped), and its sentence as its description."""
     drawn = browser_spec(unvalidated(chart))
-    tables = {name: pa.table(data) for name, data in drawn.spec["datasets"].items()}
+    tables = {name: pa.ipc.open_stream(data).read_all() for name, data in drawn.spec["datasets"].items()}
     text = json.dumps({k: v for k, v in drawn.spec.items() if k != "datasets"})
     read = {(name, column) for name, column in _READS.findall(text)}
     text = _READS.sub(lambda m: json.dumps(tables[m.group(1)].column(m.group(2))[0].as_py()), text)
@@ -30,7 +30,7 @@ def sent(chart) -> dict:
         spec["description"] = drawn.said
     else:
         del spec["description"]
-    spec["datasets"] = {n: dataframe_util.convert_anything_to_arrow_bytes(t) for n, t in tables.items()}
+    spec["datasets"] = {n: dataframe_util.convert_arrow_table_to_arrow_bytes(t) for n, t in tables.items()}
     return spec
 
 
