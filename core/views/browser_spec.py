@@ -52,17 +52,16 @@ def _sent(chart: alt.TopLevelMixin) -> tuple[str, dict[str, bytes], str | None]:
     """``chart``'s spec (its text, without its data), its datasets as Arrow bytes and its sentence."""
     template = chart.__dict__.get("_template")
     base = _base(template if template is not None else chart)
-    text, datasets = base.text, dict(base.datasets)
+    text, datasets, said = base.text, dict(base.datasets), base.said
     reals = chart.__dict__.get("_reals", {})
     if template is not None:
         datasets[MAIN] = _arrow_bytes(_with_columns(chart.__dict__["_frame"], base.columns, reals))
     for stand_in, real in reals.items():
-        if stand_in not in base.columns:  # written as it is: a string, or a number where no expression goes
+        if stand_in == said:  # a live description
+            said = real
+        elif stand_in not in base.columns:  # written as it is: a string, or a number where no expression goes
             text = text.replace(json.dumps(stand_in), json.dumps(real))
-    spec = json.loads(text)
-    said = spec.pop("description", None)
-    spec["description"] = base.name
-    return json.dumps(spec), datasets, None if said is None else str(said)
+    return text, datasets, None if said is None else str(said)
 
 
 def _arrow_bytes(data) -> bytes:
@@ -76,13 +75,14 @@ def _arrow_bytes(data) -> bytes:
 
 @dataclasses.dataclass(frozen=True)
 class _Base:
-    """What every copy of one chart (or template) shares: the spec's text, its datasets by name, the
-    stand-ins read from the data (by column), and the chart's fixed name."""
+    """What every copy of one chart (or template) shares: the spec's text (its fixed name as its
+    description), its datasets by name, the stand-ins read from the data (by column), and its sentence
+    (a template's stand-in for it)."""
 
     text: str
     datasets: dict
     columns: dict
-    name: str
+    said: str | None
 
 
 def _base(chart: alt.TopLevelMixin) -> _Base:
@@ -124,8 +124,10 @@ def _built(chart: alt.TopLevelMixin) -> _Base:
     labels = chart.__dict__.get("_live_names", {})
     columns: dict = {}
     spec = _as_expressions(spec, labels, columns, in_scale=False)
+    said = spec.pop("description", None)  # a template's: its stand-in, which each copy replaces
+    spec["description"] = _name(spec)
     tables = {k: _arrow_bytes(as_arrow(v) if isinstance(v, pd.DataFrame) else v) for k, v in datasets.items()}
-    return _Base(json.dumps(spec), tables, columns, _name(spec))
+    return _Base(json.dumps(spec), tables, columns, said)
 
 
 _NUMERIC = frozenset("biuf")  # numpy dtype kinds: bool, int, unsigned, float
