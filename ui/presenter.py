@@ -75,8 +75,11 @@ def presenter_style() -> None:
 def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     """``chart`` with labels a back row can read when presenting, ready to draw (every chart passes here).
 
-    Drawing skips Altair's schema validation: ``core.views.chart_specs.unvalidated``.
+    Drawing skips Altair's schema validation: ``core.views.chart_specs.unvalidated``. A chart made
+    readable already (a kept one) is given back as it is, so what is kept on it serves every draw.
     """
+    if chart.__dict__.get("_readable"):
+        return chart
     if presenting():  # every text of the chart at least LEAST_FONT px (a builder sets none smaller)
         chart = (
             chart.configure_axis(labelFontSize=17, titleFontSize=18)
@@ -87,6 +90,7 @@ def readable(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
             # Drawn at a given height, a chart puts its title ~10 px above its own top, where it is cut off.
             .properties(padding={"top": 14, "right": 5, "bottom": 5, "left": 5})
         )
+        object.__setattr__(chart, "_readable", True)  # Altair's __setattr__ would store a field
     return unvalidated(chart)
 
 

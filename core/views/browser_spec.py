@@ -6,8 +6,9 @@ change; any change to the spec builds the view again (compile, parse, draw). So 
 
 - names the chart's datasets by their order (``rows``, ``rows_1``, …), not by a hash of their content;
 - writes a number that a template takes from the data (``core.views.chart_specs``: a colour scale's
-  ends, an axis's) as an expression that reads it from the chart's own rows, where Vega-Lite takes an
-  expression (a scale's ends, a rule's ``datum``); the number travels as a column of the data;
+  ends, an axis's) as an expression that reads it from the chart's own rows, where Vega-Lite takes one
+  (a scale's ends or constant; not an encoding's ``datum``, which leaves the chart empty); the number
+  travels as a column of the data;
 - moves the description, which is written from the numbers, out of the spec: the spec keeps a fixed name
   (the chart's title) and the sentence is shown beside the chart (``ui.charts.draw``).
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
+from contextlib import nullcontext
 
 import altair as alt
 import numpy as np
@@ -27,7 +29,7 @@ MAIN = "rows"  # the chart's own frame ("data_0", "data_1", … are Vega-Lite's 
 # Altair's active data transformer and theme are global to all threads; and a class opening one link
 # draws the same charts in thirty threads at once: each is converted once, the others wait for it.
 _LOCK = threading.RLock()
-# Where Vega-Lite takes an expression for a number (a scale's ends or constant, an encoding's datum).
+# Where Vega-Lite takes an expression for a number: a scale's ends or constant.
 _SCALE_NUMBERS = frozenset({"domain", "domainMin", "domainMax", "domainMid", "constant"})
 
 
@@ -114,7 +116,7 @@ def _built(chart: alt.TopLevelMixin) -> _Base:
         return {"name": name}
 
     alt.data_transformers.register("browser_spec", by_order)  # under _LOCK (``_once``)
-    theme = alt.theme.enable("none") if alt.theme.active == "default" else _Unchanged()
+    theme = alt.theme.enable("none") if alt.theme.active == "default" else nullcontext()
     with alt.data_transformers.enable("browser_spec"), theme:
         spec = chart.to_dict(validate=False, format="vega-lite")
     frame = chart.__dict__.get("_frame")
@@ -134,9 +136,8 @@ _NUMERIC = frozenset("biuf")  # numpy dtype kinds: bool, int, unsigned, float
 
 
 def as_arrow(frame: pd.DataFrame) -> pd.DataFrame | pa.Table:
-    """A frame of numeric columns on a plain row index as an Arrow table of the same columns, which
-    Streamlit's transformer sends as it is, more cheaply than it converts a pandas frame; any other
-    frame as it is."""
+    """A frame of numeric columns on a plain row index as an Arrow table of the same columns (turned into
+    Arrow bytes more cheaply than a pandas frame); any other frame as it is."""
     index = frame.index
     plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
     columns = dict(frame.items())  # not frame[name]: a new frame's first lookup hashes its columns
@@ -144,14 +145,6 @@ def as_arrow(frame: pd.DataFrame) -> pd.DataFrame | pa.Table:
     if not plain or not numeric:
         return frame
     return pa.table({str(name): column.to_numpy() for name, column in columns.items()})
-
-
-class _Unchanged:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *_):
-        return False
 
 
 def _as_expressions(node, labels: dict, columns: dict, in_scale: bool, key: str | None = None):
@@ -197,14 +190,7 @@ def _title(spec: dict) -> str:
         title = title.get("text")
     if isinstance(title, list):
         title = " ".join(map(str, title))
-    if title:
-        return str(title)
-    for part in ("layer", "hconcat", "vconcat", "concat"):
-        for sub in spec.get(part, []):
-            found = _title(sub)
-            if found:
-                return found
-    return ""
+    return str(title) if title else _in_parts(spec, _title, "")
 
 
 def _axes(spec: dict) -> list[str]:
@@ -215,11 +201,13 @@ def _axes(spec: dict) -> list[str]:
         for c in ("y", "x")
         if isinstance(encoding.get(c), dict) and (encoding[c].get("title") or encoding[c].get("field"))
     ]
-    if found:
-        return found
+    return found or _in_parts(spec, _axes, [])
+
+
+def _in_parts(spec: dict, read, none):
+    """``read`` of the first subchart of a compound ``spec`` that gives something, else ``none``."""
     for part in ("layer", "hconcat", "vconcat", "concat"):
         for sub in spec.get(part, []):
-            found = _axes(sub)
-            if found:
+            if found := read(sub):
                 return found
-    return []
+    return none
