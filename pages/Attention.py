@@ -84,7 +84,7 @@ mask = "Causal mask on." if causal else "No mask: every token sees every token."
 weights = f"Weights: {view.weights}. {view.head_label.capitalize()}. {mask}"
 if not presenting():
     show_script(
-        attention_script(cfg, chosen.fam, chosen.head, chosen.causal, text_a, text_b),
+        lambda: attention_script(cfg, chosen.fam, chosen.head, chosen.causal, text_a, text_b),
         f"with seeded random weights, it prints sentence A's content part, what {FAMILIES[cfg.method].label} "
         "changes and the weights, B's weights, the moved token's row and the pairs' terms, and last one JSON "
         "line with them.",

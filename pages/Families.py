@@ -56,7 +56,7 @@ reserve_for_run(
 
 if not presenting():
     show_script(
-        families_script(cfg, fam),
+        lambda: families_script(cfg, fam),
         "it prints, for every method, what position alone adds to the attention score at each distance of "
         "chart 1 and, last, one JSON line with every curve.",
     )

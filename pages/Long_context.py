@@ -71,7 +71,7 @@ words = FirstUse(teach=not presenting())  # each glossary word defined where the
 
 if not presenting():
     show_script(
-        long_context_script(cfg, label),
+        lambda: long_context_script(cfg, label),
         "it prints the lengths, s and the attention factor, how many pairs are kept or slowed, how many "
         "meet angles never seen in training, the score at 1, L and L', and last one JSON line with them.",
     )

@@ -82,7 +82,7 @@ B, T, d, V = cfg.batch_size, cfg.context_length, cfg.output_dim, cfg.vocab_size
 eot = endoftext_id(V)
 if not presenting() and batch is not None:
     show_script(
-        pipeline_script(asked, choice.text, len(ids)),
+        lambda: pipeline_script(asked, choice.text, len(ids)),
         "it prints the shapes above and, last, the corner of input_embeddings shown below.",
     )
 steps = pipeline_steps(cfg, len(ids))

@@ -42,7 +42,7 @@ INTRO = (
 if not presenting():
     st.markdown(INTRO)
     show_script(
-        trained_positions_script(cfg.seed),
+        lambda: trained_positions_script(cfg.seed),
         "it prints the similarity by distance of the three tables, the two directions the trained positions "
         "differ most in and the turn per position that this page shows.",
     )

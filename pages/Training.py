@@ -81,7 +81,7 @@ except ValueError as exc:
 
 if not presenting():
     show_script(
-        training_script(tcfg, choice.text, cfg.vocab_size),
+        lambda: training_script(tcfg, choice.text, cfg.vocab_size),
         "the same run as the Train button (same seed, same curves); it prints the loss curve, the final "
         "losses and, last, one JSON line with them.",
     )

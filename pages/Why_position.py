@@ -69,7 +69,7 @@ except ValueError as exc:
 
 if not presenting():
     show_script(
-        why_position_script(cfg, text_a, text_b),
+        lambda: why_position_script(cfg, text_a, text_b),
         "it prints the token IDs, the numbers of the two tables below and the shuffle comparisons.",
     )
 order = permutation(len(ids_a), cfg.seed)

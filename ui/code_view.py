@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from core.scripts import Script
 
 RUNS_AS_IS = "Runs as-is with this project's requirements and no network"
+OPEN = "code_open"  # the expander's key: True while it is open
 
 
-def show_script(script: Script, caption: str) -> None:
-    """An expander with the whole script, as shown (what you see is what you download), and buttons for
-    the script, the same code as a notebook and the data files it reads."""
-    with st.expander("PyTorch code for this view", icon=":material/code:"):
+def show_script(build: Callable[[], Script], caption: str) -> None:
+    """An expander with the whole script ``build()`` makes, as shown (what you see is what you download),
+    and buttons for the script, the same code as a notebook and the data files it reads.
+
+    Built and sent only while the expander is open (opening it reruns the page): closed, it costs the
+    server nothing and the browser no highlighting."""
+    box = st.expander("PyTorch code for this view", icon=":material/code:", key=OPEN, on_change="rerun")
+    if not box.open:
+        return
+    script = build()
+    with box:
         beside = f" Save {', '.join(script.files)} beside it." if script.files else ""
         st.caption(
             f"{script.lines} lines. {RUNS_AS_IS} in an empty folder, as a script or a notebook: "

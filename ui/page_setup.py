@@ -49,6 +49,8 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
   border: 0 !important; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
 }
 [class*="st-key-one-line-"] [data-testid="stTable"] td :is(div, p) { white-space: nowrap; }
+/* Wrapped code breaks a word longer than a phone's line too (a file's hash): nothing to scroll sideways. */
+[data-testid="stCode"] code { overflow-wrap: anywhere; }
 /* A table's row or cell that starts with ▶ is the followed one (ui/tables.py, marked by the script below). */
 [data-testid="stTable"] :is(tr[data-marked] > *, td[data-marked]) {
   background-color: #fef08a; font-weight: 700;

@@ -56,3 +56,25 @@ def test_the_pipeline_pictures_are_drawn_with_a_size(server, sized_page, wait_fo
     if size == "phone":  # on a phone a diagram fills the column instead of shrinking below it
         column = page.get_by_test_id("stMainBlockContainer")
         assert width >= drawn_size(column)[0] - 80
+
+
+def test_the_code_opened_by_keyboard_is_drawn_whole_and_closed_is_not_sent(server, sized_page, wait_for_app):
+    """Closed, a page's code is neither built nor sent (it costs the browser nothing); Enter on its
+    expander opens it: the whole script, wrapped, its downloads, and the focus still on the expander."""
+    size, page = sized_page
+    page.goto(f"{server}/Why_position")
+    wait_for_app(page)
+    settled(page)
+    assert page.get_by_test_id("stCode").count() == 0
+    summary = page.locator("summary", has_text="PyTorch code for this view")
+    summary.focus()
+    page.keyboard.press("Enter")
+    code = page.get_by_test_id("stCode")
+    expect(code).to_have_count(1, timeout=30_000)
+    expect(code).to_contain_text("tiktoken")
+    expect(page.get_by_role("button", name="why_position.ipynb")).to_be_visible()
+    settled(page)
+    width, height = drawn_size(code)
+    assert width > MIN_CHART_WIDTH[size] and height > 1000  # the whole script, not a collapsed box
+    assert layout_problems(page, MIN_CHART_WIDTH[size]) == []  # wrapped: nothing cut off at the right
+    assert page.evaluate("() => document.activeElement.closest('summary') !== null")

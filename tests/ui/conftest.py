@@ -13,6 +13,8 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from ui.code_view import OPEN
+
 
 @contextmanager
 def _entry_point_runs():
@@ -52,13 +54,15 @@ PIPELINE = "pages/Pipeline.py"
 START = "pages/Start.py"  # the default page, at "/"
 
 
-def open_app(page: str = PIPELINE, *, first_request: bool = False, **params: str) -> AppTest:
+def open_app(page: str = PIPELINE, *, first_request: bool = False, code: bool = False, **params: str) -> AppTest:
     """The app opened directly at ``page`` with URL ``params``, as a link opens it on a running server.
 
     With ``first_request`` it is the first request to a fresh server instead: that run executes the page
-    file itself (the legacy ``pages/`` path). Every later run starts at the entry point.
+    file itself (the legacy ``pages/`` path). Every later run starts at the entry point. With ``code`` the
+    page's "PyTorch code for this view" is open, as after a student's click (closed, it is not built).
     """
     at = ServerAppTest(APP, first_request=first_request)
+    at.session_state[OPEN] = code
     for key, value in params.items():
         at.query_params[key] = value
     if page != START:

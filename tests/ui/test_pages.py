@@ -140,7 +140,7 @@ def warnings(at: AppTest) -> str:
 
 def test_a_short_text_runs_every_step_with_the_batch_it_fills(open_page):
     """6 tokens make 1 window of 4, so steps 2-6 show B = 1 instead of stopping."""
-    at = paste(open_page(), "The dog bites the man.")
+    at = paste(open_page(code=True), "The dog bites the man.")
     assert not at.exception and not at.error and not at.warning
     notes = [i.value for i in at.info]
     assert "Your text makes 1 window of 4 tokens: B = 1 here (Batch B asks for 8)." in notes[0]

@@ -252,7 +252,7 @@ def test_a_w_of_gigabytes_stops_and_a_row_seeded_table_is_said():
 
 
 def test_the_page_offers_the_script_and_its_notebook(open_page):
-    at = open_page(PAGE, method="t5")
+    at = open_page(PAGE, method="t5", code=True)
     labels = {b.label for b in at.get("download_button")}
     assert {"attention.py", "attention.ipynb"} <= labels
     script = attention_script(PipelineConfig(method="t5"), FamilyConfig(), 0, True, *CAT)

@@ -14,7 +14,7 @@ PAGES = {path: Path(path).stem.lower() for path, *_ in ROUTE}
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_view_offers_its_script_and_notebook(page, open_page):
-    at = open_page(page)
+    at = open_page(page, code=True)
     assert not at.exception
     assert "PyTorch code for this view" in [e.label for e in at.expander]
     name = PAGES[page]

@@ -261,7 +261,7 @@ def test_a_table_the_app_never_draws_is_named():
 
 
 def test_the_page_shows_the_whole_script_and_offers_it_as_a_notebook(open_page):
-    at = open_page(PAGE, method="alibi", dim="64", seed="5", clip="8")
+    at = open_page(PAGE, method="alibi", dim="64", seed="5", clip="8", code=True)
     assert not at.exception
     script = families_script(PipelineConfig(method="alibi", output_dim=64, seed=5), FamilyConfig(clip=8))
     assert script.py().strip() in [c.value.strip() for c in at.code]  # what you see is what you download

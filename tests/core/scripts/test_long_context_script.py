@@ -59,7 +59,7 @@ def test_the_script_prints_the_pages_numbers(key, tmp_path, run, open_page):
 
 @pytest.mark.slow
 def test_a_custom_config_and_its_notebook(tmp_path, run_nb, open_page):
-    at = open_page(PAGE)
+    at = open_page(PAGE, code=True)
     at = at.selectbox(key="lc_rope_type").set_value("yarn").run()  # Llama 3.1's values, read by YaRN
     at = at.number_input(key="lc_partial_rotary_factor").set_value(0.5).run()
     cfg = RopeConfig(
@@ -184,7 +184,7 @@ def test_the_script_is_short_and_passes_ruff(cfg, ruff):
 
 
 def test_the_page_shows_the_whole_script_and_offers_it(open_page):
-    at = open_page(PAGE).selectbox(key="lc_preset").set_value("qwen2.5-7b").run()
+    at = open_page(PAGE, code=True).selectbox(key="lc_preset").set_value("qwen2.5-7b").run()
     assert not at.exception
     script = long_context_script(PRESETS["qwen2.5-7b"].config, "Qwen2.5 7B with YaRN")
     assert script.py().strip() in [c.value.strip() for c in at.code]

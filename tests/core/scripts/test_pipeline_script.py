@@ -112,7 +112,7 @@ def test_the_script_is_short_and_passes_ruff(cfg, ruff):
 
 
 def test_the_page_shows_the_whole_script_and_offers_it_as_a_notebook(open_page):
-    at = open_page("pages/Pipeline.py", dim="64", seed="5")
+    at = open_page("pages/Pipeline.py", dim="64", seed="5", code=True)
     assert not at.exception
     script = pipeline_script(PipelineConfig(output_dim=64, seed=5), SAMPLES["lesson"])
     assert script.py().strip() in [c.value.strip() for c in at.code]  # what you see is what you download

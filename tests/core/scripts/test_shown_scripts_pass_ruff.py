@@ -55,7 +55,7 @@ def shown_script(at) -> str:
 
 @pytest.mark.parametrize("page, name, params", CASES)
 def test_the_script_as_shown_passes_ruff(page, name, params, open_page, ruff):
-    at = open_page(page, **params)
+    at = open_page(page, code=True, **params)
     assert not at.exception
     assert ruff(shown_script(at)) == ""
 

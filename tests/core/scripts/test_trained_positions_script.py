@@ -196,7 +196,7 @@ def test_the_script_is_short_and_passes_ruff(seed, ruff):
 
 
 def test_the_page_shows_the_whole_script_and_offers_it_with_its_table(open_page):
-    at = open_page(PAGE, seed="5")
+    at = open_page(PAGE, seed="5", code=True)
     assert not at.exception
     script = trained_positions_script(5)
     assert script.py().strip() in [c.value.strip() for c in at.code]  # what you see is what you download

@@ -102,7 +102,9 @@ def test_the_script_prints_what_the_page_shows(open_page, job_watch, tmp_path, r
 
 
 def test_the_page_shows_the_whole_script_and_offers_it_with_its_text(open_page):
-    at = open_page(PAGE, method="alibi", steps="40", size="tiny", train_context="16", seed="9", vocab="2000")
+    at = open_page(
+        PAGE, method="alibi", steps="40", size="tiny", train_context="16", seed="9", vocab="2000", code=True
+    )
     assert not at.exception
     script = training_script(tiny("alibi", context=16, steps=40, seed=9), SAMPLES["log"], 2000)
     assert script.py().strip() in [c.value.strip() for c in at.code]  # what you see is what you download

@@ -188,7 +188,7 @@ def test_a_row_seeded_table_is_said_and_a_table_of_gigabytes_stops():
 
 
 def test_the_page_shows_the_whole_script_and_offers_it_as_a_notebook(open_page):
-    at = open_page("pages/Why_position.py", method="sinusoidal", dim="64", seed="5")
+    at = open_page("pages/Why_position.py", method="sinusoidal", dim="64", seed="5", code=True)
     assert not at.exception
     script = why_position_script(PipelineConfig(method="sinusoidal", output_dim=64, seed=5), *CAT)
     assert script.py().strip() in [c.value.strip() for c in at.code]  # what you see is what you download

@@ -93,7 +93,7 @@ def test_without_the_mask_nope_cannot_tell_the_orders_apart(open_page):
 
 
 def test_head_and_family_settings_come_from_the_url(open_page):
-    at = open_page(PAGE, method="alibi", heads="4", head="4", dim="64")
+    at = open_page(PAGE, method="alibi", heads="4", head="4", dim="64", code=True)
     assert not at.exception and not at.error
     assert at.subheader[1].value == "2. Where ALiBi acts, on sentence A (head 4 of 4)"
     assert any("(64 → 16 numbers per token," in c.value for c in at.caption)
