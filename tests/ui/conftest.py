@@ -54,7 +54,9 @@ PIPELINE = "pages/Pipeline.py"
 START = "pages/Start.py"  # the default page, at "/"
 
 
-def open_app(page: str = PIPELINE, *, first_request: bool = False, code: bool = False, **params: str) -> AppTest:
+def open_app(
+    page: str = PIPELINE, *, first_request: bool = False, code: bool = False, **params: str
+) -> AppTest:
     """The app opened directly at ``page`` with URL ``params``, as a link opens it on a running server.
 
     With ``first_request`` it is the first request to a fresh server instead: that run executes the page
