@@ -49,6 +49,9 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
   border: 0 !important; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
 }
 [class*="st-key-one-line-"] [data-testid="stTable"] td :is(div, p) { white-space: nowrap; }
+/* A Pipeline step's line of code (ui/pipeline/step.py): a code box, wrapped. */
+pre.code-line { margin: 0 0 1rem; padding: 0.75rem 1rem; border-radius: 0.5rem; background: #f4f3f1;
+  color: #141312; font-size: 0.875rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 /* Wrapped code breaks a word longer than a phone's line too (a file's hash): nothing to scroll sideways. */
 [data-testid="stCode"] code { overflow-wrap: anywhere; }
 /* A table's row or cell that starts with ▶ is the followed one (ui/tables.py, marked by the script below). */
