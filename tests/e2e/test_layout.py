@@ -56,6 +56,10 @@ def test_the_pipeline_pictures_are_drawn_with_a_size(server, sized_page, wait_fo
     if size == "phone":  # on a phone a diagram fills the column instead of shrinking below it
         column = page.get_by_test_id("stMainBlockContainer")
         assert width >= drawn_size(column)[0] - 80
+    lines = page.locator("pre.code-line")  # each step's line of code, in a box wrapped to the column
+    expect(lines).to_have_count(6)
+    expect(lines.first).to_have_text("token_ids = tokenizer.encode(raw_text)")
+    assert min(drawn_size(lines.nth(3))) > 20 and layout_problems(page, MIN_CHART_WIDTH[size]) == []
 
 
 def test_the_code_opened_by_keyboard_is_drawn_whole_and_closed_is_not_sent(server, sized_page, wait_for_app):

@@ -23,7 +23,8 @@ def step_header(number: int, step: Step) -> None:
 def code_line(code: str) -> None:
     """A step's line of code, in a code box of plain text: ``st.code``'s highlighter costs a page's
     first drawing about 0.3 s in the browser, for one line."""
-    st.html(f'<pre class="code-line"><code>{html.escape(code)}</code></pre>')
+    breaks = html.escape(code).replace("(", "(<wbr>")  # a phone's line breaks after a bracket, not mid-name
+    st.html(f'<pre class="code-line"><code>{breaks}</code></pre>')
 
 
 def step_metrics(step: Step) -> None:
