@@ -22,7 +22,8 @@ _PROBLEMS_JS = """(minChart) => {
     if (w < minChart) out.push('chart only ' + Math.round(w) + 'px wide');
   });
   const shown = e => e.offsetParent !== null && !e.closest('details:not([open])') && box(e).width > 100;
-  document.querySelectorAll('[data-testid="stCode"] pre, pre.code-line, [data-testid="stTable"]').forEach(e => {
+  const boxes = '[data-testid="stCode"] pre, pre.code-line, [data-testid="stTable"]';
+  document.querySelectorAll(boxes).forEach(e => {
     if (shown(e) && e.scrollWidth > e.clientWidth + 4) out.push('cut off at the right: ' + name(e));
   });
   const main = document.querySelector('[data-testid="stMain"]');
