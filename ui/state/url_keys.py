@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 
 from core.positional.family import all_params
-from ui.state.url_params import url_text
+from ui.state.url_params import BOUND_TABS, url_text
 
 # Every setting is a widget bound to its URL parameter. The sidebar's widgets are drawn by the entry
 # point, so they are the same widgets on every page and the address bar keeps them through page
@@ -37,6 +37,13 @@ def register_shown_keys(*keys: str) -> tuple[str, ...]:
     so that Copy link carries them from the address bar."""
     _SHOWN.update(dict.fromkeys(keys))
     return keys
+
+
+def register_tab_keys(*keys: str) -> tuple[str, ...]:
+    """Declare tab sets bound to the URL (``st.tabs(key=k, bind="query-params")``, the open tab's label):
+    Copy link carries them, and the URL check leaves their values to Streamlit."""
+    BOUND_TABS.update(keys)
+    return register_shown_keys(*keys)
 
 
 def link_keys() -> tuple[str, ...]:

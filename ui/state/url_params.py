@@ -41,6 +41,7 @@ MAX_SENTENCE_CHARS = 300
 # (``ui.state.share_link.apply_link_text`` explains that one) and the Training page's ``run``
 # (ui.training.run_link).
 NOT_SETTINGS = ("embed", "embed_options", "text", "run")
+BOUND_TABS: set[str] = set()  # st.tabs bound to the URL (url_keys.register_tab_keys), checked by Streamlit
 # The Long context page's config (ui.long_context.form): lc_ and its config.json name.
 LC_WHOLE = ("lc_head_dim", "lc_max_position_embeddings", "lc_original_max_position_embeddings")
 LC_NUMBER = ("lc_rope_theta", "lc_factor", "lc_low_freq_factor", "lc_high_freq_factor", "lc_beta_fast")
@@ -232,7 +233,7 @@ def check_url() -> list[str]:
     """
     messages, unknown, changed = [], [], False
     for key in list(st.query_params):
-        if key in NOT_SETTINGS:
+        if key in NOT_SETTINGS or key in BOUND_TABS:  # a tab label Streamlit does not know, it drops itself
             continue
         values = st.query_params.get_all(key)
         if key not in accepted() and key not in TEXT_KEYS:

@@ -33,6 +33,7 @@ from ui.answer import Answer
 from ui.charts import draw
 from ui.presenter import slide_height
 from ui.server import cache
+from ui.state.url_keys import register_tab_keys
 
 SIMILARITY_POSITIONS = 64
 SLIDE_CHART = 340  # px: a chart's height on a presenter's slide (1280 × 720)
@@ -148,40 +149,42 @@ def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.T
     # ``seed`` None: a table that does not depend on it (any seed's ``tables`` holds the same one).
     table = tables(0 if seed is None else seed)[name]
     T, d = table.shape
+    short = name.split()[0]  # a third of the width: "Trained", "Random", "Sinusoidal"; the caption names it
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
     frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
-    values = cache.chart(heatmap, frame, "dimension j", "position t", name, height=300)
+    values = cache.chart(heatmap, frame, "dimension j", "position t", short, height=300)
     sim = cosine_matrix(table[sim_positions])  # [P, P]
     frame = grid_frame(sim, sim_positions, sim_positions, "position i", "position j")
-    similarity = similarity_heatmap(frame, f"{name}: cosine similarity", draw=cache.drawing(heatmap))
+    similarity = similarity_heatmap(frame, f"{short}: similarity", draw=cache.drawing(heatmap))
     figures = quoted_figures(table, _by_distance(name, seed))
     caption = f"{name}: " + " · ".join(f"{k}: {signed(v, 3)}" for k, v in figures.items())
     return values, similarity, caption
 
 
-def side_by_side(seed: int, part: int | None = None) -> None:
-    """Heatmaps of the three tables of ``tables(seed)`` and of their cosine-similarity matrices.
+KINDS = ("The values", "Their cosine similarity")  # section 1's tabs, and its two slides when presenting
+OPEN_TAB = register_tab_keys("tables")[0]  # the open tab, in the address bar (a link reopens it)
 
-    ``part`` (presenting): 0 draws the three tables in a row, 1 their similarity matrices; None both.
+
+def side_by_side(seed: int, part: int | None = None) -> None:
+    """The three tables of ``tables(seed)`` in a row: their values (``part`` 0) or their cosine-similarity
+    matrices (1).
+
+    ``part`` None: both, as two tabs of which only the open one is sent and drawn; presenting, the
+    slide's part.
     """
     T, d = next(iter(tables(seed).values())).shape
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
+    where, height = st.container(), SLIDE_CHART
     if part is None:
-        for values, similarity, caption in table_charts(seed):  # a row per table: readable at any width
-            left, right = st.columns(2)
-            draw(values, left, width="stretch")
-            draw(similarity, right, width="stretch")
-            st.caption(caption)
-    else:  # one row of three, each chart as tall as the projector's screen allows
-        charts = zip(st.columns(3), tables(seed), table_charts(seed), strict=True)
-        for column, name, (values, similarity, caption) in charts:
-            short = (similarity if part else values).properties(title=name.split()[0])  # a third of the width
-            draw(short, column, width="stretch", height=SLIDE_CHART)
-            if part:
-                column.caption(caption)
-    st.caption(
+        tabs = st.tabs(KINDS, key=OPEN_TAB, bind="query-params")
+        part = next((k for k, tab in enumerate(tabs) if tab.open), 0)
+        where, height = tabs[part], "content"
+    for column, (values, similarity, caption) in zip(where.columns(3), table_charts(seed), strict=True):
+        draw(similarity if part else values, column, width="stretch", height=height)
+        column.caption(caption)
+    where.caption(
         f"Tables: {every(int(positions[1] - positions[0]), T, 'positions')} and "
         f"{every(int(dims[1] - dims[0]), d, 'dimensions')}; similarity: "
         f"{every(int(sim_positions[1] - sim_positions[0]), T, 'positions')}. Every cell is a real value; "

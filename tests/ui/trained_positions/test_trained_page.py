@@ -1,6 +1,8 @@
 """The Trained positions page: the quoted figures are the data's, its answer stands under its question,
 every word is defined where it first appears, and where the numbers come from is said in sentences."""
 
+import json
+
 import pytest
 import torch
 
@@ -21,7 +23,10 @@ def test_quoted_figures_are_computed_from_the_data(open_page):
     for r in (1, 16, 256):
         assert shown[f"Neighbour similarity at distance {r}"] == f"{float(sims[r]):.2f}"
     assert shown["Neighbour similarity, trained"] == f"{float(sims[1]):.2f}"  # the answer's number
-    assert len(at.get("vega_lite_chart")) == 8
+    assert len(at.get("vega_lite_chart")) == 5  # section 1 draws its open tab only: the three values heatmaps
+    similarity = open_page(PAGE, tables="Their cosine similarity")  # the other tab, as a link opens it
+    titles = [json.loads(c.proto.spec).get("title") for c in similarity.get("vega_lite_chart")]
+    assert titles[:3] == ["Trained: similarity", "Random: similarity", "Sinusoidal: similarity"]
     assert any("turning about" in m.value for m in at.markdown)
 
 
