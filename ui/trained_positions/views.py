@@ -167,23 +167,28 @@ OPEN_TAB = register_tab_keys("tables")[0]  # the open tab, in the address bar (a
 
 
 def side_by_side(seed: int, part: int | None = None) -> None:
-    """The three tables of ``tables(seed)`` in a row: their values (``part`` 0) or their cosine-similarity
-    matrices (1).
+    """The three tables of ``tables(seed)``: their values (``part`` 0) or their cosine-similarity matrices
+    (1), each with its figures.
 
-    ``part`` None: both, as two tabs of which only the open one is sent and drawn; presenting, the
-    slide's part.
+    ``part`` None: both, as two tabs of which only the open one is sent and drawn, a row per table
+    (readable at any width); presenting, the slide's part, the three in a row.
     """
     T, d = next(iter(tables(seed).values())).shape
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
-    where, height = st.container(), SLIDE_CHART
+    where = st.container()
     if part is None:
         tabs = st.tabs(KINDS, key=OPEN_TAB, bind="query-params")
         part = next((k for k, tab in enumerate(tabs) if tab.open), 0)
-        where, height = tabs[part], "content"
-    for column, (values, similarity, caption) in zip(where.columns(3), table_charts(seed), strict=True):
-        draw(similarity if part else values, column, width="stretch", height=height)
-        column.caption(caption)
+        where = tabs[part]
+        for values, similarity, caption in table_charts(seed):
+            chart, figures = where.columns(2, vertical_alignment="center")
+            draw(similarity if part else values, chart, width="stretch")
+            figures.caption(caption)
+    else:
+        for column, (values, similarity, caption) in zip(st.columns(3), table_charts(seed), strict=True):
+            draw(similarity if part else values, column, width="stretch", height=SLIDE_CHART)
+            column.caption(caption)
     where.caption(
         f"Tables: {every(int(positions[1] - positions[0]), T, 'positions')} and "
         f"{every(int(dims[1] - dims[0]), d, 'dimensions')}; similarity: "
