@@ -149,7 +149,7 @@ def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.T
     # ``seed`` None: a table that does not depend on it (any seed's ``tables`` holds the same one).
     table = tables(0 if seed is None else seed)[name]
     T, d = table.shape
-    short = name.split()[0]  # a third of the width: "Trained", "Random", "Sinusoidal"; the caption names it
+    short = name.split()[0]  # "Trained", "Random", "Sinusoidal" (fits a slide's third); the caption names it
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
     frame = grid_frame(table[positions][:, dims], positions, dims, "position t", "dimension j")
@@ -176,7 +176,7 @@ def side_by_side(seed: int, part: int | None = None) -> None:
     T, d = next(iter(tables(seed).values())).shape
     positions, dims = sample_indices(T, HEATMAP_POSITIONS), sample_indices(d, HEATMAP_DIMS)
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
-    where = st.container()
+    where = st  # the sampling note, after the charts: in the open tab, or on the slide
     if part is None:
         tabs = st.tabs(KINDS, key=OPEN_TAB, bind="query-params")
         part = next((k for k, tab in enumerate(tabs) if tab.open), 0)
