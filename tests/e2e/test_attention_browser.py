@@ -6,12 +6,12 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PROJECTOR, assert_drawn, content_height
 from tests.e2e.layout import MIN_CHART_WIDTH, layout_problems, settle_layout
 
-CHARTS = 2 + 4 + 2 + 7  # one query's row (scores, weights), where the family acts, A beside B, every family
+CHARTS = 2 + 4 + 2 + 4  # one query's row (scores, weights), where the family acts, A beside B, the 4 relative
 
 
 def test_every_heatmap_is_drawn_with_a_size(server, sized_page, wait_for_app, wait_for_charts, shots):
     size, page = sized_page
-    page.goto(f"{server}/Attention?method=alibi")
+    page.goto(f"{server}/Attention?method=alibi&maps=Relative")  # every family's maps: the relative tab
     wait_for_app(page)
     wait_for_charts(page)
     settle_layout(page, MIN_CHART_WIDTH[size])

@@ -1,46 +1,83 @@
 """What is closed is not drawn: a tab's charts are in the page only while it is open, and the address bar
-carries the open tab, so a link reopens it (``ui/trained_positions/views.py``, section 1)."""
+carries the open tab, so a link reopens it (``ui/open_tabs.py``: Trained positions' three tables, the
+Attention page's maps of every family)."""
 
 import re
+from dataclasses import dataclass
 
+import pytest
 from playwright.sync_api import expect
 
+from core.positional.family import FAMILIES
 from tests.e2e.conftest import ScriptRuns, assert_drawn, settled
 
 SAID = "() => [...document.querySelectorAll('.chart-said')].map(e => e.textContent)"
 TABLES = ("Trained", "Random", "Sinusoidal")
+ABSOLUTE = tuple(f.label for f in FAMILIES.values() if f.kind != "relative")
+RELATIVE = tuple(f.label for f in FAMILIES.values() if f.kind == "relative")
 
 
-def heatmaps(page) -> tuple[list[str], list[str]]:
-    """The tables whose values heatmap is in the page, and those whose similarity heatmap is."""
-    said = page.evaluate(SAID)
-    values = [t for t in TABLES if any(s.startswith(f"{t}: a heatmap") for s in said)]
-    similarity = [t for t in TABLES if any(s.startswith(f"{t}: similarity:") for s in said)]
-    return values, similarity
+@dataclass(frozen=True)
+class Tabs:
+    path: str
+    closed: str  # the label of the tab that opens closed
+    parameter: str  # its URL parameter, as the address bar writes it once that tab is open
+    first: tuple[str, ...]  # the charts the open tab draws, by the start of their sentence
+    second: tuple[str, ...]  # the closed tab's
+    charts: int  # the charts on the page with either tab open
+
+    def drawn(self, page) -> tuple[list[str], list[str]]:
+        """Which of ``first`` and of ``second`` are in the page."""
+        said = page.evaluate(SAID)
+        return [s for s in self.first if any(t.startswith(s) for t in said)], [
+            s for s in self.second if any(t.startswith(s) for t in said)
+        ]
 
 
-def test_a_closed_tab_is_not_drawn_and_a_link_reopens_the_open_one(server, browser, page, wait_for_app):
+CASES = {
+    "Trained_positions": Tabs(
+        "/Trained_positions",
+        "Their cosine similarity",
+        r"tables=Their\+cosine\+similarity",
+        tuple(f"{t}: a heatmap" for t in TABLES),
+        tuple(f"{t}: similarity:" for t in TABLES),
+        5,  # three heatmaps, the curves and the path
+    ),
+    "Attention": Tabs(
+        "/Attention",
+        "Relative",
+        r"maps=Relative",
+        tuple(f"{label} changes " for label in ABSOLUTE),  # each map's sentence: its signature
+        tuple(f"{label} changes " for label in RELATIVE),
+        0,  # (counted in test_chart_names: the tabs hold different numbers of maps)
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_closed_tab_is_not_drawn_and_a_link_reopens_the_open_one(case, server, browser, page, wait_for_app):
+    tabs = CASES[case]
     runs = ScriptRuns(page)
-    page.goto(f"{server}/Trained_positions")
+    page.goto(f"{server}{tabs.path}")
     wait_for_app(page)
     settled(page)
-    assert heatmaps(page) == (list(TABLES), [])  # the values' tab is open, the similarity's not drawn
-    assert_drawn(page, 5, 200, 150)  # its three heatmaps, the curves and the path
+    assert tabs.drawn(page) == (list(tabs.first), [])  # the first tab is open, the other not drawn
+    if tabs.charts:
+        assert_drawn(page, tabs.charts, 200, 150)
     since = runs.finished
-    page.get_by_role("tab", name="Their cosine similarity").click()
-    expect(page).to_have_url(re.compile(r"tables=Their\+cosine\+similarity"))
+    page.get_by_role("tab", name=tabs.closed).click()
+    expect(page).to_have_url(re.compile(tabs.parameter))
     runs.wait_after(since)  # the rerun that draws the open tab (the address bar changes before it ends)
     settled(page)
-    assert heatmaps(page) == ([], list(TABLES))
-    assert_drawn(page, 5, 200, 150)
+    assert tabs.drawn(page) == ([], list(tabs.second))
+    if tabs.charts:
+        assert_drawn(page, tabs.charts, 200, 150)
     again = browser.new_page(viewport={"width": 1400, "height": 1600})
     try:
         again.goto(page.url)  # the link reopens the same tab
         wait_for_app(again)
         settled(again)
-        expect(again.get_by_role("tab", name="Their cosine similarity")).to_have_attribute(
-            "aria-selected", "true"
-        )
-        assert heatmaps(again) == ([], list(TABLES))
+        expect(again.get_by_role("tab", name=tabs.closed)).to_have_attribute("aria-selected", "true")
+        assert tabs.drawn(again) == ([], list(tabs.second))
     finally:
         again.close()

@@ -10,9 +10,13 @@ from core.positional.family import FAMILIES
 from core.presets import PRESETS
 from core.views.glossary import TERMS, define, first_undefined, plain
 from tests.ui.visible_text import undefined_words
+from ui.attention.heatmaps import EVERY_FAMILY_TABS
+from ui.families.close_up import close_up_parts
 from ui.navigation import GLOSSARY, PAGES
+from ui.trained_positions.views import KINDS
 
 EVERY_PAGE = [stop.path for stop in PAGES]
+CLOSE_UP_TABS = [(m, tab) for m in FAMILIES for tab in close_up_parts(m) if len(close_up_parts(m)) > 1]
 METHOD_PAGES = ["pages/Why_position.py", "pages/Pipeline.py", "pages/Attention.py", "pages/Families.py"]
 CASES = (
     [(page, {}) for page in EVERY_PAGE]
@@ -20,6 +24,10 @@ CASES = (
     + [("pages/Pipeline.py", {"preset": p}) for p in PRESETS if p != "book"]
     + [("pages/Families.py", {"preset": p}) for p in ("llama3-8b", "bloom-176b", "t5-base")]
     + [("pages/Pipeline.py", {"batch": "1", "context": "1", "vocab": "257"})]
+    # a tab drawn alone (only the open one is) defines its own words
+    + [("pages/Families.py", {"method": m, "close_up": tab.capitalize()}) for m, tab in CLOSE_UP_TABS]
+    + [("pages/Attention.py", {"maps": tab}) for tab in EVERY_FAMILY_TABS]
+    + [("pages/Trained_positions.py", {"tables": tab}) for tab in KINDS]
 )
 
 

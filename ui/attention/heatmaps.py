@@ -15,6 +15,7 @@ from core.positional.family import FAMILIES, Family
 from core.views.glossary import define
 from core.views.units import listing
 from ui.charts import draw
+from ui.open_tabs import tab_key
 from ui.presenter import presenting, readable
 from ui.server import cache
 
@@ -145,7 +146,9 @@ def side_by_side(
         heatmap(m.weights, m, ps, title, "weight", WEIGHT_DOMAIN, column, highlight=query)
 
 
-EVERY_FAMILY_PARTS = ["none and absolute", "relative"]  # presenting, the maps of each kind on a slide
+EVERY_FAMILY_PARTS = ["none and absolute", "relative"]  # each kind's maps: a tab, a slide when presenting
+EVERY_FAMILY_TABS = [part.capitalize() for part in EVERY_FAMILY_PARTS]
+MAPS_TAB = tab_key("maps")  # the open tab of every family's maps, in the address bar
 
 
 def small_multiples(
@@ -154,9 +157,10 @@ def small_multiples(
     """Section 3: every family's position part on A, on one colour scale, each with its signature
     (``highlight``: the followed token's query row, outlined in each), under one sentence on what to see.
 
-    Presenting: part ``part`` of ``EVERY_FAMILY_PARTS`` (the relative families, or the others), four in a
-    row, without legends, axis titles or signatures (the caption names the scale; a hover gives each
-    number), every token labelled: seven maps so labelled would not fit one 1280 × 720 slide.
+    ``part``: only the maps of ``EVERY_FAMILY_PARTS[part]`` (the relative families, or the others), as in
+    a tab. Presenting: four in a row, without legends, axis titles or signatures (the caption names the
+    scale; a hover gives each number), every token labelled: seven maps so labelled would not fit one
+    1280 × 720 slide.
     """
     domain = symmetric_domain([m.position[m.mask] for m in view.maps_a.values()])
     constant = domain[1] / 100  # symmetric log: T5's small untrained biases show next to ALiBi's

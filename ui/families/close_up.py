@@ -18,13 +18,17 @@ from core.pipeline import HEATMAP_DIMS, HEATMAP_POSITIONS, sample_indices
 from core.positional.family import FAMILIES, Family, FamilyConfig
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.describe import grid_description, lines_description
+from core.views.glossary import define
 from core.views.units import capitalized, count_of, plural
 from ui.charts import draw
 from ui.figures import sampled_note
+from ui.open_tabs import open_tab, tab_key
+from ui.presenter import presenting
 from ui.server import cache
 from ui.server.cache import additive_rows, kept_chart
 
 GRID = 48  # positions per side of a [T, T] matrix view
+CLOSE_UP_TAB = tab_key("close_up")  # the open part of the close-up, in the address bar
 
 
 def own_view(method: str):
@@ -44,15 +48,25 @@ def close_up_parts(method: str) -> list[str]:
 
 
 def close_up(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
-    """The view of ``cfg.method``, from its module in this package (presenting: its part ``part``), or
-    its record's words when it has no view of its own."""
+    """The view of ``cfg.method``, from its module in this package (its parts as tabs, only the open one
+    drawn; presenting: its part ``part``), or its record's words when it has no view of its own."""
     module = own_view(cfg.method)
     if module is None:
         record_view(FAMILIES[cfg.method])
+    elif hasattr(module, "PARTS") and part is None:  # a tab a part, only the open one drawn
+        part, where = open_tab([label.capitalize() for label in module.PARTS], CLOSE_UP_TAB)
+        with where:
+            module.view(cfg, fam, part)
     elif hasattr(module, "PARTS"):
         module.view(cfg, fam, part)
     else:
         module.view(cfg, fam)
+
+
+def pairs_lead() -> str:
+    """The words a close-up's tab about pairs starts with, since it may be the only one drawn (presenting,
+    none: the slides come in order, and the first defines them)."""
+    return "" if presenting() else f"Each {define('pair i')} turns at its own {define('frequency θᵢ')}. "
 
 
 def record_view(family: Family) -> None:

@@ -22,12 +22,17 @@ from core.views.describe import lines_description
 from core.views.glossary import define
 from core.views.units import plural
 from ui.charts import draw
-from ui.families.close_up import wavelength_chart
+from ui.families.close_up import pairs_lead, wavelength_chart
 from ui.server import cache
 from ui.tables import table as draw_table
 
 SHIFTS = [0, 1, 10, 100, 1000]
-PARTS = ["shift invariance", "wavelengths and decay", "how far each pair turns", "two pairings"]  # slides
+PARTS = [
+    "shift invariance",
+    "speeds and decay",
+    "how far each pair turns",
+    "two pairings",
+]  # tabs, slides
 
 
 def view(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
@@ -78,8 +83,8 @@ def shift_invariance(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> N
 def wavelengths_and_decay(cfg: PipelineConfig, fam: FamilyConfig, head_dim: int) -> None:
     """Each pair's wavelength beside RoFormer's long-term decay bound."""
     st.markdown(
-        f"Each pair's {define('wavelength 2π/θᵢ')}, left, against the trained length; right, RoFormer's "
-        "bound on how large a score can be at each distance."
+        f"{pairs_lead()}Each pair's {define('wavelength 2π/θᵢ')}, left, against the trained length; right, "
+        "RoFormer's bound on how large a score can be at each distance."
     )
     c1, c2 = st.columns(2)
     with c1:
@@ -128,6 +133,8 @@ def pair_turns(fam: FamilyConfig, head_dim: int) -> None:
         + (f"; pair {last} turns {turned:.3g}° in all by position {end}." if last else ".")
     )
     title = "How far each pair turns"
+    if lead := pairs_lead():
+        st.markdown(lead)
     draw(
         scatter_chart(
             pd.concat(points), "cos", "sin", "position", title, "pair", description=f"{title}: {finding}"

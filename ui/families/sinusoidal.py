@@ -9,9 +9,9 @@ from core.positional.family import FamilyConfig
 from core.positional.sinusoidal import LAYOUT_WORDS, sinusoidal_wavelengths
 from core.views.glossary import define
 from core.views.units import plural
-from ui.families.close_up import table_heatmap, wavelength_chart
+from ui.families.close_up import pairs_lead, table_heatmap, wavelength_chart
 
-PARTS = ["the table", "wavelengths"]  # presenting, one slide each
+PARTS = ["the table", "how long each wave is"]  # tabs; presenting, one slide each
 
 
 def waves_words(dim: int, fam: FamilyConfig) -> str:
@@ -23,10 +23,12 @@ def waves_words(dim: int, fam: FamilyConfig) -> str:
     )
 
 
-WAVELENGTHS = (
-    f"Each pair's {define('wavelength 2π/θᵢ')} runs from 2π ≈ 6.3 positions for pair 0 to about 2π × base "
-    "for the last, against the trained length:"
-)
+def wavelength_words() -> str:
+    """What the wavelengths' chart shows, its words defined (the tab may be the only one drawn)."""
+    return (
+        f"{pairs_lead()}Each pair's {define('wavelength 2π/θᵢ')} runs from 2π ≈ 6.3 positions for pair 0 "
+        "to about 2π × base for the last, against the trained length:"
+    )
 
 
 def view(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
@@ -35,7 +37,7 @@ def view(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> Non
         st.markdown(waves_words(cfg.output_dim, fam))
         table_heatmap(cfg, fam, f"Sinusoidal table ({fam.layout})")
     if part in (None, 1):
-        st.markdown(WAVELENGTHS)
+        st.markdown(wavelength_words())
         wavelength_chart(
             sinusoidal_wavelengths(cfg.output_dim, fam.base, fam.layout),
             cfg.context_length,

@@ -31,9 +31,9 @@ from core.views.glossary import define
 from core.views.units import every, signed
 from ui.answer import Answer
 from ui.charts import draw
+from ui.open_tabs import open_tab, tab_key
 from ui.presenter import slide_height
 from ui.server import cache
-from ui.state.url_keys import register_tab_keys
 
 SIMILARITY_POSITIONS = 64
 SLIDE_CHART = 340  # px: a chart's height on a presenter's slide (1280 × 720)
@@ -163,7 +163,7 @@ def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.T
 
 
 KINDS = ("The values", "Their cosine similarity")  # section 1's tabs, and its two slides when presenting
-OPEN_TAB = register_tab_keys("tables")[0]  # the open tab, in the address bar (a link reopens it)
+OPEN_TAB = tab_key("tables")  # the open tab, in the address bar (a link reopens it)
 
 
 def side_by_side(seed: int, part: int | None = None) -> None:
@@ -178,9 +178,7 @@ def side_by_side(seed: int, part: int | None = None) -> None:
     sim_positions = sample_indices(T, SIMILARITY_POSITIONS)
     where = st  # the sampling note, after the charts: in the open tab, or on the slide
     if part is None:
-        tabs = st.tabs(KINDS, key=OPEN_TAB, bind="query-params")
-        part = next((k for k, tab in enumerate(tabs) if tab.open), 0)
-        where = tabs[part]
+        part, where = open_tab(KINDS, OPEN_TAB)
         for values, similarity, caption in table_charts(seed):
             chart, figures = where.columns(2, vertical_alignment="center")
             draw(similarity if part else values, chart, width="stretch")

@@ -37,7 +37,8 @@ def test_every_family_shows_where_it_acts(method, open_page):
         "3. A and B, side by side",
         "4. Every family on sentence A (head 1 of 8)",
     ]
-    assert len(charts(at)) == 2 + 4 + 2 + len(FAMILIES)  # a query row (2), the split, A and B, every family
+    # a query row (2), the split, A and B, and the open tab of every family's maps: none and absolute
+    assert len(charts(at)) == 2 + 4 + 2 + sum(f.kind != "relative" for f in FAMILIES.values())
     assert len(at.info) == 1  # the family's key fact
     text = " ".join(m.value for m in at.markdown)
     if family.additive:
@@ -53,6 +54,17 @@ def test_every_family_shows_where_it_acts(method, open_page):
         for c in captions
     )
     assert "NoPE changes no score: only the causal mask (15 hidden cells) tells positions apart." in captions
+
+
+def test_every_familys_maps_are_in_two_tabs_of_which_only_the_open_one_is_drawn(open_page):
+    kinds = {"None and absolute": False, "Relative": True}
+    for tab, relative in kinds.items():
+        at = open_page(PAGE, maps=tab)
+        assert [t.label for t in at.tabs] == list(kinds) and not at.exception
+        maps = [s for s in charts(at)[8:] if s.proto.spec]  # after the query row, the split, A and B
+        labels = {f.label for f in FAMILIES.values() if (f.kind == "relative") == relative}
+        assert len(maps) == len(labels)
+        assert all(any(label in m.proto.spec for label in labels) for m in maps)
 
 
 def test_the_moved_tokens_row_is_cores():
@@ -241,7 +253,7 @@ def test_after_training_a_switch_shows_the_trained_models_own_heads(open_page, j
         "3. A and B, side by side",
         "4. Every family on sentence A (head 1 of 8)",  # a trained model has one family: the rest are random
     ]
-    assert len(at.get("vega_lite_chart")) == 2 + 4 + 2 + 7
+    assert len(at.get("vega_lite_chart")) == 2 + 4 + 2 + sum(f.kind != "relative" for f in FAMILIES.values())
     at.text_input(key="a").input("the zebra was quantum").run()  # words the log never uses
     assert "The trained model knows only the" in at.warning[0].value
     assert "3 of the sentences' tokens are not among them (' z', 'ebra', ' quantum')" in at.warning[0].value
