@@ -1,0 +1,135 @@
+"""Layer plans (core/positional/layer_plans.py) against transformers 5.23: Llama 4's layer schedule,
+chunked mask and NoPE temperature; Gemma 3's layer types, per-type frequencies and sliding mask."""
+
+import math
+
+import pytest
+import torch
+
+from core.positional.layer_plans import (
+    CHUNK,
+    FULL,
+    WINDOW,
+    gemma3_plan,
+    layer_inv_freq,
+    layer_mask,
+    llama4_plan,
+    nope_temperature,
+)
+
+transformers = pytest.importorskip("transformers")
+from transformers import Gemma3TextConfig, Llama4TextConfig  # noqa: E402
+from transformers import masking_utils as masks  # noqa: E402
+from transformers.models.gemma3.modeling_gemma3 import Gemma3RotaryEmbedding  # noqa: E402
+from transformers.models.llama4 import modeling_llama4  # noqa: E402
+
+SCOUT_LAYERS = 48  # Llama 4 Scout's config.json: num_hidden_layers
+
+
+@pytest.mark.parametrize("layers", [1, 4, 7, SCOUT_LAYERS])
+def test_llama4s_default_schedule_is_transformers(layers):
+    config = Llama4TextConfig(num_hidden_layers=layers)
+    plan = llama4_plan(layers)
+    assert [int(p.rotates) for p in plan] == config.no_rope_layers
+    kinds = {"chunked_attention": CHUNK, "full_attention": FULL}
+    assert [p.sees for p in plan] == [kinds[t] for t in config.layer_types]
+    assert all(p.span == config.attention_chunk_size for p in plan if p.rotates)
+
+
+def test_scout_has_twelve_nope_layers_every_fourth():
+    nope = [i + 1 for i, p in enumerate(llama4_plan(SCOUT_LAYERS)) if not p.rotates]
+    assert nope == list(range(4, 49, 4)) and len(nope) == 12  # layers 4, 8, …, 48 counted from 1
+
+
+def test_a_given_no_rope_list_is_kept():
+    given = [1, 0, 0, 1, 1]
+    config = Llama4TextConfig(num_hidden_layers=5, no_rope_layers=given)
+    assert [int(p.rotates) for p in llama4_plan(5, no_rope_layers=given)] == config.no_rope_layers == given
+
+
+def _transformers_mask(mask_function, T: int) -> torch.Tensor:
+    i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
+    return mask_function(torch.tensor(0), torch.tensor(0), i, j).expand(T, T)
+
+
+@pytest.mark.parametrize(("T", "chunk"), [(10, 3), (17, 4), (8, 8), (5, 1)])
+def test_the_chunked_mask_is_transformers(T, chunk):
+    theirs = _transformers_mask(
+        masks.chunked_causal_mask_function(chunk, torch.zeros(1, dtype=torch.long)), T
+    )
+    ours = layer_mask(llama4_plan(1, chunk=chunk)[0], T)
+    assert torch.equal(ours, theirs)
+
+
+def test_a_chunked_layer_sees_only_its_own_chunk_and_a_nope_layer_sees_all_before_it():
+    chunked, nope = llama4_plan(4, chunk=3)[0], llama4_plan(4, chunk=3)[3]
+    assert layer_mask(chunked, 7)[4].tolist() == [False, False, False, True, True, False, False]
+    assert layer_mask(nope, 7)[4].tolist() == [True] * 5 + [False] * 2
+
+
+@pytest.mark.parametrize(("T", "window"), [(10, 3), (12, 1), (6, 6), (20, 7)])
+def test_the_sliding_mask_is_transformers(T, window):
+    theirs = _transformers_mask(masks.sliding_window_causal_mask_function(window), T)
+    assert torch.equal(layer_mask(gemma3_plan(1, window=window)[0], T), theirs)
+
+
+def test_the_nope_temperature_is_what_llama4s_attention_multiplies_the_query_by():
+    """Positions 0 … 70,000 through Llama4TextAttention.forward itself: a NoPE layer (layer 4), one head of
+    1 number, q_proj the identity, every hidden state 1: the query it hands to attention is the factor."""
+    T = 70_001
+    config = Llama4TextConfig(
+        num_hidden_layers=4, hidden_size=1, head_dim=1, num_attention_heads=1, num_key_value_heads=1
+    )
+    config._attn_implementation = "eager"
+    attention = modeling_llama4.Llama4TextAttention(config, layer_idx=3)
+    assert not attention.use_rope
+    with torch.no_grad():
+        attention.q_proj.weight.fill_(1.0)
+    seen = {}
+
+    def capture(module, query, key, value, mask, **kwargs):
+        seen["query"] = query
+        return torch.zeros(1, T, 1, 1), None
+
+    original = modeling_llama4.eager_attention_forward
+    modeling_llama4.eager_attention_forward = capture
+    try:
+        with torch.no_grad():
+            attention(torch.ones(1, T, 1), position_embeddings=None, attention_mask=None)
+    finally:
+        modeling_llama4.eager_attention_forward = original
+    theirs = seen["query"].reshape(T)
+    ours = nope_temperature(torch.arange(T), config.floor_scale, config.attn_scale)
+    assert torch.equal(ours, theirs)
+    # known values: 1 below position 8,191; 1 + 0.1·ln 2 from it; 1 + 0.1·ln 9 at 70,000 (⌊70,001/8,192⌋ = 8)
+    assert ours[8190] == 1.0 and ours[8191] == pytest.approx(1 + 0.1 * math.log(2), abs=1e-7)
+    assert ours[70_000] == pytest.approx(1 + 0.1 * math.log(9), abs=1e-7)
+
+
+GEMMA3_27B = {"num_hidden_layers": 62, "sliding_window": 1024, "head_dim": 128}  # the released config.json
+
+
+def test_gemma3s_layer_types_are_transformers():
+    config = Gemma3TextConfig(**GEMMA3_27B)
+    kinds = {"sliding_attention": WINDOW, "full_attention": FULL}
+    plan = gemma3_plan(62)
+    assert [p.sees for p in plan] == [kinds[t] for t in config.layer_types]
+    assert [i + 1 for i, p in enumerate(plan) if p.sees == FULL] == [6, 12, 18, 24, 30, 36, 42, 48, 54, 60]
+
+
+@pytest.mark.parametrize("factor", [1.0, 8.0])
+def test_gemma3s_frequencies_per_layer_type_are_transformers(factor):
+    """The local base on sliding layers, the global base with the linear factor on full layers only."""
+    scaling = {"rope_scaling": {"rope_type": "linear", "factor": factor}} if factor != 1.0 else {}
+    config = Gemma3TextConfig(**GEMMA3_27B, **scaling)
+    rotary = Gemma3RotaryEmbedding(config)
+    plan = gemma3_plan(62, global_factor=factor)
+    local, full = plan[0], plan[5]
+    assert torch.equal(layer_inv_freq(local, 128), rotary.sliding_attention_inv_freq)
+    assert torch.allclose(layer_inv_freq(full, 128), rotary.full_attention_inv_freq, rtol=1e-7, atol=0)
+    assert layer_inv_freq(full, 128)[0] == pytest.approx(1 / factor)  # pair 0 turns 1/factor rad a position
+
+
+def test_a_nope_layer_has_no_frequencies():
+    with pytest.raises(ValueError, match="NoPE"):
+        layer_inv_freq(llama4_plan(4)[3], 64)
