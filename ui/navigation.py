@@ -86,6 +86,15 @@ ROUTE = [
         "(Families side by side).",
     ),
     Stop(
+        "pages/Todays_models.py",
+        "Today's models",
+        ":material/layers:",
+        "Todays_models",
+        "Do today's models give every layer and every token the same kind of position?",
+        f"Before it: {define('RoPE')} in step 3 (Attention: where position acts) and its scaling in step 5 "
+        "(Long context: RoPE scaling).",
+    ),
+    Stop(
         "pages/Training.py",
         "Watch positions being learned",
         ":material/model_training:",

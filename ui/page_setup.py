@@ -52,6 +52,15 @@ label:has(> span > input:is([type="radio"], [type="checkbox"]):focus-visible),
 /* A Pipeline step's line of code (ui/pipeline/step.py): a code box, wrapped. */
 pre.code-line { margin: 0 0 1rem; padding: 0.75rem 1rem; border-radius: 0.5rem; background: #f4f3f1;
   color: #141312; font-size: 0.875rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+/* A strip of layers, pairs or a head's numbers (ui/todays_models/views.py): a cell each, its letter
+   and number dark on a light fill (at least 4.5:1), 16 px as a back row reads them. */
+.strip { display: flex; flex-wrap: wrap; gap: 2px; margin: 0.25rem 0; }
+.strip-cell { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
+  min-width: 1.75rem; padding: 1px 2px; border: 1px solid #6b7280; border-radius: 3px; color: #111827;
+  font-size: 16px; line-height: 1.15; font-weight: 600; }
+.strip-cell small { font-size: 16px; font-weight: 400; }
+.strip-part { flex-direction: row; flex-wrap: nowrap; gap: 0.35rem; padding: 0.25rem 0.5rem; }
+.strip-legend { color: #374151; font-size: 16px; margin: 0 0 0.75rem; }
 /* Wrapped code breaks a word longer than a phone's line too (a file's hash): nothing to scroll sideways. */
 [data-testid="stCode"] code { overflow-wrap: anywhere; }
 /* A table's row or cell that starts with ▶ is the followed one (ui/tables.py, marked by the script below). */

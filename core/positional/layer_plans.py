@@ -36,6 +36,16 @@ class LayerPlan:
     factor: float = 1.0  # positions divided by it before they turn (linear scaling)
 
 
+def llama4_rotates(layers: int, interval: int = 4) -> list[int]:
+    """Llama 4's ``no_rope_layers``: 1 for a layer that rotates, 0 for every ``interval``-th (from 1)."""
+    return [int((i + 1) % interval != 0) for i in range(layers)]
+
+
+def gemma3_is_full(layers: int, pattern: int = 6) -> list[bool]:
+    """Gemma 3's layer types: True for every ``pattern``-th layer (from 1), full; the others slide."""
+    return [(i + 1) % pattern == 0 for i in range(layers)]
+
+
 def llama4_plan(
     layers: int,
     interval: int = 4,
@@ -45,7 +55,7 @@ def llama4_plan(
 ) -> list[LayerPlan]:
     """Llama 4's layers: ``no_rope_layers[i]`` 1 rotates and sees its chunk, 0 is NoPE and sees all; by
     default every ``interval``-th layer (4, 8, …, counted from 1) is NoPE."""
-    rope = no_rope_layers or [int((i + 1) % interval != 0) for i in range(layers)]
+    rope = no_rope_layers or llama4_rotates(layers, interval)
     return [
         LayerPlan(True, CHUNK, chunk, base) if rotates else LayerPlan(False, FULL)
         for rotates in rope[:layers]
@@ -63,10 +73,10 @@ def gemma3_plan(
     """Gemma 3's layers: every ``pattern``-th (counted from 1) is full, with the global base and its
     linear factor; the others slide a window of ``window`` tokens, with the local base."""
     return [
-        LayerPlan(True, WINDOW, window, local_base)
-        if (i + 1) % pattern
-        else LayerPlan(True, FULL, None, global_base, global_factor)
-        for i in range(layers)
+        LayerPlan(True, FULL, None, global_base, global_factor)
+        if full
+        else LayerPlan(True, WINDOW, window, local_base)
+        for full in gemma3_is_full(layers, pattern)
     ]
 
 
@@ -77,15 +87,25 @@ def layer_inv_freq(plan: LayerPlan, head_dim: int) -> torch.Tensor:
     return rope_inv_freq(head_dim, plan.base) / plan.factor
 
 
-def layer_mask(plan: LayerPlan, T: int) -> torch.Tensor:
-    """[T, T] True where query i may attend to key j: causal, and in the same chunk or the window."""
+def chunked_mask(T: int, chunk: int) -> torch.Tensor:
+    """[T, T] True where query i may look at key j: j ≤ i, both in the same chunk of ``chunk`` tokens."""
     i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
-    seen = j <= i
+    return (j <= i) & (i // chunk == j // chunk)
+
+
+def sliding_mask(T: int, window: int) -> torch.Tensor:
+    """[T, T] True where query i may look at key j: j ≤ i, among the last ``window`` tokens."""
+    i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
+    return (j <= i) & (j > i - window)
+
+
+def layer_mask(plan: LayerPlan, T: int) -> torch.Tensor:
+    """[T, T] what the layer's queries may look at: causal, and in the same chunk or the window."""
     if plan.sees == CHUNK:
-        seen &= i // plan.span == j // plan.span
-    elif plan.sees == WINDOW:
-        seen &= j > i - plan.span
-    return seen
+        return chunked_mask(T, plan.span)
+    if plan.sees == WINDOW:
+        return sliding_mask(T, plan.span)
+    return torch.ones(T, T, dtype=torch.bool).tril()
 
 
 def nope_temperature(

@@ -60,7 +60,7 @@ def mrope_positions(
     return torch.cat(parts, dim=1)
 
 
-def pair_axes(section: tuple[int, ...] = QWEN2_VL_SECTION, interleaved: bool = False) -> torch.Tensor:
+def pair_axes(section: tuple[int, ...], interleaved: bool = False) -> torch.Tensor:
     """[P] which axis (0 t, 1 h, 2 w) each rotation pair turns with: in blocks of ``section``, or taking
     turns t, h, w pair by pair while the h and w shares last (the rest on t)."""
     pairs = sum(section)

@@ -21,7 +21,7 @@ class Term:
     topic: str  # the glossary's section
 
 
-VECTORS, TENSORS, ATTENTION, FAMILIES, INSIDE, LONG, TRAINING, MODELS = (
+VECTORS, TENSORS, ATTENTION, FAMILIES, INSIDE, LONG, TRAINING, MODELS, TODAY = (
     "Vectors and numbers",
     "Tensors in PyTorch",
     "Attention",
@@ -30,6 +30,7 @@ VECTORS, TENSORS, ATTENTION, FAMILIES, INSIDE, LONG, TRAINING, MODELS = (
     "Longer texts",
     "Training",
     "Trained models",
+    "Today's models",
 )
 
 TERMS = (
@@ -329,6 +330,60 @@ TERMS = (
         MODELS,
     ),
     # More words of Watch positions being learned and Real trained positions.
+    Term(
+        "chunk",
+        "a run of consecutive tokens (8,192 in Llama 4); in a chunked layer a token sees only the tokens "
+        "before it in its own chunk",
+        r"\bchunk(?:s|ed)?\b",
+        TODAY,
+    ),
+    Term(
+        "temperature",
+        "a number the query is multiplied by: above 1 it makes the softmax's weights sharper, so attention "
+        "stays on a few tokens",
+        r"\btemperature\b",
+        TODAY,
+    ),
+    Term(
+        "sliding-window attention",
+        "a layer in which a token sees only the last W tokens (its window), itself included",
+        r"\bsliding-window attention\b|\bsliding (?:layer|window layer)s?\b",
+        TODAY,
+    ),
+    Term(
+        "image patch",
+        "a small square of an image (14 × 14 pixels in Qwen2.5-VL) that the model's vision part turns into "
+        "one vector",
+        r"\bpatch(?:es)?\b",
+        TODAY,
+    ),
+    Term(
+        "2 × 2 merge",
+        "Qwen2.5-VL joins each square of 2 × 2 image patches into one token, so the text part reads four "
+        "times fewer image tokens",
+        r"\b2 × 2 merge\b",
+        TODAY,
+    ),
+    Term(
+        "M-RoPE",
+        "multimodal RoPE: each token has three positions (t for time, h for row, w for column) and each "
+        "pair turns with one of them",
+        r"\bM-RoPE\b",
+        TODAY,
+    ),
+    Term(
+        "partial rotary",
+        "RoPE on only the first numbers of each head; the others pass through and carry no position",
+        r"\bpartial rotary\b",
+        TODAY,
+    ),
+    Term(
+        "MLA",
+        "multi-head latent attention, DeepSeek's: keys and values are kept squeezed into one small vector "
+        "per token, and position rides on a separate small part of each head",
+        r"\bMLA\b",
+        TODAY,
+    ),
 )
 GLOSSARY = {term.name: term for term in TERMS}
 

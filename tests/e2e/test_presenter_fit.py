@@ -33,6 +33,7 @@ PAGES = [
     "Attention",
     "Families",
     "Long_context",
+    "Todays_models",
     "Training",
     "Trained_positions",
     "Glossary",

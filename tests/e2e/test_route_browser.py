@@ -30,14 +30,14 @@ def test_a_link_to_the_pipeline_opens_it_with_its_settings(server, page, wait_fo
     expect(page.get_by_role("dialog")).to_have_count(0)  # no "Page not found"
     expect(page.get_by_role("heading", name="From text to input embeddings")).to_be_visible()
     expect(page.get_by_role("spinbutton", name="Dim d", exact=True)).to_have_value("16")
-    expect(page.get_by_text("Step 2 of 7 · The chapter · Positional Embeddings Explorer")).to_be_visible()
+    expect(page.get_by_text("Step 2 of 8 · The chapter · Positional Embeddings Explorer")).to_be_visible()
 
 
 def test_next_leads_to_the_next_step_and_keeps_the_settings(server, page, wait_for_app, wait_for_settled):
     page.goto(server + "/Why_position?dim=64")
     wait_for_app(page)
     wait_for_settled(page)
-    following = re.compile(r"^Next: step 2 of 7, Pipeline")
+    following = re.compile(r"^Next: step 2 of 8, Pipeline")
     page.get_by_test_id("stMain").get_by_role("link", name=following).click()
     expect(page.get_by_role("heading", name="From text to input embeddings")).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(r"/Pipeline\?.*dim=64"))

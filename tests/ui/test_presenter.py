@@ -357,7 +357,7 @@ def test_the_start_page_presents_the_route_on_one_screen(open_page):
     at = open_page("pages/Start.py", present="true")
     assert not at.exception
     titles = [link.proto.label for link in at.main.get("page_link")]
-    assert len(titles) == 7 and titles[0] == "**1. Why position?**"
+    assert len(titles) == 8 and titles[0] == "**1. Why position?**"
     assert "How to use it" not in subheaders(at)  # a projector's screen holds the route alone
 
 

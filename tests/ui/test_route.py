@@ -35,6 +35,7 @@ def test_the_start_page_shows_the_chapter_apart_from_what_goes_beyond_it(open_pa
     ]
     assert [s.title for s in BEYOND] == [
         "Long context: RoPE scaling",
+        "Today's models",
         "Watch positions being learned",
         "Real trained positions",
     ]

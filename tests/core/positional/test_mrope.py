@@ -122,10 +122,8 @@ def test_qwen2_vls_cos_and_sin_are_its_rotary_embeddings():
     config = Qwen2VLConfig(text_config={**TINY, "hidden_size": 256, "num_attention_heads": 2})
     rotary = Qwen2VLRotaryEmbedding(config.text_config)
     cos, sin = rotary(torch.zeros(1, dtype=torch.float32), positions[:, None, :])
-    angles = mrope_angles(
-        positions, rope_inv_freq(128, rotary.config.rope_parameters["rope_theta"]), pair_axes()
-    )
-    ours = _cos_sin(angles)
+    inv_freq = rope_inv_freq(128, rotary.config.rope_parameters["rope_theta"])
+    ours = _cos_sin(mrope_angles(positions, inv_freq, pair_axes(QWEN2_VL_SECTION)))
     assert torch.equal(ours[0], cos[0]) and torch.equal(ours[1], sin[0])
 
 
@@ -142,8 +140,8 @@ def test_qwen3_vls_cos_and_sin_are_its_rotary_embeddings():
 def test_two_patches_one_row_apart_differ_only_on_the_h_pairs():
     """Anywhere in the image, one row down turns the h pairs by θᵢ and leaves the t and w pairs alone."""
     positions = mrope_positions([Segment("image", grid=(1, 8, 8))])  # 4 × 4 tokens
-    angles = mrope_angles(positions, rope_inv_freq(128, 1_000_000.0), pair_axes())
-    axes = pair_axes()
+    angles = mrope_angles(positions, rope_inv_freq(128, 1_000_000.0), pair_axes(QWEN2_VL_SECTION))
+    axes = pair_axes(QWEN2_VL_SECTION)
     for a, b in ((0, 4), (5, 9), (10, 14)):  # (row r, column c) and (row r + 1, column c)
         moved = angles[b] - angles[a]
         assert torch.allclose(moved[axes == 1], rope_inv_freq(128, 1_000_000.0)[axes == 1])

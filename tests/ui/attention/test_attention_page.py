@@ -311,7 +311,7 @@ def test_why_position_still_says_added_where_a_table_is_added(open_page):
     assert "… with positions 1 and 4 added" in [m.label for m in at.metric]
     links = [link.proto.label for link in at.main.get("page_link")]
     assert "Learned absolute on these two sentences, pair by pair: Attention" not in links
-    assert links[-1].startswith("Next: step 2 of 7, Pipeline")
+    assert links[-1].startswith("Next: step 2 of 8, Pipeline")
 
 
 def test_a_batch_or_stride_change_finds_the_maps_and_a_seed_change_recomputes_them(open_page):

@@ -1,0 +1,164 @@
+"""The Today's models page's numbers: what each layer of Llama 4 and Gemma 3 does with position, where
+Qwen2.5-VL puts an image's tokens, and how much of a head turns in GPT-NeoX, Phi, GLM and DeepSeek-V3."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+import torch
+
+from core.positional.layer_plans import (
+    FULL,
+    LayerPlan,
+    gemma3_plan,
+    layer_inv_freq,
+    layer_mask,
+    llama4_plan,
+    nope_temperature,
+)
+from core.positional.mrope import Segment, mrope_angles, mrope_positions, pair_axes
+from core.positional.partial_rope import mla_softmax_scale, rotary_dims
+from core.positional.rope import rope_inv_freq
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, LLAMA4, PART_HEADS, QWEN_VL
+from core.views.glossary import define
+
+SHOWN_TOKENS, SHOWN_CHUNK = 12, 4  # the masks drawn: 12 tokens, a chunk of 4 (8,192 in the model)
+BEFORE, AFTER = (
+    ["Describe", "this", "photo:"],
+    ["It", "shows", "a", "cat."],
+)  # text around the image: a word a token
+TEMPERATURE_END = 70_000  # the temperature chart's last position (past 8 chunks of 8,192)
+AXES = ("t", "h", "w")
+
+
+def llama4_layers() -> list[LayerPlan]:
+    """Llama 4 Scout's layers, first to last."""
+    return llama4_plan(LLAMA4.layers, LLAMA4.interval, LLAMA4.chunk, LLAMA4.base)
+
+
+def nope_layers() -> list[int]:
+    """Llama 4 Scout's layers without position, counted from 1."""
+    return [k + 1 for k, layer in enumerate(llama4_layers()) if not layer.rotates]
+
+
+def temperature_frame() -> pd.DataFrame:
+    """The NoPE layers' query factor against position 0 … TEMPERATURE_END: each step and its two sides."""
+    steps = torch.arange(LLAMA4.floor_scale - 1, TEMPERATURE_END + 1, LLAMA4.floor_scale)  # p + 1 = k · 8,192
+    positions = torch.cat((torch.tensor([0]), steps - 1, steps, torch.tensor([TEMPERATURE_END]))).unique()
+    factor = nope_temperature(positions, LLAMA4.floor_scale, LLAMA4.attn_scale)
+    return pd.DataFrame({"position": positions.numpy(), "query factor": factor.double().numpy()})
+
+
+def small_masks(tokens: int, chunk: int) -> dict[str, torch.Tensor]:
+    """[tokens, tokens] masks of a chunked and a full layer, with a chunk of ``chunk`` to draw."""
+    chunked, full = llama4_plan(4, chunk=chunk)[0], llama4_plan(4, chunk=chunk)[3]
+    return {
+        "RoPE layer (chunked)": layer_mask(chunked, tokens),
+        "NoPE layer (full)": layer_mask(full, tokens),
+    }
+
+
+def gemma3_layers() -> list[LayerPlan]:
+    """Gemma 3 27B's layers, first to last."""
+    return gemma3_plan(
+        GEMMA3.layers,
+        GEMMA3.pattern,
+        GEMMA3.window,
+        GEMMA3.local_base,
+        GEMMA3.global_base,
+        GEMMA3.global_factor,
+    )
+
+
+@dataclass(frozen=True)
+class Wavelengths:
+    """Each pair's wavelength (positions per full turn) on a sliding and on a full layer of Gemma 3."""
+
+    frame: pd.DataFrame  # pair, wavelength, layer
+    turning_in_window: dict[str, int]  # by layer kind: the pairs that turn once within the window
+
+
+def gemma3_wavelengths() -> Wavelengths:
+    layers = gemma3_layers()
+    kinds = {"sliding layer": layers[0], "full layer": next(p for p in layers if p.sees == FULL)}
+    frames, turning = [], {}
+    for name, plan in kinds.items():
+        wavelength = (2 * math.pi / layer_inv_freq(plan, GEMMA3.head_dim).double()).numpy()
+        frames.append(pd.DataFrame({"pair": range(len(wavelength)), "wavelength": wavelength, "layer": name}))
+        turning[name] = int((wavelength <= GEMMA3.window).sum())
+    return Wavelengths(pd.concat(frames, ignore_index=True), turning)
+
+
+# An example of text and an image: the text before it, the image's patches (frames, rows, columns before
+# the 2 × 2 merge), the text after it.
+IMAGE_GRID = (1, 4, 6)
+
+
+def vl_tokens(before: list[str], after: list[str]) -> pd.DataFrame:
+    """Every token of ``before``, an image of IMAGE_GRID patches and ``after`` with its (t, h, w)."""
+    segments = [Segment("text", len(before)), Segment("image", grid=IMAGE_GRID), Segment("text", len(after))]
+    t, h, w = mrope_positions(segments, QWEN_VL.merge, QWEN_VL.tokens_per_second).tolist()
+    rows, columns = IMAGE_GRID[1] // QWEN_VL.merge, IMAGE_GRID[2] // QWEN_VL.merge
+    patches = [f"image, row {r}, column {c}" for r in range(rows) for c in range(columns)]
+    return pd.DataFrame({"token": [*before, *patches, *after], "t": t, "h": h, "w": w})
+
+
+def pair_axes_frame() -> pd.DataFrame:
+    """The axis each rotation pair follows, in Qwen2.5-VL (blocks) and Qwen3-VL (taking turns)."""
+    blocks = pair_axes(QWEN_VL.section)
+    turns = pair_axes(QWEN_VL.interleaved_section, interleaved=True)
+    return pd.DataFrame(
+        {
+            "pair": range(len(blocks)),
+            QWEN_VL.name: [AXES[a] for a in blocks.tolist()],
+            QWEN_VL.interleaved_name: [AXES[a] for a in turns.tolist()],
+        }
+    )
+
+
+def row_below_turns() -> torch.Tensor:
+    """[P] how far each pair turns between two patches one row apart (the same anywhere in the image)."""
+    positions = mrope_positions([Segment("image", grid=IMAGE_GRID)], QWEN_VL.merge)
+    angles = mrope_angles(
+        positions, rope_inv_freq(QWEN_VL.head_dim, QWEN_VL.base), pair_axes(QWEN_VL.section)
+    )
+    columns = IMAGE_GRID[2] // QWEN_VL.merge
+    return angles[columns] - angles[0]  # (row 1, column 0) against (row 0, column 0)
+
+
+def heads_frame() -> pd.DataFrame:
+    """Per model, a head's numbers that turn with position and those that pass through unchanged."""
+    rows = [
+        (h.name, h.head_dim, rotary_dims(h.head_dim, h.fraction), "neighbours" if h.neighbours else "halves")
+        for h in PART_HEADS
+    ]
+    rows.append((DEEPSEEK_V3.name, DEEPSEEK_V3.passed + DEEPSEEK_V3.turned, DEEPSEEK_V3.turned, "neighbours"))
+    frame = pd.DataFrame(rows, columns=["model", "numbers per head", "turned", "pairs"])
+    frame.insert(3, "passed through", frame["numbers per head"] - frame["turned"])
+    return frame
+
+
+def deepseek_scale() -> tuple[float, float]:
+    """DeepSeek-V3's softmax scale, and 1/√(head numbers) it grows from."""
+    head = DEEPSEEK_V3.passed + DEEPSEEK_V3.turned
+    return mla_softmax_scale(head, DEEPSEEK_V3.factor, DEEPSEEK_V3.mscale_all_dim), head**-0.5
+
+
+def answer_words() -> tuple[str, str]:
+    """The page's answer in plain words, and its number (Llama 4 Scout's layers without position)."""
+    nope, gemma = nope_layers(), gemma3_layers()
+    full = sum(layer.sees == FULL for layer in gemma)
+    number = f"{len(nope)} of {LLAMA4.layers}"
+    rotating, g = LLAMA4.layers - len(nope), GEMMA3
+    head = DEEPSEEK_V3.passed + DEEPSEEK_V3.turned
+    words = (
+        f"No. In {LLAMA4.name}, {len(nope)} of its {LLAMA4.layers} layers (every {LLAMA4.interval}th) are "
+        f"{define('NoPE')} layers and see the whole text; the other {rotating} turn with RoPE "
+        f"inside their {define('chunk')}. {g.name} turns {len(gemma) - full} layers with base "
+        f"{g.local_base:,.0f} and {full} with base {g.global_base:,.0f}. {QWEN_VL.name} gives an image's "
+        f"tokens three positions each, and {DEEPSEEK_V3.name} turns {DEEPSEEK_V3.turned} of the {head} "
+        f"numbers of each {define('head')}."
+    )
+    return words, number

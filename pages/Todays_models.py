@@ -1,0 +1,63 @@
+"""Today's models: position layer by layer (Llama 4, Gemma 3, Qwen2.5-VL, DeepSeek-V3)."""
+
+import streamlit as st
+
+from core.positional.todays_models import LLAMA4
+from core.positional.todays_views import AFTER, BEFORE, answer_words, nope_layers
+from core.scripts.todays_models import todays_models_script
+from ui.answer import Answer, answer_slot, show_answer
+from ui.app import checked_settings
+from ui.code_view import show_script
+from ui.navigation import page_title
+from ui.predict import predict_number
+from ui.presenter import presenting as slides_on
+from ui.slides import Slides
+from ui.todays_models.views import (
+    LLAMA4_PARTS,
+    TWO_PARTS,
+    gemma3_section,
+    heads_section,
+    llama4_section,
+    qwen_section,
+)
+
+checked_settings()
+page_title("Today's models: position layer by layer")
+slot = answer_slot()
+words, number = answer_words()
+show_answer(slot, Answer(f"{LLAMA4.name}'s layers without position", number, words))
+if not slides_on():
+    show_script(
+        todays_models_script,
+        "it prints Llama 4 Scout's layers without position and its temperature, Gemma 3's layer types and "
+        "the pairs that turn inside its window, Qwen2.5-VL's (t, h, w) of each token, the numbers of a head "
+        "that turn, and last one JSON line with them.",
+    )
+slides = Slides(
+    "today",
+    [
+        ("Layers without position", LLAMA4_PARTS),
+        ("A base per layer type", TWO_PARTS),
+        ("Positions in three dimensions", TWO_PARTS),
+        ("Part of each head turned", TWO_PARTS),
+    ],
+)
+if slides.shows(1):
+    st.subheader(f"1. Layers without position: {LLAMA4.name}")
+    question = f"How many of {LLAMA4.name}'s {LLAMA4.layers} layers have no position at all?"
+    if not slides.on or predict_number("today_1", question, len(nope_layers()), 0, 0, "layers"):
+        llama4_section(slides.part)
+if slides.shows(2):
+    st.subheader("2. A base per layer type: Gemma 3")
+    gemma3_section(slides.part)
+if slides.shows(3):
+    st.subheader("3. Positions in three dimensions: Qwen2.5-VL")
+    question = (
+        f"The text before an image is {len(BEFORE)} tokens, at positions 0 to {len(BEFORE) - 1}. "
+        "Which t do all the image's tokens get?"
+    )
+    if not slides.on or predict_number("today_3", question, len(BEFORE), 0):
+        qwen_section(BEFORE, AFTER, slides.part)
+if slides.shows(4):
+    st.subheader("4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3")
+    heads_section(slides.part)

@@ -1,0 +1,87 @@
+"""The Today's models page's numbers (core/positional/todays_views.py), each worked out by hand from the
+models' settings: which layers, how many pairs, which positions, how many numbers."""
+
+import math
+
+import pytest
+
+from core.positional.todays_views import (
+    answer_words,
+    deepseek_scale,
+    gemma3_layers,
+    gemma3_wavelengths,
+    heads_frame,
+    nope_layers,
+    pair_axes_frame,
+    row_below_turns,
+    small_masks,
+    temperature_frame,
+    vl_tokens,
+)
+
+
+def test_llama4_scout_has_no_position_on_every_fourth_of_its_48_layers():
+    assert nope_layers() == [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48]
+
+
+def test_the_temperature_steps_up_at_every_8192nd_position():
+    frame = temperature_frame().set_index("position")["query factor"]
+    assert frame[0] == 1.0 and frame[8190] == 1.0
+    assert frame[8191] == pytest.approx(1 + 0.1 * math.log(2), abs=1e-6)
+    assert frame[70_000] == pytest.approx(1 + 0.1 * math.log(9), abs=1e-6)  # ⌊70,001 / 8,192⌋ = 8
+
+
+def test_a_chunked_layer_sees_less_than_a_full_one():
+    masks = small_masks(12, 4)
+    chunked, full = masks.values()
+    assert int(full.sum()) == 12 * 13 // 2  # causal: 78 pairs
+    assert int(chunked.sum()) == 3 * (4 * 5 // 2)  # three chunks of 4: 30 pairs
+
+
+def test_gemma3_27b_has_ten_full_layers_and_52_sliding_ones():
+    layers = gemma3_layers()
+    assert len(layers) == 62 and sum(p.sees == "full" for p in layers) == 10
+
+
+def test_pairs_that_turn_once_inside_gemmas_window():
+    """Pair i's wavelength 2π · base^(i/64) · factor ≤ 1,024: i ≤ 64 · ln(1,024 / 2π) / ln 10,000 = 35.4
+    on a sliding layer (pairs 0–35), i ≤ 64 · ln(1,024 / 8 / 2π) / ln 1,000,000 = 13.96 on a full one."""
+    assert gemma3_wavelengths().turning_in_window == {"sliding layer": 36, "full layer": 14}
+
+
+def test_an_images_tokens_share_t_and_count_rows_and_columns_from_where_it_starts():
+    tokens = vl_tokens(["a", "b", "c"], ["d"])
+    image = tokens[tokens["token"].str.startswith("image")]
+    assert len(image) == 6 and set(image["t"]) == {3}  # 4 × 6 patches merged 2 × 2: 2 × 3 tokens at t = 3
+    assert list(image["h"]) == [3, 3, 3, 4, 4, 4] and list(image["w"]) == [3, 4, 5, 3, 4, 5]
+    assert tokens.iloc[-1][["t", "h", "w"]].tolist() == [6, 6, 6]  # 3 + max(4, 6) / 2
+
+
+def test_qwen_vls_pairs_by_axis_and_a_row_down_turns_only_the_h_pairs():
+    axes = pair_axes_frame()
+    assert axes["Qwen2.5-VL 7B"].value_counts().to_dict() == {"t": 16, "h": 24, "w": 24}
+    assert axes["Qwen3-VL"].value_counts().to_dict() == {"t": 24, "h": 20, "w": 20}
+    assert int((row_below_turns() != 0).sum()) == 24
+
+
+def test_how_much_of_each_head_turns():
+    frame = heads_frame().set_index("model")
+    assert frame["turned"].to_dict() == {"GPT-NeoX-20B": 24, "Phi-1.5": 32, "GLM-4 9B": 64, "DeepSeek-V3": 64}
+    assert frame.loc["DeepSeek-V3", "passed through"] == 128
+
+
+def test_deepseeks_scale_grows_from_one_over_root_192():
+    scale, plain = deepseek_scale()
+    assert plain == pytest.approx(1 / math.sqrt(192)) and scale == pytest.approx(0.135234, abs=1e-5)
+
+
+def test_the_answer_says_twelve_of_48_and_each_models_number():
+    words, number = answer_words()
+    assert number == "12 of 48"
+    for said in (
+        "12 of its 48 layers",
+        "52 layers with base 10,000",
+        "10 with base 1,000,000",
+        "64 of the 192",
+    ):
+        assert said in words

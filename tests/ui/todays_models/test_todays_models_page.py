@@ -1,0 +1,67 @@
+"""The Today's models page through AppTest: its answer under its question, its four sections with their
+pictures, the numbers the core computes, and presenting: a prediction before the answer it asks for."""
+
+import html
+
+from core.positional.todays_views import answer_words, nope_layers, vl_tokens
+from tests.core.prose import prose_problems
+from tests.ui.conftest import answer_block
+from tests.ui.test_page_sentences import page_text
+
+PAGE = "pages/Todays_models.py"
+
+
+def strips(at) -> list[str]:
+    """The strips' accessible names (each one an HTML block: a cell per layer, pair or part of a head)."""
+    bodies = [h.proto.body for h in at.get("html") if 'class="strip"' in h.proto.body]
+    return [html.unescape(body.split('aria-label="')[1].split('"')[0]) for body in bodies]
+
+
+def test_the_page_answers_its_question_then_shows_four_sections(open_page):
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    assert at.title[0].value == "Today's models: position layer by layer"
+    box = answer_block(at)
+    assert box is not None and [m.value for m in box.get("metric")] == ["12 of 48"]
+    assert answer_words()[0].split(" (")[0] in page_text(at)
+    assert [s.value for s in at.subheader] == [
+        "1. Layers without position: Llama 4 Scout",
+        "2. A base per layer type: Gemma 3",
+        "3. Positions in three dimensions: Qwen2.5-VL",
+        "4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3",
+    ]
+    assert len(at.get("vega_lite_chart")) == 4  # two masks, the temperature, the wavelengths
+    names = strips(at)
+    assert names[:2] == [
+        "Llama 4 Scout's 48 layers: R = rotates (RoPE) · N = no position (NoPE)",
+        "Gemma 3 27B's 62 layers: S = sliding window, base 10,000 · F = full, base 1,000,000",
+    ]
+    assert len(names) == 2 + 2 + 4  # the two models' layers, two models' pairs, four heads
+    assert not prose_problems(page_text(at))
+
+
+def test_the_strip_of_llama4_marks_every_fourth_layer(open_page):
+    at = open_page(PAGE)
+    layers = next(h.proto.body for h in at.get("html") if "48 layers" in h.proto.body)
+    letters = [cell.split("</small>")[1][0] for cell in layers.split('class="strip-cell"')[1:]]
+    assert [k + 1 for k, letter in enumerate(letters) if letter == "N"] == nope_layers()
+
+
+def test_the_image_tokens_table_is_cores(open_page):
+    at = open_page(PAGE)
+    shown = next(t.value for t in at.table if "token" in t.value.columns)
+    tokens = vl_tokens(["Describe", "this", "photo:"], ["It", "shows", "a", "cat."])
+    assert shown[["token", "t", "h", "w"]].astype(str).values.tolist() == tokens.astype(str).values.tolist()
+
+
+def test_presenting_asks_before_it_shows(open_page):
+    at = open_page(PAGE, present="true")
+    assert not at.exception
+    assert [t.label for t in at.text_input] == [
+        "How many of Llama 4 Scout's 48 layers have no position at all?"
+    ]
+    assert not strips(at)  # the answer waits for Reveal
+    at.text_input[0].set_value("12").run()
+    at.button(key="reveal_today_1").click().run()
+    assert "You predicted 12; the answer is 12 layers — right!" in [s.value for s in at.success]
+    assert strips(at) == ["Llama 4 Scout's 48 layers: R = rotates (RoPE) · N = no position (NoPE)"]

@@ -1,0 +1,294 @@
+"""The Today's models page's sections: Llama 4's layers without position, Gemma 3's base per layer type,
+Qwen2.5-VL's three positions per token, and the part of a head that turns."""
+
+from __future__ import annotations
+
+import html
+import itertools
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from core.positional.layer_plans import CHUNK, FULL, LayerPlan
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, LLAMA4, QWEN_VL
+from core.positional.todays_views import (
+    IMAGE_GRID,
+    SHOWN_CHUNK,
+    SHOWN_TOKENS,
+    deepseek_scale,
+    gemma3_layers,
+    gemma3_wavelengths,
+    heads_frame,
+    llama4_layers,
+    nope_layers,
+    pair_axes_frame,
+    row_below_turns,
+    small_masks,
+    temperature_frame,
+    vl_tokens,
+)
+from core.views.charts import grid_frame, heatmap, line_chart
+from core.views.glossary import define
+from core.views.units import listing
+from ui.charts import draw
+from ui.presenter import presenting, slide_height
+from ui.server import cache
+from ui.tables import table
+
+# A strip's cell: its letter (the second channel besides the colour), its background (dark text on each
+# is at least 4.5:1) and what it stands for.
+KINDS = {
+    "R": ("#dbeafe", "rotates (RoPE)"),
+    "N": ("#fed7aa", "no position (NoPE)"),
+    "S": ("#dcfce7", "sliding window, base 10,000"),
+    "F": ("#fde68a", "full, base 1,000,000"),
+    "t": ("#e0e7ff", "time"),
+    "h": ("#fce7f3", "row"),
+    "w": ("#ccfbf1", "column"),
+    "P": ("#f3f4f6", "passed through"),
+    "T": ("#dbeafe", "turned"),
+}
+
+
+def strip(letters: list[str], name: str, numbered: bool = True) -> None:
+    """One cell per letter (a layer, a pair), numbered from 1 when ``numbered``; a screen reader reads
+    ``name`` and the legend, which the screen shows below it too."""
+    cells = "".join(
+        f'<span class="strip-cell" style="background:{KINDS[k][0]}">'
+        + (f"<small>{n}</small>" if numbered else "")
+        + f"{k}</span>"
+        for n, k in enumerate(letters, start=1)
+    )
+    _strip_html(cells, name, list(dict.fromkeys(letters)))
+
+
+def parts_strip(parts: list[tuple[str, int]], name: str) -> None:
+    """A bar in parts as long as their counts (a head's turned and passed numbers), each labelled."""
+    cells = "".join(
+        f'<span class="strip-cell strip-part" style="background:{KINDS[k][0]};flex:{n}">'
+        f"{n} {KINDS[k][1]}</span>"
+        for k, n in parts
+        if n
+    )
+    _strip_html(cells, name, [k for k, n in parts if n], legend=False)  # the parts say what they are
+
+
+def _strip_html(cells: str, name: str, kinds: list[str], legend: bool = True) -> None:
+    said = " · ".join(f"{k} = {KINDS[k][1]}" for k in kinds)
+    below = f'<p class="strip-legend">{html.escape(said)}</p>' if legend else ""
+    st.html(
+        f'<div class="strip" role="img" aria-label="{html.escape(name)}: {html.escape(said)}">'
+        f"{cells}</div>{below}"
+    )
+
+
+def layer_letters(layers: list[LayerPlan]) -> list[str]:
+    """A letter per layer: rotates or not (Llama 4), or slides or sees all (Gemma 3)."""
+    if any(layer.sees == CHUNK or not layer.rotates for layer in layers):
+        return ["R" if layer.rotates else "N" for layer in layers]
+    return ["F" if layer.sees == FULL else "S" for layer in layers]
+
+
+LLAMA4_PARTS = ["its layers", "what a token sees", "the temperature"]  # presenting, a slide each
+
+
+def llama4_section(part: int | None = None) -> None:
+    """Which layers of Llama 4 Scout see no position, what a chunked and a full layer see, and the
+    temperature its NoPE layers put on the query (presenting: ``LLAMA4_PARTS[part]``)."""
+    if part in (None, 0):
+        llama4_layers_view()
+    if part in (None, 1):
+        masks_view()
+    if part in (None, 2):
+        temperature_view()
+
+
+def llama4_layers_view() -> None:
+    nope = nope_layers()
+    st.markdown(
+        f"{LLAMA4.name} stacks {LLAMA4.layers} layers. Every {LLAMA4.interval}th one (layers "
+        f"{listing([str(k) for k in nope[:3]] + ['…', str(nope[-1])])}) adds no position at all. The others "
+        f"rotate with RoPE but see only their own chunk of {LLAMA4.chunk:,} tokens; the "
+        "layers without position see the whole text, so they can join tokens far apart."
+    )
+    strip(layer_letters(llama4_layers()), f"{LLAMA4.name}'s {LLAMA4.layers} layers")
+
+
+def masks_view() -> None:
+    masks = small_masks(SHOWN_TOKENS, SHOWN_CHUNK)
+    st.markdown(
+        f"What each {define('query and key', 'query')} (a row) may look at, drawn on {SHOWN_TOKENS} tokens "
+        f"with a chunk of {SHOWN_CHUNK} (in the model: {LLAMA4.chunk:,}). Both keep the "
+        f"{define('causal mask')}: a token sees itself and the tokens before it, never after."
+    )
+    for column, (title, mask) in zip(st.columns(2), masks.items(), strict=True):
+        positions = torch.arange(SHOWN_TOKENS)
+        frame = grid_frame(mask.float(), positions, positions, "query i", "key j")
+        said = f"{title}: query i sees key j where the value is 1; it sees {int(mask.sum())} pairs in all."
+        chart = cache.chart(
+            heatmap,
+            frame,
+            "key j",
+            "query i",
+            title,
+            260,
+            scheme="blues",
+            domain=(0.0, 1.0),
+            description=said,
+        )
+        draw(chart, column)
+
+
+def temperature_view() -> None:
+    st.markdown(
+        f"Without position, a layer's {define('attention')} would spread thinner as the text grows. So "
+        f"{LLAMA4.name} multiplies the query of each layer without position by a {define('temperature')}: "
+        f"1 for the first {LLAMA4.floor_scale - 1:,} positions, then 1 + {LLAMA4.attn_scale} × ln(1 + "
+        f"⌊(p + 1) / {LLAMA4.floor_scale:,}⌋)."
+    )
+    frame = temperature_frame()
+    end = frame.iloc[-1]
+    title = "Query factor of a layer without position"
+    said = (
+        f"{title}: 1 up to position {LLAMA4.floor_scale - 2:,}, {end['query factor']:.4f} at "
+        f"{int(end['position']):,}."
+    )
+    draw(cache.chart(line_chart, frame, "position", "query factor", title, height=240, description=said))
+    st.caption(f"At position {int(end['position']):,} the factor is {end['query factor']:.4f}.")
+
+
+TWO_PARTS = ["", "what it shows"]  # presenting: a section's words, then its picture
+
+
+def gemma3_section(part: int | None = None) -> None:
+    """Gemma 3's sliding and full layers, and each pair's wavelength on both against the window."""
+    if part in (None, 0):
+        gemma3_layers_view()
+    if part in (None, 1):
+        wavelengths_view()
+
+
+def gemma3_layers_view() -> None:
+    layers = gemma3_layers()
+    g, full = GEMMA3, sum(layer.sees == FULL for layer in layers)
+    st.markdown(
+        f"{g.name} has {len(layers)} layers. {len(layers) - full} use {define('sliding-window attention')}, "
+        f"a window of {g.window:,} tokens, and rotate with base {g.local_base:,.0f}; {full} (every "
+        f"{g.pattern}th) see the whole text and rotate with base {g.global_base:,.0f}, their positions "
+        f"divided by {g.global_factor:g}."
+    )
+    strip(layer_letters(layers), f"{g.name}'s {len(layers)} layers")
+
+
+def wavelengths_view() -> None:
+    waves = gemma3_wavelengths()
+    window = waves.frame[waves.frame["layer"] == "sliding layer"].assign(
+        wavelength=float(GEMMA3.window), layer=f"the window ({GEMMA3.window:,} tokens)"
+    )
+    frame = pd.concat([waves.frame, window], ignore_index=True)
+    title = "Positions per full turn, by pair"
+    sliding, whole = waves.turning_in_window["sliding layer"], waves.turning_in_window["full layer"]
+    finding = (
+        f"Inside the window, {sliding} of {GEMMA3.head_dim // 2} pairs of a sliding layer turn at least "
+        f"once; on a full layer only {whole} do: its slow pairs carry the far positions the window "
+        "never shows."
+    )
+    if not presenting():  # a slide keeps the chart and its finding
+        st.markdown(
+            f"Each {define('pair i')} turns at its {define('frequency θᵢ')}; here each pair's "
+            f"{define('wavelength 2π/θᵢ')} on both kinds of layer, against the window."
+        )
+    height, said = slide_height(300, 260), f"{title}: {finding}"
+    chart = cache.chart(
+        line_chart,
+        frame,
+        "pair",
+        "wavelength",
+        title,
+        color="layer",
+        log_y=True,
+        height=height,
+        description=said,
+    )
+    draw(chart)
+    st.markdown(finding)
+
+
+def qwen_section(before: list[str], after: list[str], part: int | None = None) -> None:
+    """Text, an image and text again, each token with its (t, h, w); the pairs each axis turns."""
+    if part in (None, 0):
+        tokens_view(before, after)
+    if part in (None, 1):
+        axes_view()
+
+
+def tokens_view(before: list[str], after: list[str]) -> None:
+    _, rows, columns = IMAGE_GRID
+    merged = f"{rows // QWEN_VL.merge} × {columns // QWEN_VL.merge}"
+    if presenting():  # the words and the rows a slide has room for: an image's row of tokens to a line
+        st.markdown(f"{rows} × {columns} patches, merged 2 × 2: {merged} tokens, each with its (t, h, w).")
+        table(by_image_row(vl_tokens(before, after[:1])), hide_index=True, one_line="tokens")
+        return
+    st.markdown(
+        f"{QWEN_VL.name} reads images too. Its vision part cuts an image into "
+        f"{define('image patch', 'patches')}, and a {define('2 × 2 merge')} makes every four one token: "
+        f"{rows} × {columns} patches become {merged} tokens. With {define('M-RoPE')}, text tokens count on "
+        "with the same number on all three positions; the image's tokens share t and take their row and "
+        "column as h and w, counted from where the image starts. The text after it goes on from there plus "
+        "the image's longer side in tokens."
+    )
+    table(vl_tokens(before, after), hide_index=True, one_line="tokens")
+
+
+def by_image_row(tokens: pd.DataFrame) -> pd.DataFrame:
+    """``tokens`` with each row of the image's tokens on one line: "(t, h, w)" of each, in order."""
+    rows = itertools.groupby(tokens.itertuples(index=False), key=lambda r: r.token.split(", column")[0])
+    return pd.DataFrame(
+        [(label, "  ".join(f"({r.t}, {r.h}, {r.w})" for r in group)) for label, group in rows],
+        columns=["token", "(t, h, w)"],
+    )
+
+
+def axes_view() -> None:
+    axes = pair_axes_frame()
+    for name in (QWEN_VL.name, QWEN_VL.interleaved_name):
+        st.markdown(f"**{name}**: the axis each of its {len(axes)} pairs turns with.")
+        strip(axes[name].tolist(), f"{name}'s pairs by axis", numbered=False)
+    turned = row_below_turns()
+    st.markdown(
+        f"Two image tokens one row apart, anywhere in the image: only the {int((turned != 0).sum())} h pairs "
+        "turn between them, each by its own θᵢ; the t and w pairs do not move. So a head can read “one row "
+        "down” the same way everywhere in the image."
+    )
+
+
+def heads_section(part: int | None = None) -> None:
+    """How many of a head's numbers turn, per model; DeepSeek-V3's shared key and its softmax scale."""
+    frame = heads_frame()
+    if part in (None, 0):
+        st.markdown(
+            f"Some models turn only part of each head: with {define('partial rotary')}, the first numbers "
+            "turn with position and the rest pass through unchanged, so that part of a "
+            f"{define('score')} ignores position. In {define('MLA')}, {DEEPSEEK_V3.name}'s attention, a "
+            f"query head keeps {DEEPSEEK_V3.passed} numbers still and turns {DEEPSEEK_V3.turned}; all "
+            f"{DEEPSEEK_V3.heads} heads share one turned key part of {DEEPSEEK_V3.turned} numbers."
+        )
+        table(frame, hide_index=True, one_line="heads")
+    if part in (None, 1):
+        strips_view(frame)
+
+
+def strips_view(frame: pd.DataFrame) -> None:
+    for model, size, turned in zip(frame["model"], frame["numbers per head"], frame["turned"], strict=True):
+        parts = [("T", turned), ("P", size - turned)]
+        if model == DEEPSEEK_V3.name:  # its turned part comes last
+            parts.reverse()
+        st.markdown(f"**{model}**: {turned} of {size} numbers turn.")
+        parts_strip(parts, f"{model}: a head's {size} numbers")
+    scale, plain = deepseek_scale()
+    head = DEEPSEEK_V3.passed + DEEPSEEK_V3.turned
+    st.markdown(
+        f"{DEEPSEEK_V3.name} also stretches its context {DEEPSEEK_V3.factor:g} times with {define('YaRN')}, "
+        f"and so scales its scores by {scale:.4f} instead of 1/√{head} = {plain:.4f}."
+    )
