@@ -352,15 +352,13 @@ TERMS = (
     ),
     Term(
         "image patch",
-        "a small square of an image (14 × 14 pixels in Qwen2.5-VL) that the model's vision part turns into "
-        "one vector",
+        "a small square of an image (14 × 14 pixels in Qwen2.5-VL), which the model turns into one vector",
         r"\bpatch(?:es)?\b",
         TODAY,
     ),
     Term(
         "2 × 2 merge",
-        "Qwen2.5-VL joins each square of 2 × 2 image patches into one token, so the text part reads four "
-        "times fewer image tokens",
+        "Qwen2.5-VL joins each square of 2 × 2 image patches into one token",
         r"\b2 × 2 merge\b",
         TODAY,
     ),
@@ -379,8 +377,8 @@ TERMS = (
     ),
     Term(
         "MLA",
-        "multi-head latent attention, DeepSeek's: keys and values are kept squeezed into one small vector "
-        "per token, and position rides on a separate small part of each head",
+        "multi-head latent attention, DeepSeek's: keys and values are kept squeezed small, and position "
+        "rides on a separate small part of each head",
         r"\bMLA\b",
         TODAY,
     ),
