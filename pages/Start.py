@@ -4,6 +4,7 @@ goes beyond it, one line a step."""
 import streamlit as st
 
 from core.views.glossary import define
+from core.views.units import plural
 from ui.app import settings
 from ui.navigation import BEYOND, CHAPTER, GLOSSARY, ROUTE, Stop, page_of, visited
 from ui.presenter import PRESENT_HOW, presenting
@@ -39,12 +40,12 @@ def route_step(stop: Stop) -> None:
             st.caption(stop.needs)
 
 
-st.markdown("**The chapter (ch. 2.8)**: its four steps, in the lecture's order.")
+st.markdown(f"**The chapter (ch. 2.8)**: its {plural(len(CHAPTER), 'step')}, in the lecture's order.")
 for stop in CHAPTER:
     route_step(stop)
 st.markdown(
-    "**Beyond the chapter**: three steps that carry it further, to today's long texts and to training. "
-    "Each says what to see first."
+    f"**Beyond the chapter**: {plural(len(BEYOND), 'step')} that carry it further, to today's long texts "
+    "and models and to training. Each says what to see first."
 )
 for stop in BEYOND:
     route_step(stop)
