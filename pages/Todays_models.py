@@ -13,6 +13,7 @@ from ui.predict import predict_number
 from ui.presenter import presenting as slides_on
 from ui.slides import Slides
 from ui.todays_models.views import (
+    GEMMA3_PARTS,
     LLAMA4_PARTS,
     TWO_PARTS,
     gemma3_section,
@@ -37,7 +38,7 @@ slides = Slides(
     "today",
     [
         ("Layers without position", LLAMA4_PARTS),
-        ("A base per layer type", TWO_PARTS),
+        ("A base per layer type", GEMMA3_PARTS),
         ("Positions in three dimensions", TWO_PARTS),
         ("Part of each head turned", TWO_PARTS),
     ],
@@ -48,7 +49,7 @@ if slides.shows(1):
     if not slides.on or predict_number("today_1", question, len(nope_layers()), 0, 0, "layers"):
         llama4_section(slides.part)
 if slides.shows(2):
-    st.subheader("2. A base per layer type: Gemma 3")
+    st.subheader("2. A base per layer type: Gemma 3, gpt-oss")
     gemma3_section(slides.part)
 if slides.shows(3):
     st.subheader("3. Positions in three dimensions: Qwen2.5-VL")

@@ -38,6 +38,15 @@ class Gemma3:
 
 
 @dataclass(frozen=True)
+class GptOss:
+    name: str = "gpt-oss-20b"
+    layers: int = 24  # num_hidden_layers
+    window: int = 128  # sliding_window, on every other layer (the odd ones, counted from 1)
+    base: float = 150_000.0  # rope_theta, on every layer
+    source: str = "openai/gpt-oss-20b config.json; layer_types as GptOssConfig sets them"
+
+
+@dataclass(frozen=True)
 class QwenVL:
     name: str = "Qwen2.5-VL 7B"
     section: tuple[int, int, int] = (16, 24, 24)  # rope_scaling.mrope_section: pairs for t, h, w
@@ -83,4 +92,4 @@ class DeepSeekV3:
     source: str = "deepseek-ai/DeepSeek-V3 config.json"
 
 
-LLAMA4, GEMMA3, QWEN_VL, DEEPSEEK_V3 = Llama4(), Gemma3(), QwenVL(), DeepSeekV3()
+LLAMA4, GEMMA3, GPT_OSS, QWEN_VL, DEEPSEEK_V3 = Llama4(), Gemma3(), GptOss(), QwenVL(), DeepSeekV3()

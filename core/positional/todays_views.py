@@ -21,7 +21,7 @@ from core.positional.layer_plans import (
 from core.positional.mrope import Segment, mrope_angles, mrope_positions, pair_axes
 from core.positional.partial_rope import mla_softmax_scale, rotary_dims
 from core.positional.rope import rope_inv_freq
-from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, LLAMA4, PART_HEADS, QWEN_VL
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, GPT_OSS, LLAMA4, PART_HEADS, QWEN_VL
 from core.views.glossary import define
 
 SHOWN_TOKENS, SHOWN_CHUNK = 12, 4  # the masks drawn: 12 tokens, a chunk of 4 (8,192 in the model)
@@ -70,6 +70,11 @@ def gemma3_layers() -> list[LayerPlan]:
         GEMMA3.global_base,
         GEMMA3.global_factor,
     )
+
+
+def gpt_oss_layers() -> list[LayerPlan]:
+    """gpt-oss-20b's layers: a window of 128 tokens on every other one, the whole text on the rest."""
+    return gemma3_plan(GPT_OSS.layers, 2, GPT_OSS.window, GPT_OSS.base, GPT_OSS.base)
 
 
 @dataclass(frozen=True)

@@ -332,15 +332,14 @@ TERMS = (
     # More words of Watch positions being learned and Real trained positions.
     Term(
         "chunk",
-        "a run of consecutive tokens (8,192 in Llama 4); in a chunked layer a token sees only the tokens "
-        "before it in its own chunk",
+        "a run of consecutive tokens; in a chunked layer a token sees only those before it in its own chunk",
         r"\bchunk(?:s|ed)?\b",
         TODAY,
     ),
     Term(
         "temperature",
-        "a number the query is multiplied by: above 1 it makes the softmax's weights sharper, so attention "
-        "stays on a few tokens",
+        "a number the query is multiplied by; above 1 it sharpens the softmax, so attention stays on a few "
+        "tokens",
         r"\btemperature\b",
         TODAY,
     ),
@@ -364,9 +363,15 @@ TERMS = (
     ),
     Term(
         "M-RoPE",
-        "multimodal RoPE: each token has three positions (t for time, h for row, w for column) and each "
-        "pair turns with one of them",
+        "multimodal RoPE: three positions per token (t time, h row, w column), each pair turning with one",
         r"\bM-RoPE\b",
+        TODAY,
+    ),
+    Term(
+        "sink",
+        "gpt-oss's learned score per head for no token, in each row's softmax: the row's weights sum to "
+        "less than 1",
+        r"\bsinks?\b",
         TODAY,
     ),
     Term(

@@ -10,8 +10,9 @@ import pandas as pd
 import streamlit as st
 import torch
 
+from core.attention.sinks import sink_softmax
 from core.positional.layer_plans import CHUNK, FULL, LayerPlan
-from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, LLAMA4, QWEN_VL
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, GPT_OSS, LLAMA4, QWEN_VL
 from core.positional.todays_views import (
     IMAGE_GRID,
     SHOWN_CHUNK,
@@ -19,6 +20,7 @@ from core.positional.todays_views import (
     deepseek_scale,
     gemma3_layers,
     gemma3_wavelengths,
+    gpt_oss_layers,
     heads_frame,
     llama4_layers,
     nope_layers,
@@ -43,6 +45,8 @@ KINDS = {
     "N": ("#fed7aa", "no position (NoPE)"),
     "S": ("#dcfce7", "sliding window, base 10,000"),
     "F": ("#fde68a", "full, base 1,000,000"),
+    "W": ("#dcfce7", "a window"),
+    "A": ("#fde68a", "the whole text"),
     "t": ("#e0e7ff", "time"),
     "h": ("#fce7f3", "row"),
     "w": ("#ccfbf1", "column"),
@@ -87,6 +91,8 @@ def layer_letters(layers: list[LayerPlan]) -> list[str]:
     """A letter per layer: rotates or not (Llama 4), or slides or sees all (Gemma 3)."""
     if any(layer.sees == CHUNK or not layer.rotates for layer in layers):
         return ["R" if layer.rotates else "N" for layer in layers]
+    if len({layer.base for layer in layers}) == 1:  # one base: only what each layer sees differs
+        return ["A" if layer.sees == FULL else "W" for layer in layers]
     return ["F" if layer.sees == FULL else "S" for layer in layers]
 
 
@@ -159,14 +165,33 @@ def temperature_view() -> None:
 
 
 TWO_PARTS = ["", "what it shows"]  # presenting: a section's words, then its picture
+GEMMA3_PARTS = [*TWO_PARTS, "gpt-oss"]
 
 
 def gemma3_section(part: int | None = None) -> None:
-    """Gemma 3's sliding and full layers, and each pair's wavelength on both against the window."""
+    """Gemma 3's sliding and full layers, each pair's wavelength on both against the window, and
+    gpt-oss's layers and sink (presenting: ``GEMMA3_PARTS[part]``)."""
     if part in (None, 0):
         gemma3_layers_view()
     if part in (None, 1):
         wavelengths_view()
+    if part in (None, 2):
+        gpt_oss_view()
+
+
+def gpt_oss_view() -> None:
+    layers = gpt_oss_layers()
+    keys, sink = 3, 0.0
+    weights = sink_softmax(torch.zeros(1, 1, keys), torch.tensor([sink]))[0, 0]
+    st.markdown(
+        f"{GPT_OSS.name} alternates: its odd layers see a window of {GPT_OSS.window} tokens, its even "
+        f"layers the whole text, all {len(layers)} with base {GPT_OSS.base:,.0f}. Each head adds "
+        f"one more {define('score')} to every row's {define('softmax')}, for no token: its {define('sink')}. "
+        f"With {keys} keys of score 0 and a sink of {sink:g}, each key gets "
+        f"{float(weights[0]):.2f} and the row sums to {float(weights.sum()):.2f}: a query may attend to "
+        "less than all of its tokens."
+    )
+    strip(layer_letters(layers), f"{GPT_OSS.name}'s {len(layers)} layers")
 
 
 def gemma3_layers_view() -> None:
@@ -269,8 +294,8 @@ def heads_section(part: int | None = None) -> None:
     if part in (None, 0):
         st.markdown(
             f"Some models turn only part of each head: with {define('partial rotary')}, the first numbers "
-            "turn with position and the rest pass through unchanged, so that part of a "
-            f"{define('score')} ignores position. In {define('MLA')}, {DEEPSEEK_V3.name}'s attention, a "
+            "turn with position and the rest pass through unchanged, so that part of a score ignores "
+            f"position. In {define('MLA')}, {DEEPSEEK_V3.name}'s attention, a "
             f"query head keeps {DEEPSEEK_V3.passed} numbers still and turns {DEEPSEEK_V3.turned}; all "
             f"{DEEPSEEK_V3.heads} heads share one turned key part of {DEEPSEEK_V3.turned} numbers."
         )

@@ -16,9 +16,10 @@ from core.positional.layer_plans import (
     llama4_plan,
     nope_temperature,
 )
+from core.positional.todays_views import gpt_oss_layers
 
 transformers = pytest.importorskip("transformers")
-from transformers import Gemma3TextConfig, Llama4TextConfig  # noqa: E402
+from transformers import Gemma3TextConfig, GptOssConfig, Llama4TextConfig  # noqa: E402
 from transformers import masking_utils as masks  # noqa: E402
 from transformers.models.gemma3.modeling_gemma3 import Gemma3RotaryEmbedding  # noqa: E402
 from transformers.models.llama4 import modeling_llama4  # noqa: E402
@@ -128,6 +129,13 @@ def test_gemma3s_frequencies_per_layer_type_are_transformers(factor):
     assert torch.equal(layer_inv_freq(local, 128), rotary.sliding_attention_inv_freq)
     assert torch.allclose(layer_inv_freq(full, 128), rotary.full_attention_inv_freq, rtol=1e-7, atol=0)
     assert layer_inv_freq(full, 128)[0] == pytest.approx(1 / factor)  # pair 0 turns 1/factor rad a position
+
+
+def test_gpt_oss_alternates_a_window_and_the_whole_text_as_transformers():
+    config = GptOssConfig(num_hidden_layers=24)
+    kinds = {"sliding_attention": WINDOW, "full_attention": FULL}
+    assert [p.sees for p in gpt_oss_layers()] == [kinds[t] for t in config.layer_types]
+    assert all(p.span == config.sliding_window for p in gpt_oss_layers() if p.sees == WINDOW)
 
 
 def test_a_nope_layer_has_no_frequencies():

@@ -26,7 +26,7 @@ def test_the_page_answers_its_question_then_shows_four_sections(open_page):
     assert answer_words()[0].split(" (")[0] in page_text(at)
     assert [s.value for s in at.subheader] == [
         "1. Layers without position: Llama 4 Scout",
-        "2. A base per layer type: Gemma 3",
+        "2. A base per layer type: Gemma 3, gpt-oss",
         "3. Positions in three dimensions: Qwen2.5-VL",
         "4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3",
     ]
@@ -36,7 +36,8 @@ def test_the_page_answers_its_question_then_shows_four_sections(open_page):
         "Llama 4 Scout's 48 layers: R = rotates (RoPE) · N = no position (NoPE)",
         "Gemma 3 27B's 62 layers: S = sliding window, base 10,000 · F = full, base 1,000,000",
     ]
-    assert len(names) == 2 + 2 + 4  # the two models' layers, two models' pairs, four heads
+    assert len(names) == 3 + 2 + 4  # three models' layers, two models' pairs, four heads
+    assert names[2] == "gpt-oss-20b's 24 layers: W = a window · A = the whole text"
     assert not prose_problems(page_text(at))
 
 
