@@ -99,15 +99,28 @@ def gemma3_wavelengths() -> Wavelengths:
 # An example of text and an image: the text before it, the image's patches (frames, rows, columns before
 # the 2 × 2 merge), the text after it.
 IMAGE_GRID = (1, 4, 6)
+VIDEO_GRID, VIDEO_SECONDS = (2, 4, 4), 1.0  # two frames of 4 × 4 patches, each standing for 1 second
+MIDDLE = ["and", "this", "video:"]  # the text between the image and the video
 
 
-def vl_tokens(before: list[str], after: list[str]) -> pd.DataFrame:
-    """Every token of ``before``, an image of IMAGE_GRID patches and ``after`` with its (t, h, w)."""
-    segments = [Segment("text", len(before)), Segment("image", grid=IMAGE_GRID), Segment("text", len(after))]
-    t, h, w = mrope_positions(segments, QWEN_VL.merge, QWEN_VL.tokens_per_second).tolist()
-    rows, columns = IMAGE_GRID[1] // QWEN_VL.merge, IMAGE_GRID[2] // QWEN_VL.merge
-    patches = [f"image, row {r}, column {c}" for r in range(rows) for c in range(columns)]
-    return pd.DataFrame({"token": [*before, *patches, *after], "t": t, "h": h, "w": w})
+def _grid_labels(kind: str, grid: tuple[int, int, int]) -> list[str]:
+    frames, rows, columns = grid[0], grid[1] // QWEN_VL.merge, grid[2] // QWEN_VL.merge
+    frame = [f", frame {f}" for f in range(frames)] if kind == "video" else [""]
+    return [f"{kind}{f}, row {r}, column {c}" for f in frame for r in range(rows) for c in range(columns)]
+
+
+def vl_tokens(before: list[str], after: list[str], video: bool = True) -> pd.DataFrame:
+    """Every token of ``before``, an image of IMAGE_GRID patches, then (``video``) MIDDLE and a video of
+    VIDEO_GRID, then ``after``, each with its (t, h, w)."""
+    segments = [Segment("text", len(before)), Segment("image", grid=IMAGE_GRID)]
+    labels = [*before, *_grid_labels("image", IMAGE_GRID)]
+    if video:
+        segments += [Segment("text", len(MIDDLE)), Segment("video", grid=VIDEO_GRID, seconds=VIDEO_SECONDS)]
+        labels += [*MIDDLE, *_grid_labels("video", VIDEO_GRID)]
+    t, h, w = mrope_positions(
+        [*segments, Segment("text", len(after))], QWEN_VL.merge, QWEN_VL.tokens_per_second
+    )
+    return pd.DataFrame({"token": [*labels, *after], "t": t.tolist(), "h": h.tolist(), "w": w.tolist()})
 
 
 def pair_axes_frame() -> pd.DataFrame:

@@ -8,7 +8,16 @@ from core.positional.mrope import Segment, _grid_positions, mrope_positions, pai
 from core.positional.partial_rope import mla_softmax_scale, rotary_dims
 from core.positional.rope import _check_dim, rope_inv_freq
 from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, LLAMA4, PART_HEADS, QWEN_VL
-from core.positional.todays_views import AFTER, BEFORE, IMAGE_GRID, SHOWN_CHUNK, SHOWN_TOKENS
+from core.positional.todays_views import (
+    AFTER,
+    BEFORE,
+    IMAGE_GRID,
+    MIDDLE,
+    SHOWN_CHUNK,
+    SHOWN_TOKENS,
+    VIDEO_GRID,
+    VIDEO_SECONDS,
+)
 from core.scripts import Cell, Script
 from core.scripts.common import import_block, reads, source
 
@@ -46,8 +55,10 @@ for name, base, stretch in (("sliding layer", local_base, 1.0), ("full layer", g
     turning[name] = int((wavelength <= gemma3["window"]).sum())
 print("pairs that turn once inside the window:", turning)"""
 
-QWEN_CODE = f"""before, after = {BEFORE}, {AFTER}  # one token a word
-segments = [Segment("text", len(before)), Segment("image", grid={IMAGE_GRID}), Segment("text", len(after))]
+QWEN_CODE = f"""before, middle = {BEFORE}, {MIDDLE}  # a word a token
+after = {AFTER}
+segments = [Segment("text", len(before)), Segment("image", grid={IMAGE_GRID}), Segment("text", len(middle))]
+segments += [Segment("video", grid={VIDEO_GRID}, seconds={VIDEO_SECONDS}), Segment("text", len(after))]
 t, h, w = mrope_positions(segments, merge, tokens_per_second).tolist()
 print("(t, h, w) of each token:", list(zip(t, h, w, strict=True)))
 blocks, turns = pair_axes(mrope_section), pair_axes(interleaved_section, interleaved=True)

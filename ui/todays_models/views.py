@@ -17,6 +17,7 @@ from core.positional.todays_views import (
     IMAGE_GRID,
     SHOWN_CHUNK,
     SHOWN_TOKENS,
+    VIDEO_SECONDS,
     deepseek_scale,
     gemma3_layers,
     gemma3_wavelengths,
@@ -253,7 +254,7 @@ def tokens_view(before: list[str], after: list[str]) -> None:
     merged = f"{rows // QWEN_VL.merge} × {columns // QWEN_VL.merge}"
     if presenting():  # the words and the rows a slide has room for: an image's row of tokens to a line
         st.markdown(f"{rows} × {columns} patches, merged 2 × 2: {merged} tokens, each with its (t, h, w).")
-        table(by_image_row(vl_tokens(before, after[:1])), hide_index=True, one_line="tokens")
+        table(by_image_row(vl_tokens(before, after[:1], video=False)), hide_index=True, one_line="tokens")
         return
     st.markdown(
         f"{QWEN_VL.name} reads images too. Its vision part cuts an image into "
@@ -261,9 +262,20 @@ def tokens_view(before: list[str], after: list[str]) -> None:
         f"{rows} × {columns} patches become {merged} tokens. With {define('M-RoPE')}, text tokens count on "
         "with the same number on all three positions; the image's tokens share t and take their row and "
         "column as h and w, counted from where the image starts. The text after it goes on from there plus "
-        "the image's longer side in tokens."
+        f"the image's longer side in tokens. A video's frames are images in time: each frame's t is "
+        f"{QWEN_VL.tokens_per_second:g} tokens a second × the {VIDEO_SECONDS:g} s a frame stands for = "
+        f"{QWEN_VL.tokens_per_second * VIDEO_SECONDS:g} after the one before."
     )
-    table(vl_tokens(before, after), hide_index=True, one_line="tokens")
+    tokens = vl_tokens(before, after)
+    table(tokens, hide_index=True, one_line="tokens")
+    resumed = int(tokens.iloc[-len(after)]["t"])
+    largest = int(tokens.iloc[: -len(after)][["t", "h", "w"]].to_numpy().max())
+    st.markdown(
+        f"After the video the text goes on from {resumed}: where the video starts plus its longer side, as "
+        f"for an image, so its first token shares t = {resumed} with the video's last frame (transformers "
+        f"5.23). Earlier versions went on from the largest position so far + 1, here {largest + 1}. For an "
+        "image the two agree: its largest position is its start + its longer side − 1."
+    )
 
 
 def by_image_row(tokens: pd.DataFrame) -> pd.DataFrame:

@@ -50,11 +50,21 @@ def test_pairs_that_turn_once_inside_gemmas_window():
 
 
 def test_an_images_tokens_share_t_and_count_rows_and_columns_from_where_it_starts():
-    tokens = vl_tokens(["a", "b", "c"], ["d"])
+    tokens = vl_tokens(["a", "b", "c"], ["d"], video=False)
     image = tokens[tokens["token"].str.startswith("image")]
     assert len(image) == 6 and set(image["t"]) == {3}  # 4 × 6 patches merged 2 × 2: 2 × 3 tokens at t = 3
     assert list(image["h"]) == [3, 3, 3, 4, 4, 4] and list(image["w"]) == [3, 4, 5, 3, 4, 5]
     assert tokens.iloc[-1][["t", "h", "w"]].tolist() == [6, 6, 6]  # 3 + max(4, 6) / 2
+
+
+def test_a_videos_frames_are_tokens_per_second_times_seconds_apart_and_the_text_goes_on_after_it():
+    """After the image (t = 3, resumed at 6) come 3 words (6-8), then 2 frames of 2 × 2 tokens from t = 9,
+    2 tokens a second × 1 s apart (9, 11); the text after resumes at 9 + max(4, 4) / 2 = 11 (transformers
+    5.23), the same t as the last frame."""
+    tokens = vl_tokens(["a", "b", "c"], ["d"])
+    video = tokens[tokens["token"].str.startswith("video,")]
+    assert list(video["t"]) == [9] * 4 + [11] * 4 and list(video["h"]) == [9, 9, 10, 10] * 2
+    assert tokens.iloc[-1][["t", "h", "w"]].tolist() == [11, 11, 11]
 
 
 def test_qwen_vls_pairs_by_axis_and_a_row_down_turns_only_the_h_pairs():
