@@ -44,8 +44,8 @@ from ui.tables import table
 KINDS = {
     "R": ("#dbeafe", "rotates (RoPE)"),
     "N": ("#fed7aa", "no position (NoPE)"),
-    "S": ("#dcfce7", "sliding window, base 10,000"),
-    "F": ("#fde68a", "full, base 1,000,000"),
+    "S": ("#dcfce7", f"sliding window, base {GEMMA3.local_base:,.0f}"),
+    "F": ("#fde68a", f"full, base {GEMMA3.global_base:,.0f}"),
     "W": ("#dcfce7", "a window"),
     "A": ("#fde68a", "the whole text"),
     "t": ("#e0e7ff", "time"),
