@@ -18,10 +18,8 @@ from ui.attention.answer import attention_answer, offered
 from ui.attention.bridge import attention_bridge
 from ui.attention.heatmaps import (
     EVERY_FAMILY_PARTS,
-    EVERY_FAMILY_TABS,
-    MAPS_TAB,
+    every_family_maps,
     side_by_side,
-    small_multiples,
     split_view,
 )
 from ui.attention.pairs import PAIRS_QUESTION, pair_question, row_table, weights_note
@@ -29,7 +27,6 @@ from ui.attention.settings import attention_settings
 from ui.attention.trained import trained_head, trained_run, weights_switch
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.open_tabs import open_tab
 from ui.pair_headline import quoted
 from ui.predict import revealed
 from ui.presenter import presenting
@@ -193,10 +190,6 @@ if slides.shows(4):
             "seeded random head for all, so each family's signature shows."
             + "".join(f" {named(f.label)}." for f in FAMILIES.values() if f.label not in said)
         )
+    note = in_a_note(followed) if followed is not None and every is view else None
     pieces_a = token_strings(every.ids_a, cfg.vocab_size)
-    # a tab of each kind's maps, only the open one drawn; presenting, the slide's part
-    part, where = (slides.part, nullcontext()) if slides.on else open_tab(EVERY_FAMILY_TABS, MAPS_TAB)
-    with where:
-        small_multiples(every, pieces_a, in_a if every is view else None, part)
-        if followed is not None and every is view and not slides.on and (note := in_a_note(followed)):
-            st.caption(note)
+    every_family_maps(every, pieces_a, in_a if every is view else None, slides.part, note)

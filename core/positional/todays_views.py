@@ -53,7 +53,8 @@ def temperature_frame() -> pd.DataFrame:
 
 def small_masks(tokens: int, chunk: int) -> dict[str, torch.Tensor]:
     """[tokens, tokens] masks of a chunked and a full layer, with a chunk of ``chunk`` to draw."""
-    chunked, full = llama4_plan(4, chunk=chunk)[0], llama4_plan(4, chunk=chunk)[3]
+    layers = llama4_plan(4, chunk=chunk)  # the first rotates in chunks, the fourth has no position
+    chunked, full = layers[0], layers[3]
     return {
         "RoPE layer (chunked)": layer_mask(chunked, tokens),
         "NoPE layer (full)": layer_mask(full, tokens),

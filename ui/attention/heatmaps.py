@@ -15,7 +15,7 @@ from core.positional.family import FAMILIES, Family
 from core.views.glossary import define
 from core.views.units import listing
 from ui.charts import draw
-from ui.open_tabs import tab_key
+from ui.open_tabs import open_tab, tab_key
 from ui.presenter import presenting, readable
 from ui.server import cache
 
@@ -149,6 +149,21 @@ def side_by_side(
 EVERY_FAMILY_PARTS = ["none and absolute", "relative"]  # each kind's maps: a tab, a slide when presenting
 EVERY_FAMILY_TABS = [part.capitalize() for part in EVERY_FAMILY_PARTS]
 MAPS_TAB = tab_key("maps")  # the open tab of every family's maps, in the address bar
+
+
+def every_family_maps(
+    view: SentenceMaps, pieces: list[str], highlight: int | None, part: int | None, note: str | None
+) -> None:
+    """Section 3's maps: presenting, the slide's ``part``; else a tab of each kind, only the open one
+    drawn, with ``note`` (about the followed token) under its maps."""
+    if presenting():
+        small_multiples(view, pieces, highlight, part)
+        return
+    part, tab = open_tab(EVERY_FAMILY_TABS, MAPS_TAB)
+    with tab:
+        small_multiples(view, pieces, highlight, part)
+        if note:
+            st.caption(note)
 
 
 def small_multiples(
