@@ -22,8 +22,8 @@ FOLLOWING = ["Pipeline?token=5", "Attention?token_b=3", "Why_position?token_a=1"
 
 
 @pytest.mark.parametrize("path", ["", *PAGES, *FOLLOWING])
-def test_every_page_passes_axe(server, browser, path):
-    page = browser.new_page(viewport={"width": WIDTH, "height": 900})
+def test_every_page_passes_axe(server, tabs, path):
+    page = tabs.new_page({"width": WIDTH, "height": 900})
     try:
         page.goto(f"{server}/{path}")
         app_ready(page)
@@ -43,8 +43,8 @@ def test_every_page_passes_axe(server, browser, path):
 PHONE = {"width": 390, "height": 844}
 
 
-def test_a_wide_table_scrolls_by_keyboard(server, browser):
-    page = browser.new_page(viewport=PHONE)
+def test_a_wide_table_scrolls_by_keyboard(server, tabs):
+    page = tabs.new_page(PHONE)
     try:
         page.goto(f"{server}/Why_position")
         app_ready(page)

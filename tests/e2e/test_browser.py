@@ -211,9 +211,9 @@ def test_presenter_mode_reveals_the_shape(server, page, wait_for_app, shots):
 
 
 def test_presenter_mode_fits_a_projector_and_survives_a_page_switch(
-    server, browser, wait_for_app, wait_for_settled
+    server, tabs, wait_for_app, wait_for_settled
 ):
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = tabs.new_page({"width": 1280, "height": 720})
     page.goto(server + "/Pipeline?present=true&context=8")
     wait_for_app(page)
     reveal = page.get_by_role("button", name="Reveal")

@@ -19,7 +19,7 @@ def has_size(locator) -> bool:
     return box is not None and box["width"] > 0 and box["height"] > 0
 
 
-def test_a_click_on_the_sixth_chip_follows_it_and_the_link_reopens_it(server, page, browser):
+def test_a_click_on_the_sixth_chip_follows_it_and_the_link_reopens_it(server, page, tabs):
     page.goto(server + "/Pipeline")
     app_ready(page)
     settled(page)
@@ -51,7 +51,7 @@ def test_a_click_on_the_sixth_chip_follows_it_and_the_link_reopens_it(server, pa
     expect(windows).to_have_count(1)
     assert has_size(windows)
 
-    again = browser.new_page(viewport={"width": 1400, "height": 1600})
+    again = tabs.new_page({"width": 1400, "height": 1600})
     try:
         again.goto(page.url)
         app_ready(again)
@@ -94,7 +94,7 @@ def test_chips_made_of_markup_stay_text(server, page):
     assert picker.locator("b, strong, a, .katex").count() == 0
 
 
-def test_a_chip_of_a_sentence_outlines_its_row_on_attention_and_the_link_reopens_it(server, page, browser):
+def test_a_chip_of_a_sentence_outlines_its_row_on_attention_and_the_link_reopens_it(server, page, tabs):
     page.goto(server + "/Attention")
     app_ready(page)
     settled(page)
@@ -110,7 +110,7 @@ def test_a_chip_of_a_sentence_outlines_its_row_on_attention_and_the_link_reopens
     assert maps.count() >= 11 and all(has_size(maps.nth(k)) for k in range(maps.count()))
     expect(page.get_by_text("A: weights (' cat' outlined)", exact=True)).to_be_visible()  # the chart's title
     expect(page.get_by_text("B: weights (' cat' outlined)", exact=True)).to_be_visible()
-    again = browser.new_page(viewport={"width": 1400, "height": 1600})
+    again = tabs.new_page({"width": 1400, "height": 1600})
     try:
         again.goto(page.url.replace("/Attention", "/Why_position"))  # the same token, the other page
         app_ready(again)

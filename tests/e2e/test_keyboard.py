@@ -163,8 +163,8 @@ def test_after_a_page_change_the_focus_is_in_the_new_pages_content(server, page,
 
 
 @pytest.fixture
-def projector(browser):
-    page = browser.new_page(viewport=SCREEN)
+def projector(tabs):
+    page = tabs.new_page(SCREEN)
     yield page
     page.close()
 
@@ -270,10 +270,10 @@ def test_after_reveal_without_a_guess_the_focus_is_on_the_verdict_saying_so(serv
 
 
 @pytest.fixture(scope="module")
-def pipeline(server, browser):
+def pipeline(server, tabs):
     """The Pipeline page at 1400 × 1600, loaded once for the tests below: each only moves the focus, from
     where it puts it."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    page = tabs.new_page({"width": 1400, "height": 1600})
     page.goto(f"{server}/{PIPELINE}")
     app_ready(page)
     yield page

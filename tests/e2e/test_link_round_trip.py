@@ -189,10 +189,10 @@ _VALUES_JS = """() => {
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _served_once(server, browser):
+def _served_once(server, tabs):
     """A server that has run once, as a class's server has: a fresh server's first run of a deep link takes
     Streamlit's legacy pages/ path, after which a page's widgets get new IDs (docs/architecture.md)."""
-    page = browser.new_page()
+    page = tabs.new_page()
     page.goto(server)
     app_ready(page)
     page.close()

@@ -55,29 +55,29 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_a_closed_tab_is_not_drawn_and_a_link_reopens_the_open_one(case, server, browser, page, wait_for_app):
-    tabs = CASES[case]
+def test_a_closed_tab_is_not_drawn_and_a_link_reopens_the_open_one(case, server, tabs, page, wait_for_app):
+    case = CASES[case]
     runs = ScriptRuns(page)
-    page.goto(f"{server}{tabs.path}")
+    page.goto(f"{server}{case.path}")
     wait_for_app(page)
     settled(page)
-    assert tabs.drawn(page) == (list(tabs.first), [])  # the first tab is open, the other not drawn
-    if tabs.charts:
-        assert_drawn(page, tabs.charts, 200, 150)
+    assert case.drawn(page) == (list(case.first), [])  # the first tab is open, the other not drawn
+    if case.charts:
+        assert_drawn(page, case.charts, 200, 150)
     since = runs.finished
-    page.get_by_role("tab", name=tabs.closed).click()
-    expect(page).to_have_url(re.compile(tabs.parameter))
+    page.get_by_role("tab", name=case.closed).click()
+    expect(page).to_have_url(re.compile(case.parameter))
     runs.wait_after(since)  # the rerun that draws the open tab (the address bar changes before it ends)
     settled(page)
-    assert tabs.drawn(page) == ([], list(tabs.second))
-    if tabs.charts:
-        assert_drawn(page, tabs.charts, 200, 150)
-    again = browser.new_page(viewport={"width": 1400, "height": 1600})
+    assert case.drawn(page) == ([], list(case.second))
+    if case.charts:
+        assert_drawn(page, case.charts, 200, 150)
+    again = tabs.new_page({"width": 1400, "height": 1600})
     try:
         again.goto(page.url)  # the link reopens the same tab
         wait_for_app(again)
         settled(again)
-        expect(again.get_by_role("tab", name=tabs.closed)).to_have_attribute("aria-selected", "true")
-        assert tabs.drawn(again) == ([], list(tabs.second))
+        expect(again.get_by_role("tab", name=case.closed)).to_have_attribute("aria-selected", "true")
+        assert case.drawn(again) == ([], list(case.second))
     finally:
         again.close()

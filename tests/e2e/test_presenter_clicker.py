@@ -43,11 +43,11 @@ class Walk:
 _WALKS: dict[tuple[str, str], Walk] = {}
 
 
-def walk(server: str, browser, deck: str) -> Walk:
+def walk(server: str, tabs, deck: str) -> Walk:
     """Walk ``deck`` (a path, with its own parameters) presenting, by ArrowRight alone (once per server)."""
     if (server, deck) in _WALKS:
         return _WALKS[(server, deck)]
-    page = browser.new_page(viewport=SCREEN)
+    page = tabs.new_page(SCREEN)
     progress = page.get_by_test_id("stProgress")
     joiner = "&" if "?" in deck else "?"
     page.goto(f"{server}/{deck}{joiner}present=true")
@@ -83,8 +83,8 @@ def walk(server: str, browser, deck: str) -> Walk:
 
 
 @pytest.mark.parametrize("deck", DECKS)
-def test_arrow_right_alone_reveals_every_prediction_and_reaches_the_last_slide(server, browser, deck):
-    seen = walk(server, browser, deck)
+def test_arrow_right_alone_reveals_every_prediction_and_reaches_the_last_slide(server, tabs, deck):
+    seen = walk(server, tabs, deck)
     total = int(re.match(r"Section 1 of (\d+)", seen.shown[0][0]).group(1))
     assert seen.next_disabled and seen.last.startswith(f"Section {total} of {total}")
     numbers = [int(re.match(r"Section (\d+)", title).group(1)) for title, _ in seen.shown]
@@ -104,8 +104,8 @@ def _stated(answer: str) -> re.Pattern:
 
 
 @pytest.mark.parametrize("deck", DECKS)
-def test_no_answer_is_shown_before_its_reveal(server, browser, deck):
-    seen = walk(server, browser, deck)
+def test_no_answer_is_shown_before_its_reveal(server, tabs, deck):
+    seen = walk(server, tabs, deck)
     found, checked, earlier = [], 0, set()
     for asked, answer in seen.answers:
         # A one-character number ("t = 1") or a yes / no is in too many sentences to look for; an answer

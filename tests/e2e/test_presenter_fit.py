@@ -139,8 +139,8 @@ _DRAWN_JS = """() => {
 
 
 @pytest.fixture
-def projector(browser):
-    page = browser.new_page(viewport=SCREEN)
+def projector(tabs):
+    page = tabs.new_page(SCREEN)
     yield page
     page.close()
 

@@ -14,8 +14,8 @@ from tests.e2e.test_presenter_fit import PAGES, PIPELINE, SCREEN, next_section
 
 
 @pytest.fixture
-def projector(browser):
-    page = browser.new_page(viewport=SCREEN)
+def projector(tabs):
+    page = tabs.new_page(SCREEN)
     yield page
     page.close()
 

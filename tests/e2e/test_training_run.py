@@ -70,13 +70,13 @@ def test_a_finished_run_stays_when_steps_change_mid_run(server, page, wait_for_a
     page.screenshot(path=str(shots / "training_finished_run.png"), full_page=True)
 
 
-def test_stop_of_a_queued_run_says_so_before_a_worker_reaches_it(server, browser, page, wait_for_app):
+def test_stop_of_a_queued_run_says_so_before_a_worker_reaches_it(server, tabs, page, wait_for_app):
     """One student's long run holds the worker; another's queued run, stopped, says so at once."""
     page.goto(server + "/Training?steps=3000&size=small&train_context=64&seed=32")
     wait_for_app(page)
     page.get_by_role("button", name="Train", exact=True).click()
     expect(page.get_by_test_id("stProgress")).to_be_visible(timeout=TRAIN_WAIT)
-    other = browser.new_page(viewport={"width": 1400, "height": 1600})  # a second session
+    other = tabs.new_page({"width": 1400, "height": 1600})  # a second session
     try:
         other.goto(server + "/Training?steps=30&size=tiny&train_context=8&seed=32")
         wait_for_app(other)
