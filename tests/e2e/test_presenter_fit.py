@@ -1,5 +1,7 @@
-"""Presenter mode on a 1280 × 720 projector, in Chromium: every section of every page fits the
-screen with readable charts, and an answer stays hidden until Reveal.
+"""Presenter mode on a 1280 × 720 projector, in Chromium, every deck walked once by a clicker's → alone
+(``walk``): every section fits the screen with readable charts, axe finds nothing serious on it, → reveals
+each prediction before it moves on, no answer is on its slide or an earlier one before its Reveal, and ←
+goes back a slide.
 
 A section is what ``shared/tools/shoot`` measures for a ``present=true`` path: the height of the app's
 scrolling container (``stAppScrollToBottomContainer``, else ``stMain``) while that section is shown. Each
@@ -10,17 +12,23 @@ canvas) sets no text smaller; no table is cut off at the right. Every drawn diag
 as it is scaled on screen, a token chip) is at least ``LEAST_FONT`` px too; no two axis labels of a chart
 overlap; an axis of tokens (an attention map's keys) labels every token. On each section, its answer
 shown, axe finds nothing serious (``tests.e2e.axe``).
+
+The walk reads each slide as the class sees it when it opens (the main area's words, metrics included,
+and its charts' texts and descriptions) and, at each Reveal, the answer as its verdict states it ("No
+guess was typed. The answer is 29 pairs."); the tests below read that one walk.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.axe import problems
+from tests.e2e.conftest import settled
 from ui.presenter import LEAST_FONT, SCREEN_HEIGHT
 
 SCREEN = {"width": 1280, "height": SCREEN_HEIGHT}
@@ -38,6 +46,7 @@ PAGES = [
     "Trained_positions",
     "Glossary",
 ]
+DECKS = [*PAGES, "Attention?method=alibi"]  # ALiBi's question is a number its key fact could give away
 
 _SECTION_JS = r"""(least) => {
   const c = document.querySelector('[data-testid="stAppScrollToBottomContainer"]')
@@ -281,20 +290,156 @@ def every_section(
             return titles, found
 
 
-@pytest.mark.parametrize("path", PAGES)
-def test_every_section_fits_a_projector_and_passes_axe(server, projector, path, shots):
-    page = projector
+# With nothing typed, a verdict states the answer alone: what the walk reads at each Reveal.
+VERDICT = re.compile(r"No guess was typed\. The (?:answer|tensor) is (.+)\.$")
+# The slide's words as the class sees them: the main area's text and its charts' texts and descriptions.
+_SHOWN_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const charts = [...main.querySelectorAll('.vega-embed, .vega-embed [aria-label], svg text')]
+    .map(e => [e.getAttribute('aria-label') || '', e.tagName === 'text' ? e.textContent : ''].join(' '));
+  return [main.innerText, ...charts].join('\\n');
+}"""
+
+
+@dataclass
+class Walk:
+    """A deck walked by → alone (← once, from its second slide)."""
+
+    shown: list[tuple[str, str]] = field(default_factory=list)  # each slide's title and words as it opened
+    answers: list[tuple[int, str]] = field(default_factory=list)  # (the slide that asked, its answer)
+    found: list[str] = field(default_factory=list)  # what does not fit, and axe's findings
+    back: str = ""  # the title ← showed from the second slide
+    last: str = ""  # the last slide's title
+    next_disabled: bool = False  # Next, on the last slide
+    exceptions: int = 0
+
+
+_WALKS: dict[tuple[str, str], Walk] = {}
+
+
+def _press(page, key: str, title: str) -> str:
+    """Press ``key`` on the slide ``title``: the title of the slide it moves to, once settled."""
+    progress = page.get_by_test_id("stProgress")
+    page.keyboard.press(key)
+    expect(progress).not_to_have_text(title, timeout=60_000)
+    settled(page)
+    return section_title(page)
+
+
+def _reveal(page, title: str, seen: Walk) -> None:
+    """→ on a slide that asks: its Reveal goes, the slide stays, and its verdict states the answer."""
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("button", name="Reveal")).to_have_count(0, timeout=60_000)
+    settled(page)
+    expect(page.get_by_test_id("stProgress")).to_have_text(title)  # revealed, not moved on
+    verdict = page.get_by_test_id("stAlertContentInfo").filter(has_text="No guess was typed.")
+    expect(verdict).to_have_count(1)
+    said = VERDICT.search(verdict.inner_text().strip())
+    assert said, verdict.inner_text()
+    seen.answers.append((len(seen.shown) - 1, said.group(1)))
+
+
+def walk(server: str, tabs, deck: str, shots) -> Walk:
+    """Walk ``deck`` (a path, with its own parameters) presenting, by → alone, measuring every slide
+    (``misfits``; axe on the pages' own decks), once per server."""
+    if (server, deck) in _WALKS:
+        return _WALKS[(server, deck)]
+    page = tabs.new_page(SCREEN)
     specs = ChartSpecs(page)
-    page.goto(f"{server}/{path}?present=true")
+    page.goto(f"{server}/{deck}{'&' if '?' in deck else '?'}present=true")
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of", timeout=90_000)
-    if path == "Training":  # its later sections show a finished run: train one first
+    if deck == "Training":  # its later sections show a finished run: train one first
         page.get_by_role("button", name="Train", exact=True).click()
         expect(page.get_by_text("Validation loss")).to_be_visible(timeout=240_000)
-    titles, found = every_section(page, shots, path, specs, axe=True)
+        page.evaluate("() => document.activeElement.blur()")  # the keys go to the deck, not the button
+    settled(page, 90_000)
+    name = re.sub(r"\W+", "_", deck.replace("?method=", "_"))
+    total = int(re.match(r"Section 1 of (\d+)", section_title(page)).group(1))
+    seen = Walk()
+    for _ in range(2 * total):  # a slide takes two presses at most: reveal, then move on
+        title = section_title(page)
+        number = re.match(r"Section (\d+)", title).group(1)
+        seen.shown.append((title, page.evaluate(_SHOWN_JS)))
+        seen.found += misfits(page, title, specs)
+        page.screenshot(path=str(shots / f"presenter_{name}_{number}.png"))
+        if page.get_by_role("button", name="Reveal").count():
+            _reveal(page, title, seen)
+            seen.found += misfits(page, f"{title}, revealed", specs)
+            page.screenshot(path=str(shots / f"presenter_{name}_{number}_revealed.png"))
+        if deck in PAGES:
+            where = f"{name} presenting, slide {number}"
+            seen.found += problems(page, where, f"{where} ({title})")
+        if page.get_by_role("button", name="Next ▶").is_disabled():
+            break
+        moved = _press(page, "ArrowRight", title)
+        if number == "1":  # ← goes back a slide; → then comes again (the answer stays revealed)
+            seen.back = _press(page, "ArrowLeft", moved)
+            _press(page, "ArrowRight", seen.back)
+    seen.last = section_title(page)
+    seen.next_disabled = page.get_by_role("button", name="Next ▶").is_disabled()
+    seen.exceptions = page.get_by_test_id("stException").count()
+    page.close()
+    _WALKS[(server, deck)] = seen
+    return seen
+
+
+@pytest.mark.parametrize("deck", PAGES)
+def test_every_section_fits_a_projector_and_passes_axe(server, tabs, deck, shots):
+    seen = walk(server, tabs, deck, shots)
+    assert seen.found == [], "\n".join(seen.found)
+    assert seen.exceptions == 0
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_arrow_right_alone_reveals_every_prediction_and_reaches_the_last_slide(server, tabs, deck, shots):
+    seen = walk(server, tabs, deck, shots)
+    total = int(re.match(r"Section 1 of (\d+)", seen.shown[0][0]).group(1))
+    assert total > 1 and seen.next_disabled and seen.last.startswith(f"Section {total} of {total}")
+    numbers = [int(re.match(r"Section (\d+)", title).group(1)) for title, _ in seen.shown]
+    assert numbers == list(range(1, total + 1))  # every slide once, in order: none skipped
+    prompts = [title for title, text in seen.shown if "Predict" in text or "Reveal" in text]
+    assert len(prompts) == len(seen.answers)  # every question revealed by the key, none asked twice
+    if deck.startswith(
+        ("Pipeline", "Why_position", "Attention", "Long_context", "Todays", "Trained_positions")
+    ):
+        assert seen.answers  # these decks ask the class something
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_arrow_left_goes_back_a_slide(server, tabs, deck, shots):
+    seen = walk(server, tabs, deck, shots)
+    assert seen.back == seen.shown[0][0]  # from the second slide to the first
+
+
+def _stated(answer: str) -> re.Pattern:
+    """``answer`` as a slide would write it, and not as part of a longer number or shape ("4 × 256" is
+    not in "8 × 4 × 256", "29 pairs" is not in "129 pairs")."""
+    return re.compile(rf"(?<![\w.,×])(?<!× ){re.escape(answer)}(?![\w×])(?! ×)(?![.,]\d)")
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_no_answer_is_shown_before_its_reveal(server, tabs, deck, shots):
+    seen = walk(server, tabs, deck, shots)
+    found, checked, earlier = [], 0, set()
+    for asked, answer in seen.answers:
+        # A one-character number ("t = 1") or a yes / no is in too many sentences to look for; an answer
+        # revealed already (the Pipeline's 8 × 4 × 256, three times) may be on the slides since.
+        if len(answer.strip("'")) < 2 or answer.strip("'").lower() in ("yes", "no") or answer in earlier:
+            earlier.add(answer)
+            continue
+        checked += 1
+        pattern = _stated(answer)
+        found += [
+            f"{answer} on “{title}”, before its Reveal on “{seen.shown[asked][0]}”"
+            for title, text in seen.shown[: asked + 1]
+            if pattern.search(text)
+        ]
+        earlier.add(answer)
     assert found == [], "\n".join(found)
-    total = int(re.match(r"Section 1 of (\d+)", titles[0]).group(1))
-    assert len(titles) == total > 1  # every section was visited
-    assert page.get_by_test_id("stException").count() == 0
+    if deck.startswith(
+        ("Pipeline", "Why_position", "Long_context", "Todays", "Trained_positions", "Attention?")
+    ):
+        assert checked  # at least one answer could be looked for
 
 
 @pytest.mark.parametrize("method", ["nope", "sinusoidal", "shaw", "t5", "alibi", "rope"])
