@@ -1,41 +1,98 @@
-"""Every page, as a browser draws it at desktop and phone width."""
+"""Every page, as a browser draws it at desktop and phone width: drawn whole, no request to another host,
+the keyboard's way in, and axe (``tests.e2e.axe``) with every expander open; each page opened once at
+each width for all of it."""
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.axe import HEIGHT_JS, blocking, violations
-from tests.e2e.conftest import settled
-from tests.e2e.layout import MIN_CHART_WIDTH, drawn_size, layout_problems, settle_layout
+from tests.e2e.axe import HEIGHT_JS, blocking, problems, violations
+from tests.e2e.conftest import app_ready, charts_drawn, settled
+from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
+from tests.e2e.test_keyboard import MOST_TABS_TO_CONTENT, UNSEEN_JS, tabs_to_content
 from tests.e2e.test_offline import offline_problems, watch_requests
 from ui.navigation import PAGES as APP_PAGES
 
 PAGES = ["" if i == 0 else stop.url for i, stop in enumerate(APP_PAGES)]  # every page; the first is "/"
 
 
-@pytest.mark.parametrize("path", PAGES)
-def test_every_page_is_drawn_whole(server, sized_page, path, wait_for_app, wait_for_charts, shots):
-    """At a desktop's width also nothing asked of another host (``test_offline``); at a phone's width
-    also axe's serious findings (``tests.e2e.axe``): a wide table scrolls inside its box, which is then
-    reachable by keyboard."""
-    size, page = sized_page
-    elsewhere = watch_requests(page, server)
-    page.goto(f"{server}/{path}")
-    wait_for_app(page)
-    wait_for_charts(page)
-    settle_layout(page, MIN_CHART_WIDTH[size])  # Vega sizes its charts to their containers after drawing
+@dataclass
+class Opened:
+    """A page opened at a desktop's width, and every request it made to a host other than the server's."""
+
+    path: str
+    page: object
+    elsewhere: list[str]
+
+
+@pytest.fixture(scope="module", params=PAGES, ids=lambda p: p or "Start")
+def desktop(request, server, tabs) -> Iterator[Opened]:
+    """Each page opened once at a desktop's width for the tests below, in their order: what they check
+    needs the page as it opened (the Tabs from the top), and the last one opens every expander."""
+    width, height = VIEWPORTS["desktop"]
+    page = tabs.new_page({"width": width, "height": height})
+    opened = Opened(request.param, page, watch_requests(page, server))
+    page.goto(f"{server}/{request.param}")
+    app_ready(page)
+    charts_drawn(page)
+    yield opened
+    page.close()
+
+
+def test_every_page_is_drawn_whole_and_asks_no_other_host(server, desktop, shots):
+    page = desktop.page
+    settle_layout(page, MIN_CHART_WIDTH["desktop"])  # Vega sizes its charts to their containers after drawing
     assert page.get_by_test_id("stException").count() == 0
-    assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
-    if size == "desktop":
-        assert offline_problems(page, server, elsewhere) == []
-    page.screenshot(path=str(shots / f"layout_{path or 'Pipeline'}_{size}.png"), full_page=True)
-    if size == "phone":
-        page.set_viewport_size({"width": page.viewport_size["width"], "height": page.evaluate(HEIGHT_JS)})
+    assert layout_problems(page, MIN_CHART_WIDTH["desktop"]) == []
+    assert offline_problems(page, server, desktop.elsewhere) == []
+    page.screenshot(path=str(shots / f"layout_{desktop.path or 'Pipeline'}_desktop.png"), full_page=True)
+
+
+def test_every_page_is_a_few_tabs_from_the_top_and_only_what_is_seen_takes_the_focus(desktop):
+    page = desktop.page
+    settled(page)
+    before, names = tabs_to_content(page)
+    assert before <= MOST_TABS_TO_CONTENT, f"{before} Tab stops before the content: {names}"
+    assert page.evaluate(UNSEEN_JS) == []
+
+
+def test_every_page_passes_axe_with_every_expander_open(desktop):
+    """``tests.e2e.axe`` on the page's whole height, each of its expanders open."""
+    page, where = desktop.page, desktop.path or "Start"
+    settled(page)
+    closed = page.locator("[data-testid=stMain] [data-testid=stExpander] details:not([open]) > summary")
+    for _ in range(closed.count()):  # each click may rerun the page (a tracked expander)
+        closed.first.click()
         settled(page)
-        where = f"{path or 'Start'} at {page.viewport_size['width']} px"
+    page.set_viewport_size({"width": page.viewport_size["width"], "height": page.evaluate(HEIGHT_JS)})
+    settled(page)
+    found = problems(page, where, where)
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p or "Start")
+def test_every_page_is_drawn_whole_at_a_phones_width_and_passes_axe(server, tabs, path, shots):
+    """A wide table scrolls inside its box, which is then reachable by keyboard (axe)."""
+    width, height = VIEWPORTS["phone"]
+    page = tabs.new_page({"width": width, "height": height})
+    try:
+        page.goto(f"{server}/{path}")
+        app_ready(page)
+        charts_drawn(page)
+        settle_layout(page, MIN_CHART_WIDTH["phone"])
+        assert page.get_by_test_id("stException").count() == 0
+        assert layout_problems(page, MIN_CHART_WIDTH["phone"]) == []
+        page.screenshot(path=str(shots / f"layout_{path or 'Pipeline'}_phone.png"), full_page=True)
+        page.set_viewport_size({"width": width, "height": page.evaluate(HEIGHT_JS)})
+        settled(page)
+        where = f"{path or 'Start'} at {width} px"
         found = blocking(violations(page, where), where)
-        assert found == [], "\n".join(found)
+    finally:
+        page.close()
+    assert found == [], "\n".join(found)
 
 
 def test_the_pipeline_pictures_are_drawn_with_a_size(server, sized_page, wait_for_app):
