@@ -1,8 +1,9 @@
 """A keyboard alone, in Chromium: presenting, nothing without a visible box takes the focus (on every
 page at a desktop's width: ``test_layout``, which also counts the Tabs to the content); after a page change
-the focus is in the new page; presenting, Next is a few Tabs from the top and the collapsed sidebar takes no
-focus; after Reveal the focus is on the verdict; every kind of control shows a focus ring that stands out
-from what surrounds it; the token chips are one Tab stop, the arrows move chip by chip into view."""
+the focus is in the new page; presenting, Next is a few Tabs from the top of a later slide and the collapsed
+sidebar takes no focus (of every deck's first slide: ``test_presenter_fit``'s walk); after Reveal the focus
+is on the verdict; every kind of control shows a focus ring that stands out from what surrounds it; the
+token chips are one Tab stop, the arrows move chip by chip into view."""
 
 from __future__ import annotations
 
@@ -12,21 +13,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import app_ready, settled
-from tests.e2e.test_presenter_fit import PAGES, PIPELINE, SCREEN, next_section
+from tests.e2e.focus import FOCUSED_JS, UNSEEN_JS, WHERE_JS, tab_through, tabs_to_next_from_the_top
+from tests.e2e.test_presenter_fit import PIPELINE, SCREEN, next_section
 from tests.e2e.test_presenter_keys import at_section
 
-TABS_TO_NEXT = 6  # presenting: skip link, sidebar's », the page, Previous, Next (and a spare)
-MOST_TABS_TO_CONTENT = 21  # after the skip link, before the page's content: 10 links, 10 settings, Copy link
 LEAST_RING_CONTRAST = 3.0  # WCAG 2.2's non-text contrast
 LEAST_RING_WIDTH = 2.0  # px
-
-# What the focus is on: its name, whether it is in the sidebar, whether it is Next (by its key's class).
-_FOCUSED_JS = """() => {
-  const e = document.activeElement;
-  return {name: `${e.tagName} ${(e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 40)}`,
-          sidebar: !!e.closest('[data-testid=stSidebar]'), next: !!e.closest('[class*="st-key-next_"]'),
-          body: e === document.body};
-}"""
 
 # The focus ring of the focused control: the outline of the control or of the nearest ancestor that is
 # drawn (a radio button's or a switch's input is hidden; a list's and a number box's input has no
@@ -73,55 +65,6 @@ _RING_JS = """() => {
 }"""
 
 
-# Where the focus is: in the page's content (the page itself included, where the skip link leads)?
-_WHERE_JS = """() => {
-  const f = document.activeElement, main = document.querySelector('[data-testid=stMain]');
-  return {name: `${f.tagName} ${(f.getAttribute('aria-label') || f.textContent || '').trim().slice(0, 40)}`,
-          content: !!main && main.contains(f), skip: (f.textContent || '').trim() === 'Skip to main content'};
-}"""
-
-# Every control Tab stops on that has no visible box: each one the page lets Tab reach is focused in turn
-# (the browser scrolls a focused element into view; one moved off screen stays off) and must have a box
-# of its own (for an input drawn by something else, a radio button's or a slider's, the label or the thumb
-# that draws it), be visible, not transparent, and on screen. One pass, not a Tab per stop: a page has
-# a hundred.
-UNSEEN_JS = """() => {
-  const unseen = [], stops = 'a[href], button, input, select, textarea, summary, [tabindex]';
-  for (const el of document.querySelectorAll(stops)) {
-    if (el.tabIndex < 0 || el.disabled) continue;
-    el.focus();
-    if (document.activeElement !== el) continue;  // not focusable: hidden, so no Tab stop either
-    const wrapper = el.closest('[style*="clip"]');
-    const e = wrapper ? (el.closest('label') || wrapper.parentElement) : el;
-    const r = e.getBoundingClientRect();
-    let opacity = 1;
-    for (let n = e; n; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
-    const onScreen = r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight;
-    if (!(r.width >= 2 && r.height >= 2 && getComputedStyle(e).visibility === 'visible' && opacity > 0.05
-          && onScreen)) {
-      const name = (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40);
-      unseen.push(`${el.tagName} ${name}`);
-    }
-  }
-  document.activeElement.blur();
-  return unseen;
-}"""
-
-
-def tabs_to_content(page, most: int = 60) -> tuple[int, list[str]]:
-    """Tab from the top of the page until the focus is in the page's content: how many stops came between
-    the skip link and the content, and every stop's name."""
-    names = []
-    for _ in range(most):
-        page.keyboard.press("Tab")
-        where = page.evaluate(_WHERE_JS)
-        names.append(where["name"])
-        if where["content"]:
-            break
-    assert names and names[0].endswith("Skip to main content"), names[:3]
-    return len(names) - 2, names
-
-
 def test_presenting_the_start_page_only_what_is_seen_takes_the_focus(server, projector):
     page = projector  # the other pages: with their slides, below
     page.goto(f"{server}/?present=true")
@@ -148,7 +91,7 @@ def test_after_a_page_change_the_focus_is_in_the_new_pages_content(server, page,
     page.wait_for_function("() => document.activeElement.closest('[data-testid=stMain]')", timeout=30_000)
     assert page.evaluate("() => document.activeElement.tagName") == "H1"
     page.keyboard.press("Tab")  # on into the page, not through the sidebar's links
-    assert page.evaluate(_WHERE_JS)["content"]
+    assert page.evaluate(WHERE_JS)["content"]
 
 
 @pytest.fixture
@@ -156,25 +99,6 @@ def projector(tabs):
     page = tabs.new_page(SCREEN)
     yield page
     page.close()
-
-
-def tab_through(page, stop, most: int = 200) -> list[dict]:
-    """Press Tab until ``stop(focused)`` (a dict of _FOCUSED_JS) is true, at most ``most`` times; what
-    each Tab focused."""
-    seen = []
-    for _ in range(most):
-        page.keyboard.press("Tab")
-        seen.append(page.evaluate(_FOCUSED_JS))
-        if stop(seen[-1]):
-            break
-    return seen
-
-
-def tabs_to_next_from_the_top(page) -> list[dict]:
-    seen = tab_through(page, lambda f: f["next"], most=TABS_TO_NEXT)
-    names = [f["name"] for f in seen]
-    assert seen[-1]["next"], f"Next is not within {TABS_TO_NEXT} Tabs: {names}"
-    return seen
 
 
 def ring_problems(page, kind: str) -> list[str]:
@@ -195,22 +119,22 @@ def ring_problems(page, kind: str) -> list[str]:
     return [f"{kind} ({ring['ring']}): {p}" for p in problems]
 
 
-@pytest.mark.parametrize("path", PAGES)
-def test_presenting_next_is_a_few_tabs_from_the_top_only_what_is_seen_takes_the_focus_and_no_sidebar(
-    server, projector, path
+def test_presenting_next_is_a_few_tabs_from_the_top_of_a_second_slide_and_no_tab_reaches_the_sidebar(
+    server, projector
 ):
+    """On a slide after the first, where Previous takes a Tab too (the first slide of every deck:
+    ``test_presenter_fit``'s walk)."""
     page = projector
-    page.goto(f"{server}/{path}?present=true")
+    page.goto(f"{server}/{PIPELINE}?present=true")
     at_section(page, 1)
-    tabs_to_next_from_the_top(page)  # the first slide: Previous is disabled
-    assert page.evaluate(UNSEEN_JS) == []  # after the Tabs from the top, which it would start elsewhere
     next_section(page)  # a prediction on the way is revealed first
     at_section(page, 2)
-    page.reload()  # the top of the second slide, where Previous takes a Tab too
+    page.reload()  # the top of the second slide
     at_section(page, 2)
     seen = tabs_to_next_from_the_top(page)
     seen += tab_through(page, lambda f: f["body"] or "Skip to main content" in f["name"])  # the rest
     assert not [f["name"] for f in seen if f["sidebar"]]
+    assert page.evaluate(UNSEEN_JS) == []
 
 
 def test_the_sidebar_opened_by_the_presenter_takes_the_focus_again(server, projector):
@@ -315,7 +239,7 @@ def test_the_token_chips_take_one_tab_stop_and_the_arrows_move_chip_by_chip_into
     seen = []  # a group of chips is one Tab stop (240 chips would be 240); the arrows move within it
     for _ in range(100):
         page.keyboard.press("ArrowRight")
-        seen.append(page.evaluate(_FOCUSED_JS)["name"])
+        seen.append(page.evaluate(FOCUSED_JS)["name"])
         if ", position 80," in seen[-1]:
             break
     assert [f", position {k}," in name for k, name in enumerate(seen, 1)] == [True] * 80  # chip by chip

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.axe import HEIGHT_JS, blocking, problems, violations
 from tests.e2e.conftest import app_ready, charts_drawn, settled
+from tests.e2e.focus import MOST_TABS_TO_CONTENT, UNSEEN_JS, tabs_to_content
 from tests.e2e.layout import MIN_CHART_WIDTH, VIEWPORTS, drawn_size, layout_problems, settle_layout
-from tests.e2e.test_keyboard import MOST_TABS_TO_CONTENT, UNSEEN_JS, tabs_to_content
 from tests.e2e.test_offline import offline_problems, watch_requests
 from ui.navigation import PAGES as APP_PAGES
 

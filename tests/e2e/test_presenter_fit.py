@@ -29,6 +29,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.axe import problems
 from tests.e2e.conftest import settled
+from tests.e2e.focus import UNSEEN_JS, tabs_to_next_from_the_top
 from ui.presenter import LEAST_FONT, SCREEN_HEIGHT
 
 SCREEN = {"width": 1280, "height": SCREEN_HEIGHT}
@@ -308,6 +309,8 @@ class Walk:
     shown: list[tuple[str, str]] = field(default_factory=list)  # each slide's title and words as it opened
     answers: list[tuple[int, str]] = field(default_factory=list)  # (the slide that asked, its answer)
     found: list[str] = field(default_factory=list)  # what does not fit, and axe's findings
+    tabs_to_next: list[dict] = field(default_factory=list)  # each Tab's stop, from the top to Next
+    unseen: list[str] = field(default_factory=list)  # controls Tab reaches that have no visible box
     back: str = ""  # the title ← showed from the second slide
     last: str = ""  # the last slide's title
     next_disabled: bool = False  # Next, on the last slide
@@ -348,6 +351,8 @@ def walk(server: str, tabs, deck: str, shots) -> Walk:
     specs = ChartSpecs(page)
     page.goto(f"{server}/{deck}{'&' if '?' in deck else '?'}present=true")
     expect(page.get_by_test_id("stProgress")).to_contain_text("Section 1 of", timeout=90_000)
+    settled(page, 90_000)
+    seen = Walk(tabs_to_next=tabs_to_next_from_the_top(page), unseen=page.evaluate(UNSEEN_JS))  # (it blurs)
     if deck == "Training":  # its later sections show a finished run: train one first
         page.get_by_role("button", name="Train", exact=True).click()
         expect(page.get_by_text("Validation loss")).to_be_visible(timeout=240_000)
@@ -355,7 +360,6 @@ def walk(server: str, tabs, deck: str, shots) -> Walk:
     settled(page, 90_000)
     name = re.sub(r"\W+", "_", deck.replace("?method=", "_"))
     total = int(re.match(r"Section 1 of (\d+)", section_title(page)).group(1))
-    seen = Walk()
     for _ in range(2 * total):  # a slide takes two presses at most: reveal, then move on
         title = section_title(page)
         number = re.match(r"Section (\d+)", title).group(1)
@@ -403,6 +407,14 @@ def test_arrow_right_alone_reveals_every_prediction_and_reaches_the_last_slide(s
         ("Pipeline", "Why_position", "Attention", "Long_context", "Todays", "Trained_positions")
     ):
         assert seen.answers  # these decks ask the class something
+
+
+@pytest.mark.parametrize("deck", PAGES)
+def test_next_is_a_few_tabs_from_the_top_and_only_what_is_seen_takes_the_focus(server, tabs, deck, shots):
+    """On the first slide, where Previous is disabled; the collapsed sidebar takes none of those Tabs."""
+    seen = walk(server, tabs, deck, shots)
+    assert seen.tabs_to_next[-1]["next"] and not [f for f in seen.tabs_to_next if f["sidebar"]]
+    assert seen.unseen == []
 
 
 @pytest.mark.parametrize("deck", DECKS)

@@ -50,14 +50,17 @@ from tests.core.scripts.conftest import ruff_findings, strict_json, tiktoken_cac
 from tests.ui.test_page_sentences import page_text
 from ui.state.url_keys import BOUND_KEYS
 
-PAGES = [
+PAGES = [  # every page: those that read the family, and those that only list it in the sidebar
+    "pages/Start.py",
     "pages/Pipeline.py",
     "pages/Why_position.py",
     "pages/Attention.py",
     "pages/Families.py",
     "pages/Long_context.py",
     "pages/Training.py",
+    "pages/Todays_models.py",
     "pages/Trained_positions.py",
+    "pages/Glossary.py",
 ]
 WORDS = {  # what every fake family says of itself: the fields a record must give
     "kind": "relative",
