@@ -23,6 +23,7 @@ from core.positional.partial_rope import mla_softmax_scale, rotary_dims
 from core.positional.rope import rope_inv_freq
 from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, GPT_OSS, LLAMA4, PART_HEADS, QWEN_VL
 from core.views.glossary import define
+from core.views.units import ordinal
 
 SHOWN_TOKENS, SHOWN_CHUNK = 12, 4  # the masks drawn: 12 tokens, a chunk of 4 (8,192 in the model)
 BEFORE, AFTER = (
@@ -173,7 +174,8 @@ def answer_words() -> tuple[str, str]:
     rotating, g = LLAMA4.layers - len(nope), GEMMA3
     head = DEEPSEEK_V3.passed + DEEPSEEK_V3.turned
     words = (
-        f"No. In {LLAMA4.name}, {len(nope)} of its {LLAMA4.layers} layers (every {LLAMA4.interval}th) are "
+        f"No. In {LLAMA4.name}, {len(nope)} of its {LLAMA4.layers} layers "
+        f"(every {ordinal(LLAMA4.interval)}) are "
         f"{define('NoPE')} layers and see the whole text; the other {rotating} turn with RoPE "
         f"inside their {define('chunk')}. {g.name} turns {len(gemma) - full} layers with base "
         f"{g.local_base:,.0f} and {full} with base {g.global_base:,.0f}. {QWEN_VL.name} gives an image's "

@@ -76,11 +76,13 @@ def heatmap(
     accent: str | None = None,
     description: str | None = None,
     marked: tuple[int, ...] = (),
+    legend: str = "value",
 ) -> alt.Chart | alt.LayerChart:
     """A heatmap of ``frame`` (columns x, y, value). Default: diverging, blue < 0 < red, centred on 0.
 
     ``accent``: a family's or tensor's colour (``core.views.colors``), as a bar above the plot.
     ``marked``: values of y whose rows are outlined in black (the followed token's).
+    ``legend``: the colour legend's title (what a cell's value is).
     ``description``: what a screen reader says for it (default: its axes and its values' range); the
     cells are left out of the accessibility tree, so it reads that one sentence, not a node per cell.
     """
@@ -99,7 +101,7 @@ def heatmap(
             y=alt.Y(f"{y}:O", title=y, axis=alt.Axis(labelOverlap=True, aria=False)),
             color=alt.Color(
                 "value:Q",
-                title="value",
+                title=legend,
                 scale=alt.Scale(scheme=scheme, reverse=diverging, domain=list(domain)),
                 legend=alt.Legend(aria=False),
             ),

@@ -338,8 +338,8 @@ TERMS = (
     ),
     Term(
         "temperature",
-        "a number the query is multiplied by; above 1 it sharpens the softmax, so attention stays on a few "
-        "tokens",
+        "a number the query is multiplied by; above 1 it makes the highest scores stand out more, so "
+        "attention stays on a few tokens",
         r"\btemperature\b",
         TODAY,
     ),

@@ -33,7 +33,7 @@ from core.positional.todays_views import (
 )
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.glossary import define
-from core.views.units import listing
+from core.views.units import listing, ordinal
 from ui.charts import draw
 from ui.presenter import presenting, slide_height
 from ui.server import cache
@@ -114,7 +114,7 @@ def llama4_section(part: int | None = None) -> None:
 def llama4_layers_view() -> None:
     nope = nope_layers()
     st.markdown(
-        f"{LLAMA4.name} stacks {LLAMA4.layers} layers. Every {LLAMA4.interval}th one (layers "
+        f"{LLAMA4.name} stacks {LLAMA4.layers} layers. Every {ordinal(LLAMA4.interval)} one (layers "
         f"{listing([str(k) for k in nope[:3]] + ['…', str(nope[-1])])}) adds no position at all. The others "
         f"rotate with RoPE but see only their own chunk of {LLAMA4.chunk:,} tokens; the "
         "layers without position see the whole text, so they can join tokens far apart."
@@ -132,7 +132,8 @@ def masks_view() -> None:
     for column, (title, mask) in zip(st.columns(2), masks.items(), strict=True):
         positions = torch.arange(SHOWN_TOKENS)
         frame = grid_frame(mask.float(), positions, positions, "query i", "key j")
-        said = f"{title}: query i sees key j where the value is 1; it sees {int(mask.sum())} pairs in all."
+        pairs = int(mask.sum())
+        said = f"{title}: query i may look at key j where the cell is 1; it sees {pairs} pairs in all."
         chart = cache.chart(
             heatmap,
             frame,
@@ -143,6 +144,7 @@ def masks_view() -> None:
             scheme="blues",
             domain=(0.0, 1.0),
             description=said,
+            legend="1: may look at",
         )
         draw(chart, column)
 
@@ -201,8 +203,8 @@ def gemma3_layers_view() -> None:
     st.markdown(
         f"{g.name} has {len(layers)} layers. {len(layers) - full} use {define('sliding-window attention')}, "
         f"a window of {g.window:,} tokens, and rotate with base {g.local_base:,.0f}; {full} (every "
-        f"{g.pattern}th) see the whole text and rotate with base {g.global_base:,.0f}, their positions "
-        f"divided by {g.global_factor:g}."
+        f"{ordinal(g.pattern)}) see the whole text and rotate with base {g.global_base:,.0f}, their "
+        f"positions divided by {g.global_factor:g}."
     )
     strip(layer_letters(layers), f"{g.name}'s {len(layers)} layers")
 
