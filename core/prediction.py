@@ -81,6 +81,19 @@ def shape_problem(text: str, answer: tuple[int, ...]) -> str | None:
     return f"Could not read a size between every two separators. {how}"
 
 
+def position_problem(text: str, size: int = 3) -> str | None:
+    """What could not be read in a guess of a position of ``size`` whole numbers ((t, h, w): three), with
+    an example (None when it reads, or is empty). Plain text: escape it before showing it as Markdown."""
+    read = parse_shape(text)
+    if not text.strip() or (read is not None and len(read) == size):
+        return None
+    example = "(" + ", ".join(str(k) for k in range(10, 10 + size)) + ")"
+    return (
+        f"Could not read {_quoted([text.strip()])} as {size} whole numbers. Write them in brackets, for "
+        f"example {example}."
+    )
+
+
 def number_problem(text: str) -> str | None:
     """What could not be read in a number guess, with an example (None when it reads, or is empty).
 

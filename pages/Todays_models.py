@@ -2,14 +2,21 @@
 
 import streamlit as st
 
-from core.positional.todays_models import LLAMA4
-from core.positional.todays_views import AFTER, BEFORE, answer_words, nope_layers
+from core.positional.todays_models import LLAMA4, QWEN_VL
+from core.positional.todays_views import (
+    AFTER,
+    BEFORE,
+    IMAGE_GRID,
+    answer_words,
+    last_image_token,
+    nope_layers,
+)
 from core.scripts.todays_models import todays_models_script
 from ui.answer import Answer, answer_slot, show_answer
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.predict import predict_number
+from ui.predict import predict_number, predict_position
 from ui.presenter import presenting as slides_on
 from ui.slides import Slides
 from ui.todays_models.views import (
@@ -53,11 +60,13 @@ if slides.shows(2):
     gemma3_section(slides.part)
 if slides.shows(3):
     st.subheader("3. Positions in three dimensions: Qwen2.5-VL")
+    rows, columns = IMAGE_GRID[1] // QWEN_VL.merge, IMAGE_GRID[2] // QWEN_VL.merge
     question = (
-        f"The text before an image is {len(BEFORE)} tokens, at positions 0 to {len(BEFORE) - 1}. "
-        "Which t do all the image's tokens get?"
+        f"{QWEN_VL.name} gives each token three positions (t, h, w): time, row and column. The text "
+        f"before an image is {len(BEFORE)} tokens, at 0 to {len(BEFORE) - 1} on all three; the image is "
+        f"{rows} × {columns} tokens. Which (t, h, w) does its bottom-right token get?"
     )
-    if not slides.on or predict_number("today_3", question, len(BEFORE), 0):
+    if not slides.on or predict_position("today_3", question, last_image_token(BEFORE)):
         qwen_section(BEFORE, AFTER, slides.part)
 if slides.shows(4):
     st.subheader("4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3")

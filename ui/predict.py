@@ -9,7 +9,14 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from core.prediction import example_shape, number_problem, parse_number, parse_shape, shape_problem
+from core.prediction import (
+    example_shape,
+    number_problem,
+    parse_number,
+    parse_shape,
+    position_problem,
+    shape_problem,
+)
 from core.views.markup import escape_markdown
 from core.views.units import shape_str
 
@@ -141,6 +148,25 @@ def predict_number(
             f"You predicted {read:g}; the answer is {shown}" + (" — right!" if close else ".")
         )
     elif message := number_problem(typed):
+        st.warning(f"{escape_markdown(message)} The answer is {shown}.")
+    return True
+
+
+def predict_position(key: str, question: str, answer: tuple[int, ...]) -> bool:
+    """Ask for a position of a few whole numbers ((t, h, w)) before showing it; True once revealed (then
+    says whether the guess was it, or what it could not read)."""
+    if not ask(key, question, lambda text: position_problem(text, len(answer))):
+        return False
+    if (typed := guess(key)) is None:  # passed by a link: nothing to say about a guess
+        return True
+    read, shown = parse_shape(typed), "(" + ", ".join(map(str, answer)) + ")"
+    if not typed.strip():
+        st.info(f"{NO_GUESS} The answer is {shown}.")
+    elif read == answer:
+        st.success(f"Right: {shown}.")
+    elif read is not None and len(read) == len(answer):
+        st.warning(f"You predicted ({', '.join(map(str, read))}); the answer is {shown}.")
+    elif message := position_problem(typed, len(answer)):
         st.warning(f"{escape_markdown(message)} The answer is {shown}.")
     return True
 

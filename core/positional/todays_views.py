@@ -125,6 +125,13 @@ def vl_tokens(before: list[str], after: list[str], video: bool = True) -> pd.Dat
     return pd.DataFrame({"token": [*labels, *after], "t": t.tolist(), "h": h.tolist(), "w": w.tolist()})
 
 
+def last_image_token(before: list[str]) -> tuple[int, int, int]:
+    """The (t, h, w) of the image's last token (its bottom-right one) after the text ``before``."""
+    tokens = vl_tokens(before, AFTER[:1], video=False)
+    last = tokens[tokens["token"].str.startswith("image")].iloc[-1]
+    return int(last["t"]), int(last["h"]), int(last["w"])
+
+
 def pair_axes_frame() -> pd.DataFrame:
     """The axis each rotation pair follows, in Qwen2.5-VL (blocks) and Qwen3-VL (taking turns)."""
     blocks = pair_axes(QWEN_VL.section)

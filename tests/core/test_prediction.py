@@ -1,6 +1,13 @@
 import pytest
 
-from core.prediction import example_shape, number_problem, parse_number, parse_shape, shape_problem
+from core.prediction import (
+    example_shape,
+    number_problem,
+    parse_number,
+    parse_shape,
+    position_problem,
+    shape_problem,
+)
 
 
 @pytest.mark.parametrize(
@@ -100,3 +107,15 @@ def test_a_number_names_what_it_could_not_read():
         "Could not read “about one” as a number. Write it in digits, for example 0.5 or −0.25."
     )
     assert number_problem("nan").startswith("Could not read “nan”")
+
+
+@pytest.mark.parametrize("text", ["(3, 4, 5)", "3, 4, 5", "3 4 5", "[3,4,5]", "", "  "])
+def test_a_position_of_three_whole_numbers_reads(text):
+    assert position_problem(text) is None
+
+
+@pytest.mark.parametrize("text", ["3 4", "(3, 4, 5, 6)", "t=3", "three"])
+def test_a_position_it_cannot_read_is_quoted_with_an_example(text):
+    assert position_problem(text) == (
+        f"Could not read “{text}” as 3 whole numbers. Write them in brackets, for example (10, 11, 12)."
+    )

@@ -11,6 +11,7 @@ from core.positional.todays_views import (
     gemma3_layers,
     gemma3_wavelengths,
     heads_frame,
+    last_image_token,
     nope_layers,
     pair_axes_frame,
     row_below_turns,
@@ -55,6 +56,11 @@ def test_an_images_tokens_share_t_and_count_rows_and_columns_from_where_it_start
     assert len(image) == 6 and set(image["t"]) == {3}  # 4 × 6 patches merged 2 × 2: 2 × 3 tokens at t = 3
     assert list(image["h"]) == [3, 3, 3, 4, 4, 4] and list(image["w"]) == [3, 4, 5, 3, 4, 5]
     assert tokens.iloc[-1][["t", "h", "w"]].tolist() == [6, 6, 6]  # 3 + max(4, 6) / 2
+
+
+def test_the_bottom_right_token_of_an_image_after_three_words_is_at_3_4_5():
+    assert last_image_token(["a", "b", "c"]) == (3, 4, 5)  # t = 3, row 1 → h = 3 + 1, column 2 → w = 3 + 2
+    assert last_image_token(["a"]) == (1, 2, 3)
 
 
 def test_a_videos_frames_are_tokens_per_second_times_seconds_apart_and_the_text_goes_on_after_it():

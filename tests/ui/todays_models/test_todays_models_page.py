@@ -66,3 +66,18 @@ def test_presenting_asks_before_it_shows(open_page):
     at.button(key="reveal_today_1").click().run()
     assert "You predicted 12; the answer is 12 layers — right!" in [s.value for s in at.success]
     assert strips(at) == ["Llama 4 Scout's 48 layers: R = rotates (RoPE) · N = no position (NoPE)"]
+
+
+def test_presenting_the_image_asks_for_a_tokens_t_h_w_and_reads_a_guess(open_page):
+    at = open_page(PAGE, present="true", slide="3")
+    question = at.text_input[0]
+    assert question.label.endswith("Which (t, h, w) does its bottom-right token get?")
+    assert "0 to 2 on all three; the image is 2 × 3 tokens" in question.label
+    assert not [t for t in at.table if "token" in t.value.columns]  # the table waits for Reveal
+    question.set_value("3 4").run()
+    assert "Could not read “3 4” as 3 whole numbers" in at.warning[0].value
+    at.text_input[0].set_value("(3, 4, 6)").run()
+    assert not at.warning
+    at.button(key="reveal_today_3").click().run()
+    assert "You predicted (3, 4, 6); the answer is (3, 4, 5)." in [w.value for w in at.warning]
+    assert [t for t in at.table if "(t, h, w)" in t.value.columns]  # the image's tokens, a row a line
