@@ -11,6 +11,7 @@ import torch
 
 from core.positional.layer_plans import (
     FULL,
+    WINDOW,
     LayerPlan,
     gemma3_plan,
     layer_inv_freq,
@@ -87,15 +88,44 @@ class Wavelengths:
     turning_in_window: dict[str, int]  # by layer kind: the pairs that turn once within the window
 
 
-def gemma3_wavelengths() -> Wavelengths:
+def gemma3_kinds() -> dict[str, LayerPlan]:
+    """Gemma 3's two kinds of layer, by the name the page gives them: its first sliding and full ones."""
     layers = gemma3_layers()
-    kinds = {"sliding layer": layers[0], "full layer": next(p for p in layers if p.sees == FULL)}
+    return {"sliding layer": layers[0], "full layer": next(p for p in layers if p.sees == FULL)}
+
+
+def gemma3_wavelengths() -> Wavelengths:
+    kinds = gemma3_kinds()
     frames, turning = [], {}
     for name, plan in kinds.items():
         wavelength = (2 * math.pi / layer_inv_freq(plan, GEMMA3.head_dim).double()).numpy()
         frames.append(pd.DataFrame({"pair": range(len(wavelength)), "wavelength": wavelength, "layer": name}))
         turning[name] = int((wavelength <= GEMMA3.window).sum())
     return Wavelengths(pd.concat(frames, ignore_index=True), turning)
+
+
+@dataclass(frozen=True)
+class WindowScores:
+    """A vector's score with itself r tokens back, on a sliding and on a full layer of Gemma 3."""
+
+    frame: pd.DataFrame  # distance, score, layer: the sliding layer's rows stop at its window
+    at_edge: dict[str, float]  # by layer kind: the score at the window's last distance (window − 1)
+    past: float  # the full layer's score at the chart's last distance, which a sliding layer never sees
+
+
+def window_scores(longest: int = 2 * GEMMA3.window) -> WindowScores:
+    """The score of the all-ones head with itself r tokens back, r = 0 … ``longest`` − 1, over the same
+    score at r = 0: RoPE turns each pair of q and k by r·θᵢ apart, so q·k / q·q is the mean of cos(r·θᵢ)
+    over the pairs (1 at r = 0). A sliding layer sees no key past its window: its curve stops there."""
+    r = torch.arange(longest, dtype=torch.float64)
+    frames, at_edge, past = [], {}, 0.0
+    for name, plan in gemma3_kinds().items():
+        score = torch.cos(r[:, None] * layer_inv_freq(plan, GEMMA3.head_dim).double()).mean(-1)  # [R]
+        seen = int(min(plan.span, longest)) if plan.sees == WINDOW else longest
+        frames.append(pd.DataFrame({"distance": r[:seen].long(), "score": score[:seen], "layer": name}))
+        at_edge[name] = float(score[GEMMA3.window - 1])
+        past = float(score[-1]) if plan.sees == FULL else past
+    return WindowScores(pd.concat(frames, ignore_index=True), at_edge, past)
 
 
 # An example of text and an image: the text before it, the image's patches (frames, rows, columns before

@@ -53,7 +53,16 @@ turning = {}
 for name, base, stretch in (("sliding layer", local_base, 1.0), ("full layer", global_base, global_factor)):
     wavelength = 2 * math.pi * stretch / rope_inv_freq(gemma3["head_dim"], base).double()  # [64]
     turning[name] = int((wavelength <= gemma3["window"]).sum())
-print("pairs that turn once inside the window:", turning)"""
+print("pairs that turn once inside the window:", turning)
+# A vector's score with itself r back over its score at 0: the mean of cos(r·θᵢ); a sliding layer stops
+# at its window
+r, edge = torch.arange(2 * gemma3["window"], dtype=torch.float64), {}
+for name, base, stretch in (("sliding layer", local_base, 1.0), ("full layer", global_base, global_factor)):
+    score = torch.cos(r[:, None] * (rope_inv_freq(gemma3["head_dim"], base) / stretch).double()).mean(-1)
+    edge[name] = float(score[gemma3["window"] - 1])
+past = float(score[-1])  # the full layer's, at the last distance
+print(f"score at distance {gemma3['window'] - 1}, the window's last:", edge)
+print(f"the full layer's at {len(r) - 1}, past the window:", past)"""
 
 QWEN_CODE = f"""before, middle = {BEFORE}, {MIDDLE}  # a word a token
 after = {AFTER}
@@ -77,6 +86,7 @@ print(json.dumps({
     "temperature": factor.tolist(),
     "gemma3_full": sum(full),
     "turning_in_window": turning,
+    "window_scores": {"at_edge": edge, "past": past},
     "positions": [t, h, w],
     "pairs_per_axis": [blocks.bincount().tolist(), turns.bincount().tolist()],
     "turned": turned,

@@ -30,6 +30,7 @@ from core.positional.todays_views import (
     small_masks,
     temperature_frame,
     vl_tokens,
+    window_scores,
 )
 from core.views.charts import grid_frame, heatmap, line_chart
 from core.views.glossary import define
@@ -168,18 +169,52 @@ def temperature_view() -> None:
 
 
 TWO_PARTS = ["", "what it shows"]  # presenting: a section's words, then its picture
-GEMMA3_PARTS = [*TWO_PARTS, "gpt-oss"]
+GEMMA3_PARTS = [*TWO_PARTS, "the score past the window", "gpt-oss"]
 
 
 def gemma3_section(part: int | None = None) -> None:
-    """Gemma 3's sliding and full layers, each pair's wavelength on both against the window, and
-    gpt-oss's layers and sink (presenting: ``GEMMA3_PARTS[part]``)."""
+    """Gemma 3's sliding and full layers, each pair's wavelength on both against the window, a score
+    against distance on both, and gpt-oss's layers and sink (presenting: ``GEMMA3_PARTS[part]``)."""
     if part in (None, 0):
         gemma3_layers_view()
     if part in (None, 1):
         wavelengths_view()
     if part in (None, 2):
+        window_scores_view()
+    if part in (None, 3):
         gpt_oss_view()
+
+
+def window_scores_view() -> None:
+    scores, last = window_scores(), 2 * GEMMA3.window - 1
+    edge = GEMMA3.window - 1
+    title = "Score of a vector with itself, by distance back"
+    finding = (
+        f"At distance {edge:,}, the farthest a sliding layer sees, a vector keeps "
+        f"{scores.at_edge['sliding layer']:.2f} of its score on a sliding layer and "
+        f"{scores.at_edge['full layer']:.2f} on a full one. Past the window a sliding layer sees no key at "
+        f"all, whatever its pairs would give; a full layer still scores {scores.past:.2f} at {last:,}."
+    )
+    if not presenting():  # a slide keeps the chart and its finding
+        st.markdown(
+            f"RoPE makes a query's {define('score')} with the same vector fall and wobble with the distance "
+            "between them. Here that score, as a share of its value at distance 0, on both kinds of layer."
+        )
+    chart = cache.chart(
+        line_chart,
+        scores.frame,
+        "distance",
+        "score",
+        title,
+        color="layer",
+        rule_at=float(GEMMA3.window),
+        rule_label=f"the window: {GEMMA3.window:,}",
+        height=slide_height(330, 300),
+        y_format=".3f",
+        description=f"{title}: {finding}",
+    )
+    draw(chart)
+    st.markdown(finding)
 
 
 def gpt_oss_view() -> None:

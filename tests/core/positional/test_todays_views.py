@@ -4,7 +4,9 @@ models' settings: which layers, how many pairs, which positions, how many number
 import math
 
 import pytest
+import torch
 
+from core.positional.rope import apply_rotary
 from core.positional.todays_views import (
     answer_words,
     deepseek_scale,
@@ -18,6 +20,7 @@ from core.positional.todays_views import (
     small_masks,
     temperature_frame,
     vl_tokens,
+    window_scores,
 )
 
 
@@ -101,3 +104,20 @@ def test_the_answer_says_twelve_of_48_and_each_models_number():
         "64 of the 192",
     ):
         assert said in words
+
+
+def test_a_sliding_layers_scores_stop_at_its_window_and_equal_the_turned_vectors():
+    scores = window_scores()
+    by_layer = {name: rows.set_index("distance")["score"] for name, rows in scores.frame.groupby("layer")}
+    assert by_layer["sliding layer"].index.max() == 1023 and by_layer["full layer"].index.max() == 2047
+    assert by_layer["sliding layer"][0] == by_layer["full layer"][0] == 1.0
+    # The all-ones head of 128 turned by HF's rotation to r and to 0, its q·k over q·q: the full layer's
+    # base 1,000,000 with positions divided by 8, the sliding layer's base 10,000. The page's frequencies
+    # are float32, as transformers' (test_layer_plans), these float64: up to r = 1,023 they part by < 1e-6.
+    ones = torch.ones(2, 128, dtype=torch.float64)
+    for name, base, factor in (("sliding layer", 10_000.0, 1.0), ("full layer", 1_000_000.0, 8.0)):
+        for r in (1, 100, 1023):
+            q, k = apply_rotary(ones, torch.tensor([r / factor, 0.0], dtype=torch.float64), base, False)
+            assert by_layer[name][r] == pytest.approx(float(q @ k) / 128, abs=1e-6)
+    assert scores.at_edge == {name: by_layer[name][1023] for name in by_layer}
+    assert scores.past == by_layer["full layer"][2047]

@@ -16,6 +16,7 @@ from core.positional.todays_views import (
     small_masks,
     temperature_frame,
     vl_tokens,
+    window_scores,
 )
 from core.scripts.todays_models import todays_models_script
 
@@ -30,6 +31,8 @@ def test_the_script_prints_the_pages_numbers(tmp_path, run):
     assert result["temperature"] == pytest.approx([shown[p] for p in (0, 8190, 8191, 70000)], abs=1e-7)
     assert result["gemma3_full"] == sum(p.sees == "full" for p in gemma3_layers())
     assert result["turning_in_window"] == gemma3_wavelengths().turning_in_window
+    scores = window_scores()
+    assert result["window_scores"] == {"at_edge": scores.at_edge, "past": scores.past}
     tokens = vl_tokens(BEFORE, AFTER)
     assert result["positions"] == [tokens[k].tolist() for k in ("t", "h", "w")]
     assert result["turned"] == dict(
