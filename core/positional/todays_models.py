@@ -38,6 +38,17 @@ class Gemma3:
 
 
 @dataclass(frozen=True)
+class Gemma2:
+    name: str = "Gemma 2 9B"
+    layers: int = 42  # num_hidden_layers
+    pattern: int = 2  # layer_types as Gemma2Config sets them: every 2nd layer is full
+    window: int = 4096  # sliding_window
+    base: float = 10_000.0  # rope_theta, on every layer
+    cap: float = 50.0  # attn_logit_softcapping
+    source: str = "google/gemma-2-9b config.json; layer_types as Gemma2Config sets them"
+
+
+@dataclass(frozen=True)
 class GptOss:
     name: str = "gpt-oss-20b"
     layers: int = 24  # num_hidden_layers
@@ -92,4 +103,5 @@ class DeepSeekV3:
     source: str = "deepseek-ai/DeepSeek-V3 config.json"
 
 
-LLAMA4, GEMMA3, GPT_OSS, QWEN_VL, DEEPSEEK_V3 = Llama4(), Gemma3(), GptOss(), QwenVL(), DeepSeekV3()
+LLAMA4, GEMMA3, GEMMA2, GPT_OSS = Llama4(), Gemma3(), Gemma2(), GptOss()
+QWEN_VL, DEEPSEEK_V3 = QwenVL(), DeepSeekV3()

@@ -22,7 +22,7 @@ from core.positional.layer_plans import (
 from core.positional.mrope import Segment, mrope_angles, mrope_positions, pair_axes
 from core.positional.partial_rope import mla_softmax_scale, rotary_dims
 from core.positional.rope import rope_inv_freq
-from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, GPT_OSS, LLAMA4, PART_HEADS, QWEN_VL
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GPT_OSS, LLAMA4, PART_HEADS, QWEN_VL
 from core.views.glossary import define
 from core.views.units import ordinal
 
@@ -86,6 +86,12 @@ class Wavelengths:
 
     frame: pd.DataFrame  # pair, wavelength, layer
     turning_in_window: dict[str, int]  # by layer kind: the pairs that turn once within the window
+
+
+def gemma2_layers() -> list[LayerPlan]:
+    """Gemma 2 9B's layers: Gemma 3's rule with every 2nd layer full, one base on all of them."""
+    g = GEMMA2
+    return gemma3_plan(g.layers, g.pattern, g.window, g.base, g.base)
 
 
 def gemma3_kinds() -> dict[str, LayerPlan]:

@@ -7,7 +7,7 @@ from core.positional.layer_plans import chunked_mask, gemma3_is_full, llama4_rot
 from core.positional.mrope import Segment, _grid_positions, mrope_positions, pair_axes
 from core.positional.partial_rope import mla_softmax_scale, rotary_dims
 from core.positional.rope import _check_dim, rope_inv_freq
-from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, LLAMA4, PART_HEADS, QWEN_VL
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, LLAMA4, PART_HEADS, QWEN_VL
 from core.positional.todays_views import (
     AFTER,
     BEFORE,
@@ -30,6 +30,7 @@ floor_scale, attn_scale = {LLAMA4.floor_scale}, {LLAMA4.attn_scale}  # Llama 4's
 gemma3 = {{"layers": {GEMMA3.layers}, "pattern": {GEMMA3.pattern}, "window": {GEMMA3.window}}}
 gemma3["head_dim"] = {GEMMA3.head_dim}
 local_base, global_base, global_factor = {GEMMA3.local_base}, {GEMMA3.global_base}, {GEMMA3.global_factor}
+gemma2 = {{"layers": {GEMMA2.layers}, "pattern": {GEMMA2.pattern}, "cap": {GEMMA2.cap}}}  # Gemma 2 9B
 mrope_section, interleaved_section = {QWEN_VL.section}, {QWEN_VL.interleaved_section}  # Qwen2.5-VL, Qwen3-VL
 merge, tokens_per_second = {QWEN_VL.merge}, {QWEN_VL.tokens_per_second}
 # a head's numbers, and the fraction of them that turns
@@ -62,7 +63,10 @@ for name, base, stretch in (("sliding layer", local_base, 1.0), ("full layer", g
     edge[name] = float(score[gemma3["window"] - 1])
 past = float(score[-1])  # the full layer's, at the last distance
 print(f"score at distance {gemma3['window'] - 1}, the window's last:", edge)
-print(f"the full layer's at {len(r) - 1}, past the window:", past)"""
+print(f"the full layer's at {len(r) - 1}, past the window:", past)
+gemma2_full = sum(gemma3_is_full(gemma2["layers"], gemma2["pattern"]))
+capped = gemma2["cap"] * math.tanh(100 / gemma2["cap"])  # soft-capping: cap · tanh(s / cap)
+print(f"Gemma 2 9B: {gemma2_full} full layers of {gemma2['layers']}; a score of 100 becomes {capped:.4f}")"""
 
 QWEN_CODE = f"""before, middle = {BEFORE}, {MIDDLE}  # a word a token
 after = {AFTER}
@@ -87,6 +91,7 @@ print(json.dumps({
     "gemma3_full": sum(full),
     "turning_in_window": turning,
     "window_scores": {"at_edge": edge, "past": past},
+    "gemma2": {"full": gemma2_full, "capped": capped},
     "positions": [t, h, w],
     "pairs_per_axis": [blocks.bincount().tolist(), turns.bincount().tolist()],
     "turned": turned,

@@ -368,6 +368,13 @@ TERMS = (
         TODAY,
     ),
     Term(
+        "soft-capping",
+        "squeezing each attention score s into (−cap, cap) as cap · tanh(s / cap) before scores become "
+        "weights: small scores stay almost as they were, and none passes the cap",
+        r"\bsoft-cap(?:s|ping|ped)?\b",
+        TODAY,
+    ),
+    Term(
         "sink",
         "gpt-oss's learned score per head for no token, in each row's softmax: the row's weights sum to "
         "less than 1",

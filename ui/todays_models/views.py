@@ -11,8 +11,9 @@ import streamlit as st
 import torch
 
 from core.attention.sinks import sink_softmax
+from core.attention.soft_cap import soft_cap
 from core.positional.layer_plans import CHUNK, FULL, LayerPlan
-from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, GPT_OSS, LLAMA4, QWEN_VL
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GPT_OSS, LLAMA4, QWEN_VL
 from core.positional.todays_views import (
     IMAGE_GRID,
     SHOWN_CHUNK,
@@ -197,7 +198,7 @@ def window_scores_view() -> None:
     )
     if not presenting():  # a slide keeps the chart and its finding
         st.markdown(
-            f"RoPE makes a query's {define('score')} with the same vector fall and wobble with the distance "
+            "RoPE makes a query's score with the same vector fall and wobble with the distance "
             "between them. Here that score, as a share of its value at distance 0, on both kinds of layer."
         )
     chart = cache.chart(
@@ -242,6 +243,12 @@ def gemma3_layers_view() -> None:
         f"positions divided by {g.global_factor:g}."
     )
     strip(layer_letters(layers), f"{g.name}'s {len(layers)} layers")
+    g2, capped = GEMMA2, float(soft_cap(torch.tensor(100.0, dtype=torch.float64), GEMMA2.cap))
+    st.markdown(
+        f"{g2.name}, the generation before, alternates: its odd layers slide a window of {g2.window:,} "
+        f"tokens, its even ones see the whole text, all with base {g2.base:,.0f}. It also limits every "
+        f"{define('score')} by {define('soft-capping')} at {g2.cap:g}: a score of 100 becomes {capped:.1f}."
+    )
 
 
 def wavelengths_view() -> None:

@@ -16,10 +16,11 @@ from core.positional.layer_plans import (
     llama4_plan,
     nope_temperature,
 )
-from core.positional.todays_views import gpt_oss_layers
+from core.positional.todays_models import GEMMA2
+from core.positional.todays_views import gemma2_layers, gpt_oss_layers
 
 transformers = pytest.importorskip("transformers")
-from transformers import Gemma3TextConfig, GptOssConfig, Llama4TextConfig  # noqa: E402
+from transformers import Gemma2Config, Gemma3TextConfig, GptOssConfig, Llama4TextConfig  # noqa: E402
 from transformers import masking_utils as masks  # noqa: E402
 from transformers.models.gemma3.modeling_gemma3 import Gemma3RotaryEmbedding  # noqa: E402
 from transformers.models.llama4 import modeling_llama4  # noqa: E402
@@ -129,6 +130,17 @@ def test_gemma3s_frequencies_per_layer_type_are_transformers(factor):
     assert torch.equal(layer_inv_freq(local, 128), rotary.sliding_attention_inv_freq)
     assert torch.allclose(layer_inv_freq(full, 128), rotary.full_attention_inv_freq, rtol=1e-7, atol=0)
     assert layer_inv_freq(full, 128)[0] == pytest.approx(1 / factor)  # pair 0 turns 1/factor rad a position
+
+
+def test_gemma2_alternates_a_window_and_the_whole_text_with_one_base_as_transformers():
+    config = Gemma2Config(num_hidden_layers=42, sliding_window=4096)  # Gemma 2 9B's config.json
+    kinds = {"sliding_attention": WINDOW, "full_attention": FULL}
+    layers = gemma2_layers()
+    assert [p.sees for p in layers] == [kinds[t] for t in config.layer_types]
+    assert [i + 1 for i, p in enumerate(layers) if p.sees == FULL] == list(range(2, 43, 2))
+    assert {p.span for p in layers if p.sees == WINDOW} == {config.sliding_window}
+    assert {(p.base, p.factor) for p in layers} == {(config.rope_parameters["rope_theta"], 1.0)}
+    assert config.attn_logit_softcapping == GEMMA2.cap
 
 
 def test_gpt_oss_alternates_a_window_and_the_whole_text_as_transformers():

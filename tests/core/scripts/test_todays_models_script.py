@@ -2,13 +2,17 @@
 numbers, each as the page's core computes it."""
 
 import pytest
+import torch
 
+from core.attention.soft_cap import soft_cap
+from core.positional.todays_models import GEMMA2
 from core.positional.todays_views import (
     AFTER,
     BEFORE,
     SHOWN_CHUNK,
     SHOWN_TOKENS,
     deepseek_scale,
+    gemma2_layers,
     gemma3_layers,
     gemma3_wavelengths,
     heads_frame,
@@ -33,6 +37,8 @@ def test_the_script_prints_the_pages_numbers(tmp_path, run):
     assert result["turning_in_window"] == gemma3_wavelengths().turning_in_window
     scores = window_scores()
     assert result["window_scores"] == {"at_edge": scores.at_edge, "past": scores.past}
+    capped = float(soft_cap(torch.tensor(100.0, dtype=torch.float64), GEMMA2.cap))
+    assert result["gemma2"] == {"full": sum(p.sees == "full" for p in gemma2_layers()), "capped": capped}
     tokens = vl_tokens(BEFORE, AFTER)
     assert result["positions"] == [tokens[k].tolist() for k in ("t", "h", "w")]
     assert result["turned"] == dict(

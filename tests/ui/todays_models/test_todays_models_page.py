@@ -26,7 +26,7 @@ def test_the_page_answers_its_question_then_shows_four_sections(open_page):
     assert answer_words()[0].split(" (")[0] in page_text(at)
     assert [s.value for s in at.subheader] == [
         "1. Layers without position: Llama 4 Scout",
-        "2. A base per layer type: Gemma 3, gpt-oss",
+        "2. A base per layer type: Gemma 3, Gemma 2, gpt-oss",
         "3. Positions in three dimensions: Qwen2.5-VL",
         "4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3",
     ]
