@@ -16,6 +16,7 @@ class Llama4:
     interval: int = 4  # no_rope_layer_interval: every 4th layer has no position
     chunk: int = 8192  # attention_chunk_size
     base: float = 500_000.0  # rope_theta
+    head_dim: int = 128  # after RoPE, use_qk_norm scales each query and key to length √head_dim
     floor_scale: int = 8192
     attn_scale: float = 0.1
     source: str = (

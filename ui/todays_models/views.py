@@ -167,6 +167,12 @@ def temperature_view() -> None:
     )
     draw(cache.chart(line_chart, frame, "position", "query factor", title, height=240, description=said))
     st.caption(f"At position {int(end['position']):,} the factor is {end['query factor']:.4f}.")
+    if not presenting():  # a slide keeps the chart and its number
+        st.markdown(
+            f"Its layers with RoPE do the opposite: after turning each query and key (neighbouring numbers "
+            f"as pairs, as the RoPE paper), they scale every one to the same length, √{LLAMA4.head_dim} = "
+            f"{LLAMA4.head_dim**0.5:.2f}, so only their directions count when attention compares them."
+        )
 
 
 TWO_PARTS = ["", "what it shows"]  # presenting: a section's words, then its picture
