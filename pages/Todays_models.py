@@ -21,6 +21,7 @@ from ui.presenter import presenting as slides_on
 from ui.slides import Slides
 from ui.todays_models.views import (
     GEMMA3_PARTS,
+    HEADS_PARTS,
     LLAMA4_PARTS,
     TWO_PARTS,
     gemma3_section,
@@ -47,7 +48,7 @@ slides = Slides(
         ("Layers without position", LLAMA4_PARTS),
         ("A base per layer type", GEMMA3_PARTS),
         ("Positions in three dimensions", TWO_PARTS),
-        ("Part of each head turned", TWO_PARTS),
+        ("Part of each head turned", HEADS_PARTS),
     ],
 )
 if slides.shows(1):

@@ -20,7 +20,7 @@ from core.positional.layer_plans import (
     nope_temperature,
 )
 from core.positional.mrope import Segment, mrope_angles, mrope_positions, pair_axes
-from core.positional.partial_rope import mla_softmax_scale, rotary_dims
+from core.positional.partial_rope import decoupled_rope, mla_softmax_scale, partial_rotary, rotary_dims
 from core.positional.rope import rope_inv_freq
 from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GPT_OSS, LLAMA4, PART_HEADS, QWEN_VL
 from core.views.glossary import define
@@ -189,6 +189,40 @@ def row_below_turns() -> torch.Tensor:
     )
     columns = IMAGE_GRID[2] // QWEN_VL.merge
     return angles[columns] - angles[0]  # (row 1, column 0) against (row 0, column 0)
+
+
+@dataclass(frozen=True)
+class KeptScores:
+    """A vector's score with itself by distance, for heads that turn all, a quarter or a third of it."""
+
+    frame: pd.DataFrame  # distance, score, head
+    lowest: dict[str, float]  # by head: the lowest score over the distances
+
+
+def kept_scores(longest: int = 512, base: float = 10_000.0) -> KeptScores:
+    """The all-ones head's score with itself r tokens back over its score at 0, r = 0 … ``longest`` − 1:
+    a head of 96 that turns all its numbers, GPT-NeoX's that turns 24 of 96 and DeepSeek-V3's that turns
+    64 of 192 (``decoupled_rope``). The numbers that pass through keep their share at every distance."""
+    r, neox = torch.arange(longest), PART_HEADS[0]
+    turns = {
+        f"all {neox.head_dim} turn (RoPE)": (neox.head_dim, lambda x, p: partial_rotary(x, p, 1.0, base)),
+        f"{neox.name}: {rotary_dims(neox.head_dim, neox.fraction)} of {neox.head_dim} turn": (
+            neox.head_dim,
+            lambda x, p: partial_rotary(x, p, neox.fraction, base),
+        ),
+        f"{DEEPSEEK_V3.name}: {DEEPSEEK_V3.turned} of {DEEPSEEK_V3.passed + DEEPSEEK_V3.turned} turn": (
+            DEEPSEEK_V3.passed + DEEPSEEK_V3.turned,
+            lambda x, p: decoupled_rope(x, p, DEEPSEEK_V3.passed, base),
+        ),
+    }
+    frames, lowest = [], {}
+    for name, (head, turn) in turns.items():
+        q = turn(torch.ones(longest, head, dtype=torch.float64), r)  # [R, head] at r
+        k = turn(torch.ones(1, head, dtype=torch.float64), torch.zeros(1, dtype=torch.long))[0]  # at 0
+        score = q @ k / head  # [R]; 1 at r = 0
+        frames.append(pd.DataFrame({"distance": r, "score": score, "head": name}))
+        lowest[name] = float(score.min())
+    return KeptScores(pd.concat(frames, ignore_index=True), lowest)
 
 
 def heads_frame() -> pd.DataFrame:

@@ -50,20 +50,14 @@ print("temperature at", positions.tolist(), "->", [round(f, 4) for f in factor.t
 
 GEMMA3_CODE = """full = gemma3_is_full(gemma3["layers"], gemma3["pattern"])
 print(f"Gemma 3 27B: {sum(full)} full layers, {len(full) - sum(full)} sliding")
-turning = {}
+turning, edge, r = {}, {}, torch.arange(2 * gemma3["window"], dtype=torch.float64)
 for name, base, stretch in (("sliding layer", local_base, 1.0), ("full layer", global_base, global_factor)):
-    wavelength = 2 * math.pi * stretch / rope_inv_freq(gemma3["head_dim"], base).double()  # [64]
-    turning[name] = int((wavelength <= gemma3["window"]).sum())
-print("pairs that turn once inside the window:", turning)
-# A vector's score with itself r back over its score at 0: the mean of cos(r·θᵢ); a sliding layer stops
-# at its window
-r, edge = torch.arange(2 * gemma3["window"], dtype=torch.float64), {}
-for name, base, stretch in (("sliding layer", local_base, 1.0), ("full layer", global_base, global_factor)):
-    score = torch.cos(r[:, None] * (rope_inv_freq(gemma3["head_dim"], base) / stretch).double()).mean(-1)
-    edge[name] = float(score[gemma3["window"] - 1])
+    theta = (rope_inv_freq(gemma3["head_dim"], base) / stretch).double()  # [64]
+    turning[name] = int((2 * math.pi / theta <= gemma3["window"]).sum())
+    score = torch.cos(r[:, None] * theta).mean(-1)  # a vector with itself r back, over r = 0: mean cos(r·θᵢ)
+    edge[name] = float(score[gemma3["window"] - 1])  # a sliding layer sees no farther
 past = float(score[-1])  # the full layer's, at the last distance
-print(f"score at distance {gemma3['window'] - 1}, the window's last:", edge)
-print(f"the full layer's at {len(r) - 1}, past the window:", past)
+print("pairs turning inside the window:", turning, "; last distance it sees:", edge, "; full, past it:", past)
 gemma2_full = sum(gemma3_is_full(gemma2["layers"], gemma2["pattern"]))
 capped = gemma2["cap"] * math.tanh(100 / gemma2["cap"])  # soft-capping: cap · tanh(s / cap)
 print(f"Gemma 2 9B: {gemma2_full} full layers of {gemma2['layers']}; a score of 100 becomes {capped:.4f}")"""
@@ -80,7 +74,13 @@ print("pairs on t, h, w:", blocks.bincount().tolist(), "(2.5-VL),", turns.bincou
 HEADS_CODE = """turned = {name: rotary_dims(head, fraction) for name, (head, fraction) in partial.items()}
 turned["DeepSeek-V3"] = deepseek["turned"]
 print("numbers of a head that turn:", turned)
+# A vector's score with itself r back, over r = 0: (size − n + Σ 2·cos(r·θᵢ)) / size, n of size turned
+r, (neox, fraction) = torch.arange(512, dtype=torch.float64), partial["GPT-NeoX-20B"]
 head = deepseek["passed"] + deepseek["turned"]
+sizes = ((neox, neox), (neox, rotary_dims(neox, fraction)), (head, deepseek["turned"]))  # (size, n)
+cosines = [torch.cos(r[:, None] * rope_inv_freq(n, 10_000.0, torch.float64)).sum(-1) for _, n in sizes]
+lowest = [float(((size - n + 2 * c) / size).min()) for (size, n), c in zip(sizes, cosines, strict=True)]
+print("lowest score with itself (all, GPT-NeoX's quarter, DeepSeek-V3's third turned):", lowest)
 scale = mla_softmax_scale(head, deepseek["factor"], 1.0)
 print(f"DeepSeek-V3's softmax scale: {scale:.4f} instead of 1/√{head} = {head**-0.5:.4f}")
 
@@ -95,6 +95,7 @@ print(json.dumps({
     "positions": [t, h, w],
     "pairs_per_axis": [blocks.bincount().tolist(), turns.bincount().tolist()],
     "turned": turned,
+    "kept_lowest": lowest,
     "deepseek_scale": scale,
 }))"""
 

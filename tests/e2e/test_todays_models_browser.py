@@ -29,4 +29,4 @@ def test_every_strip_and_chart_is_drawn_with_a_size(server, sized_page, wait_for
     for s in strips:
         assert s["narrowest"] >= 20 and s["lowest"] >= 20 and s["smallest"] >= 16, s
         assert s["right"] <= s["edge"] + 1, s  # wrapped inside its box, nothing past the right edge
-    assert_drawn(page, 5, MIN_CHART_WIDTH[size], 150)  # two masks, the temperature, wavelengths, scores
+    assert_drawn(page, 6, MIN_CHART_WIDTH[size], 150)  # two masks, temperature, wavelengths, two scores

@@ -24,6 +24,7 @@ from core.positional.todays_views import (
     gemma3_wavelengths,
     gpt_oss_layers,
     heads_frame,
+    kept_scores,
     llama4_layers,
     nope_layers,
     pair_axes_frame,
@@ -351,7 +352,8 @@ def axes_view() -> None:
 
 
 def heads_section(part: int | None = None) -> None:
-    """How many of a head's numbers turn, per model; DeepSeek-V3's shared key and its softmax scale."""
+    """How many of a head's numbers turn, per model; DeepSeek-V3's shared key and its softmax scale; what a
+    score keeps of position when part of a head turns (presenting: ``HEADS_PARTS[part]``)."""
     frame = heads_frame()
     if part in (None, 0):
         st.markdown(
@@ -364,6 +366,36 @@ def heads_section(part: int | None = None) -> None:
         table(frame, hide_index=True, one_line="heads")
     if part in (None, 1):
         strips_view(frame)
+    if part in (None, 2):
+        kept_view()
+
+
+HEADS_PARTS = [*TWO_PARTS, "what the score keeps"]  # presenting, a slide each
+
+
+def kept_view() -> None:
+    kept = kept_scores()
+    full, neox, deepseek = kept.lowest
+    title = "Score of a vector with itself, by distance back, by how much of a head turns"
+    finding = (
+        f"Turning all its numbers, a head's score with the same vector falls as low as "
+        f"{kept.lowest[full]:.2f} of its value at distance 0; turning a quarter (GPT-NeoX) it never goes "
+        f"below {kept.lowest[neox]:.2f}, and turning a third (DeepSeek-V3) {kept.lowest[deepseek]:.2f}: "
+        "the numbers that pass through keep their share of the score at every distance."
+    )
+    chart = cache.chart(
+        line_chart,
+        kept.frame,
+        "distance",
+        "score",
+        title,
+        color="head",
+        height=slide_height(290, 300),
+        y_format=".3f",
+        description=f"{title}: {finding}",
+    )
+    draw(chart)
+    st.markdown(finding)
 
 
 def strips_view(frame: pd.DataFrame) -> None:

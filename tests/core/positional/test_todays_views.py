@@ -13,6 +13,7 @@ from core.positional.todays_views import (
     gemma3_layers,
     gemma3_wavelengths,
     heads_frame,
+    kept_scores,
     last_image_token,
     nope_layers,
     pair_axes_frame,
@@ -121,3 +122,22 @@ def test_a_sliding_layers_scores_stop_at_its_window_and_equal_the_turned_vectors
             assert by_layer[name][r] == pytest.approx(float(q @ k) / 128, abs=1e-6)
     assert scores.at_edge == {name: by_layer[name][1023] for name in by_layer}
     assert scores.past == by_layer["full layer"][2047]
+
+
+def test_the_numbers_that_pass_through_keep_their_share_of_the_score():
+    kept = kept_scores(64)
+    by_head = {name: rows.set_index("distance")["score"] for name, rows in kept.frame.groupby("head")}
+    full, neox, deepseek = (
+        by_head["all 96 turn (RoPE)"],
+        by_head["GPT-NeoX-20B: 24 of 96 turn"],
+        by_head["DeepSeek-V3: 64 of 192 turn"],
+    )
+    assert full[0] == neox[0] == deepseek[0] == pytest.approx(1.0, abs=1e-15)
+    # Worked by hand at r = 1: 72 of 96 numbers pass, 12 pairs turn by θᵢ = 10000^(−2i/24); DeepSeek-V3:
+    # 128 of 192 pass, 32 pairs turn by θᵢ = 10000^(−2i/64).
+    neox_1 = (72 + sum(2 * math.cos(10_000 ** (-2 * i / 24)) for i in range(12))) / 96
+    deepseek_1 = (128 + sum(2 * math.cos(10_000 ** (-2 * i / 64)) for i in range(32))) / 192
+    assert neox[1] == pytest.approx(neox_1, abs=1e-12) and deepseek[1] == pytest.approx(deepseek_1, abs=1e-12)
+    assert min(neox) >= 0.5 and min(deepseek) >= 1 / 3  # the passed share, less at most the turned one
+    assert kept.lowest == {name: min(rows) for name, rows in by_head.items()}
+    assert min(full) < min(neox)

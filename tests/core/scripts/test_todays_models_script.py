@@ -16,6 +16,7 @@ from core.positional.todays_views import (
     gemma3_layers,
     gemma3_wavelengths,
     heads_frame,
+    kept_scores,
     nope_layers,
     small_masks,
     temperature_frame,
@@ -37,6 +38,7 @@ def test_the_script_prints_the_pages_numbers(tmp_path, run):
     assert result["turning_in_window"] == gemma3_wavelengths().turning_in_window
     scores = window_scores()
     assert result["window_scores"] == {"at_edge": scores.at_edge, "past": scores.past}
+    assert result["kept_lowest"] == pytest.approx(list(kept_scores().lowest.values()), abs=1e-12)
     capped = float(soft_cap(torch.tensor(100.0, dtype=torch.float64), GEMMA2.cap))
     assert result["gemma2"] == {"full": sum(p.sees == "full" for p in gemma2_layers()), "capped": capped}
     tokens = vl_tokens(BEFORE, AFTER)

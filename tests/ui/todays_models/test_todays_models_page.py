@@ -30,7 +30,7 @@ def test_the_page_answers_its_question_then_shows_four_sections(open_page):
         "3. Positions in three dimensions: Qwen2.5-VL",
         "4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3",
     ]
-    assert len(at.get("vega_lite_chart")) == 5  # two masks, the temperature, the wavelengths, the scores
+    assert len(at.get("vega_lite_chart")) == 6  # two masks, temperature, wavelengths, two scores charts
     names = strips(at)
     assert names[:2] == [
         "Llama 4 Scout's 48 layers: R = rotates (RoPE) · N = no position (NoPE)",
