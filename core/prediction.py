@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import re
 
+from core.views.units import position_str
+
 _TIMES = re.compile(r"[×xX*]")
 _SEPARATORS = re.compile(r"[×xX*,\s()\[\]]+")  # what may stand between the sizes of a shape
 _EXAMPLE_SHAPES = ((2, 3, 5), (3, 5, 7))  # one of them is never the answer (example_shape)
@@ -87,7 +89,7 @@ def position_problem(text: str, size: int = 3) -> str | None:
     read = parse_shape(text)
     if not text.strip() or (read is not None and len(read) == size):
         return None
-    example = "(" + ", ".join(str(k) for k in range(10, 10 + size)) + ")"
+    example = position_str(tuple(range(10, 10 + size)))
     return (
         f"Could not read {_quoted([text.strip()])} as {size} whole numbers. Write them in brackets, for "
         f"example {example}."

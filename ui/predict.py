@@ -18,7 +18,7 @@ from core.prediction import (
     shape_problem,
 )
 from core.views.markup import escape_markdown
-from core.views.units import shape_str
+from core.views.units import position_str, shape_str
 
 _ASKED = "_asked"  # session key: the prediction whose box the last run drew (Next reveals it first)
 
@@ -159,13 +159,13 @@ def predict_position(key: str, question: str, answer: tuple[int, ...]) -> bool:
         return False
     if (typed := guess(key)) is None:  # passed by a link: nothing to say about a guess
         return True
-    read, shown = parse_shape(typed), "(" + ", ".join(map(str, answer)) + ")"
+    read, shown = parse_shape(typed), position_str(answer)
     if not typed.strip():
         st.info(f"{NO_GUESS} The answer is {shown}.")
     elif read == answer:
         st.success(f"Right: {shown}.")
     elif read is not None and len(read) == len(answer):
-        st.warning(f"You predicted ({', '.join(map(str, read))}); the answer is {shown}.")
+        st.warning(f"You predicted {position_str(read)}; the answer is {shown}.")
     elif message := position_problem(typed, len(answer)):
         st.warning(f"{escape_markdown(message)} The answer is {shown}.")
     return True

@@ -8,6 +8,11 @@ def shape_str(shape: tuple[int, ...]) -> str:
     return " × ".join(f"{n:,}" for n in shape)
 
 
+def position_str(position: tuple[int, ...]) -> str:
+    """``(3, 4, 5)`` → ``"(3, 4, 5)"``: a position of several numbers, as a guess is written."""
+    return "(" + ", ".join(str(n) for n in position) + ")"
+
+
 def human_bytes(n: int) -> str:
     """Bytes in binary-free SI units, as memory is usually quoted: ``805306368`` → ``"805.3 MB"``."""
     for unit, size in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
