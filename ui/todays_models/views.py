@@ -198,10 +198,12 @@ def window_scores_view() -> None:
     edge = GEMMA3.window - 1
     title = "Score of a vector with itself, by distance back"
     finding = (
-        f"At distance {edge:,}, the farthest a sliding layer sees, a vector keeps "
+        f"At distance {edge:,}, the farthest a sliding layer sees, a vector of ones keeps "
         f"{scores.at_edge['sliding layer']:.2f} of its score on a sliding layer and "
-        f"{scores.at_edge['full layer']:.2f} on a full one. Past the window a sliding layer sees no key at "
-        f"all, whatever its pairs would give; a full layer still scores {scores.past:.2f} at {last:,}."
+        f"{scores.at_edge['full layer']:.2f} on a full one: the bases make the difference, since base "
+        f"{GEMMA3.local_base:,.0f} turns the pairs faster than {GEMMA3.global_base:,.0f} with positions "
+        f"divided by {GEMMA3.global_factor:g}. Past the window a sliding layer sees no key at all, whatever "
+        f"its pairs would give; a full layer still scores {scores.past:.2f} at {last:,}."
     )
     if not presenting():  # a slide keeps the chart and its finding
         st.markdown(
@@ -217,7 +219,7 @@ def window_scores_view() -> None:
         color="layer",
         rule_at=float(GEMMA3.window),
         rule_label=f"the window: {GEMMA3.window:,}",
-        height=slide_height(330, 300),
+        height=slide_height(300, 300),
         y_format=".3f",
         description=f"{title}: {finding}",
     )
@@ -378,7 +380,7 @@ def kept_view() -> None:
     full, neox, deepseek = kept.lowest
     title = "Score of a vector with itself, by distance back, by how much of a head turns"
     finding = (
-        f"Turning all its numbers, a head's score with the same vector falls as low as "
+        f"Turning all its numbers, a head's score with the same vector (of ones) falls as low as "
         f"{kept.lowest[full]:.2f} of its value at distance 0; turning a quarter (GPT-NeoX) it never goes "
         f"below {kept.lowest[neox]:.2f}, and turning a third (DeepSeek-V3) {kept.lowest[deepseek]:.2f}: "
         "the numbers that pass through keep their share of the score at every distance."
