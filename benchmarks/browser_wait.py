@@ -42,6 +42,7 @@ PAGES = [
     "Attention",
     "Families",
     "Long_context",
+    "Todays_models",
     "Training",
     "Trained_positions",
 ]

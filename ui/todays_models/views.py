@@ -126,30 +126,39 @@ def llama4_layers_view() -> None:
 
 
 def masks_view() -> None:
-    masks = small_masks(SHOWN_TOKENS, SHOWN_CHUNK)
     st.markdown(
         f"What each {define('query and key', 'query')} (a row) may look at, drawn on {SHOWN_TOKENS} tokens "
         f"with a chunk of {SHOWN_CHUNK} (in the model: {LLAMA4.chunk:,}). Both keep the "
         f"{define('causal mask')}: a token sees itself and the tokens before it, never after."
     )
-    for column, (title, mask) in zip(st.columns(2), masks.items(), strict=True):
+    for column, chart in zip(st.columns(2), masks_charts(), strict=True):
+        draw(chart, column)
+
+
+@cache.per_process(max_entries=1)  # the page's numbers are fixed: built once, drawn by every session
+def masks_charts() -> tuple[object, ...]:
+    """The chunked and the full layer's masks, a heatmap each."""
+    charts = []
+    for title, mask in small_masks(SHOWN_TOKENS, SHOWN_CHUNK).items():
         positions = torch.arange(SHOWN_TOKENS)
         frame = grid_frame(mask.float(), positions, positions, "query i", "key j")
         pairs = int(mask.sum())
         said = f"{title}: query i may look at key j where the cell is 1; it sees {pairs} pairs in all."
-        chart = cache.chart(
-            heatmap,
-            frame,
-            "key j",
-            "query i",
-            title,
-            260,
-            scheme="blues",
-            domain=(0.0, 1.0),
-            description=said,
-            legend="1: may look at",
+        charts.append(
+            cache.chart(
+                heatmap,
+                frame,
+                "key j",
+                "query i",
+                title,
+                260,
+                scheme="blues",
+                domain=(0.0, 1.0),
+                description=said,
+                legend="1: may look at",
+            )
         )
-        draw(chart, column)
+    return tuple(charts)
 
 
 def temperature_view() -> None:
@@ -159,21 +168,26 @@ def temperature_view() -> None:
         f"1 for the first {LLAMA4.floor_scale - 1:,} positions, then 1 + {LLAMA4.attn_scale} × ln(1 + "
         f"⌊(p + 1) / {LLAMA4.floor_scale:,}⌋)."
     )
-    frame = temperature_frame()
-    end = frame.iloc[-1]
-    title = "Query factor of a layer without position"
-    said = (
-        f"{title}: 1 up to position {LLAMA4.floor_scale - 2:,}, {end['query factor']:.4f} at "
-        f"{int(end['position']):,}."
-    )
-    draw(cache.chart(line_chart, frame, "position", "query factor", title, height=240, description=said))
-    st.caption(f"At position {int(end['position']):,} the factor is {end['query factor']:.4f}.")
+    chart, (last, factor) = temperature_chart()
+    draw(chart)
+    st.caption(f"At position {last:,} the factor is {factor:.4f}.")
     if not presenting():  # a slide keeps the chart and its number
         st.markdown(
             f"Its layers with RoPE do the opposite: after turning each query and key (neighbouring numbers "
             f"as pairs, as the RoPE paper), they scale every one to the same length, √{LLAMA4.head_dim} = "
             f"{LLAMA4.head_dim**0.5:.2f}, so only their directions count when attention compares them."
         )
+
+
+@cache.per_process(max_entries=1)  # the page's numbers are fixed: built once, drawn by every session
+def temperature_chart() -> tuple[object, tuple[int, float]]:
+    """The temperature against position, and its last position with the factor there."""
+    frame = temperature_frame()
+    end = int(frame.iloc[-1]["position"]), float(frame.iloc[-1]["query factor"])
+    title = "Query factor of a layer without position"
+    said = f"{title}: 1 up to position {LLAMA4.floor_scale - 2:,}, {end[1]:.4f} at {end[0]:,}."
+    chart = cache.chart(line_chart, frame, "position", "query factor", title, height=240, description=said)
+    return chart, end
 
 
 TWO_PARTS = ["", "what it shows"]  # presenting: a section's words, then its picture
@@ -194,6 +208,19 @@ def gemma3_section(part: int | None = None) -> None:
 
 
 def window_scores_view() -> None:
+    if not presenting():  # a slide keeps the chart and its finding
+        st.markdown(
+            "RoPE makes a query's score with the same vector fall and wobble with the distance "
+            "between them. Here that score, as a share of its value at distance 0, on both kinds of layer."
+        )
+    chart, finding = window_chart(slide_height(300, 300))
+    draw(chart)
+    st.markdown(finding)
+
+
+@cache.per_process(max_entries=2)  # fixed numbers: built once per height (a screen's, a slide's)
+def window_chart(height: int) -> tuple[object, str]:
+    """Gemma 3's score against distance on both kinds of layer, and what it finds."""
     scores, last = window_scores(), 2 * GEMMA3.window - 1
     edge = GEMMA3.window - 1
     title = "Score of a vector with itself, by distance back"
@@ -205,11 +232,6 @@ def window_scores_view() -> None:
         f"divided by {GEMMA3.global_factor:g}. Past the window a sliding layer sees no key at all, whatever "
         f"its pairs would give; a full layer still scores {scores.past:.2f} at {last:,}."
     )
-    if not presenting():  # a slide keeps the chart and its finding
-        st.markdown(
-            "RoPE makes a query's score with the same vector fall and wobble with the distance "
-            "between them. Here that score, as a share of its value at distance 0, on both kinds of layer."
-        )
     chart = cache.chart(
         line_chart,
         scores.frame,
@@ -219,12 +241,11 @@ def window_scores_view() -> None:
         color="layer",
         rule_at=float(GEMMA3.window),
         rule_label=f"the window: {GEMMA3.window:,}",
-        height=slide_height(300, 300),
+        height=height,
         y_format=".3f",
         description=f"{title}: {finding}",
     )
-    draw(chart)
-    st.markdown(finding)
+    return chart, finding
 
 
 def gpt_oss_view() -> None:
@@ -261,6 +282,19 @@ def gemma3_layers_view() -> None:
 
 
 def wavelengths_view() -> None:
+    if not presenting():  # a slide keeps the chart and its finding
+        st.markdown(
+            f"Each {define('pair i')} turns at its {define('frequency θᵢ')}; here each pair's "
+            f"{define('wavelength 2π/θᵢ')} on both kinds of layer, against the window."
+        )
+    chart, finding = wavelengths_chart(slide_height(300, 260))
+    draw(chart)
+    st.markdown(finding)
+
+
+@cache.per_process(max_entries=2)  # fixed numbers: built once per height (a screen's, a slide's)
+def wavelengths_chart(height: int) -> tuple[object, str]:
+    """Each pair's wavelength on Gemma 3's two kinds of layer against the window, and what it finds."""
     waves = gemma3_wavelengths()
     window = waves.frame[waves.frame["layer"] == "sliding layer"].assign(
         wavelength=float(GEMMA3.window), layer=f"the window ({GEMMA3.window:,} tokens)"
@@ -273,12 +307,6 @@ def wavelengths_view() -> None:
         f"once; on a full layer only {whole} do: its slow pairs carry the far positions the window "
         "never shows."
     )
-    if not presenting():  # a slide keeps the chart and its finding
-        st.markdown(
-            f"Each {define('pair i')} turns at its {define('frequency θᵢ')}; here each pair's "
-            f"{define('wavelength 2π/θᵢ')} on both kinds of layer, against the window."
-        )
-    height, said = slide_height(300, 260), f"{title}: {finding}"
     chart = cache.chart(
         line_chart,
         frame,
@@ -288,10 +316,9 @@ def wavelengths_view() -> None:
         color="layer",
         log_y=True,
         height=height,
-        description=said,
+        description=f"{title}: {finding}",
     )
-    draw(chart)
-    st.markdown(finding)
+    return chart, finding
 
 
 def qwen_section(before: list[str], after: list[str], part: int | None = None) -> None:
@@ -376,6 +403,14 @@ HEADS_PARTS = [*TWO_PARTS, "what the score keeps"]  # presenting, a slide each
 
 
 def kept_view() -> None:
+    chart, finding = kept_scores_chart(slide_height(290, 300))
+    draw(chart)
+    st.markdown(finding)
+
+
+@cache.per_process(max_entries=2)  # fixed numbers: built once per height (a screen's, a slide's)
+def kept_scores_chart(height: int) -> tuple[object, str]:
+    """The score against distance by how much of a head turns, and what it finds."""
     kept = kept_scores()
     full, neox, deepseek = kept.lowest
     title = "Score of a vector with itself, by distance back, by how much of a head turns"
@@ -392,12 +427,11 @@ def kept_view() -> None:
         "score",
         title,
         color="head",
-        height=slide_height(290, 300),
+        height=height,
         y_format=".3f",
         description=f"{title}: {finding}",
     )
-    draw(chart)
-    st.markdown(finding)
+    return chart, finding
 
 
 def strips_view(frame: pd.DataFrame) -> None:
