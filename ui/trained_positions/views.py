@@ -231,7 +231,7 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
 
     ``part`` (presenting): 0 draws the path, 1 what it shows; None both.
     """
-    coords, share, step = trained_pca()  # [T, 2], [2], degrees
+    step = trained_pca()[2]  # degrees a position
     T, d = table.shape
     seen = (
         f"Each position is a point in {d} dimensions, too many to draw. The chart draws each where it lies "
@@ -244,6 +244,15 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
         return
     if part is None:
         st.markdown(seen)
+    pca_chart(len(table))
+    if part is None:
+        _wave_sentence(step)
+
+
+@st.fragment  # its slider redraws this chart alone, not the page's tables above
+def pca_chart(T: int) -> None:
+    """The path of the first positions (a slider picks how many) along the two principal components."""
+    coords, share, step = trained_pca()
     shown = st.select_slider("Positions drawn", [24, 48, 96, 192, T], value=48, key="pca_span")
     frame = pd.DataFrame(
         {
@@ -264,8 +273,6 @@ def pca_view(table: torch.Tensor, part: int | None = None) -> None:
         height=slide_height(SLIDE_CHART),
     )
     st.caption(spread)
-    if part is None:
-        _wave_sentence(step)
 
 
 def _wave_sentence(step: float) -> None:

@@ -85,3 +85,19 @@ def test_the_path_is_said_in_plain_words(open_page):
         "along the two directions in which the 512 positions differ most, their **principal components** ("
         in text
     )
+
+
+def test_the_positions_drawn_slider_redraws_its_chart(open_page):
+    # (that it reruns its chart alone is the browser's to tell: tests/e2e/test_fragments.py)
+    from tests.ui.drawn_charts import drawn
+
+    def titled(at, shown: int) -> list:
+        text = f"Positions 0–{shown - 1}, along the two directions they differ most in"
+        return [d for d in drawn(at) if (d.said or "").startswith(text)]
+
+    at = open_page(PAGE)
+    assert len(titled(at, 48)) == 1
+    at.select_slider(key="pca_span").set_value(96).run()
+    assert not at.exception
+    path = titled(at, 96)
+    assert len(path) == 1 and len(next(iter(path[0].rows.values()))) == 96

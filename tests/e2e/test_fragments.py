@@ -1,0 +1,42 @@
+"""A control that changes one chart reruns that chart alone (``st.fragment``): Trained positions'
+"Positions drawn" slider asks the server for its chart's part, not the page's tables above it."""
+
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from tests.e2e.conftest import settled
+
+SAID = "() => [...document.querySelectorAll('.chart-said')].map(e => e.textContent)"
+PATH = "Positions 0–{}, along the two directions they differ most in"
+
+
+class Finished:
+    """How each script run the page is sent ends (a whole page's or a fragment's), in order."""
+
+    def __init__(self, page) -> None:
+        self.ends: list[int] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if not isinstance(payload, str):
+            message = ForwardMsg.FromString(payload)
+            if message.WhichOneof("type") == "script_finished":
+                self.ends.append(message.script_finished)
+
+
+def path_said(page, shown: int) -> list[str]:
+    return [s for s in page.evaluate(SAID) if s.startswith(PATH.format(shown - 1))]
+
+
+def test_the_positions_drawn_slider_reruns_its_chart_alone(server, page, wait_for_app):
+    finished = Finished(page)
+    page.goto(f"{server}/Trained_positions")
+    wait_for_app(page)
+    settled(page)
+    assert len(path_said(page, 48)) == 1
+    before = len(finished.ends)
+    page.get_by_role("slider", name="Positions drawn").focus()
+    page.keyboard.press("ArrowRight")  # 48 -> 96
+    page.wait_for_function(f"() => ({SAID})().some(s => s.startsWith({PATH.format(95)!r}))")
+    settled(page)
+    assert len(path_said(page, 96)) == 1
+    assert finished.ends[before:] == [ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY]
