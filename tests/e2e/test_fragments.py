@@ -40,3 +40,21 @@ def test_the_positions_drawn_slider_reruns_its_chart_alone(server, page, wait_fo
     settled(page)
     assert len(path_said(page, 96)) == 1
     assert finished.ends[before:] == [ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY]
+
+
+def test_scrubbing_a_runs_steps_reruns_its_section_alone(server, page, wait_for_app):
+    finished = Finished(page)
+    page.goto(server + "/Training?steps=60&size=tiny&train_context=8&seed=11")
+    wait_for_app(page)
+    page.get_by_role("button", name="Train", exact=True).click()
+    step = page.get_by_role("slider", name="Step")
+    step.wait_for(timeout=180_000)
+    settled(page)
+    last = step.get_attribute("aria-valuetext")
+    said = f"() => ({SAID})().some(s => s.startsWith('Cosine similarity at step ') && !s.startsWith("
+    before = len(finished.ends)
+    step.focus()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(said + f"'Cosine similarity at step {last}'))")
+    settled(page)
+    assert finished.ends[before:] == [ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY]

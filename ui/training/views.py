@@ -271,6 +271,7 @@ def results_view(result: TrainResult, part: int | None = None) -> None:
         snapshot_view(result)
 
 
+@st.fragment  # scrubbing its slider redraws this section alone, not the page's run and tables
 def snapshot_view(result: TrainResult) -> None:
     """Scrub through the learned table's snapshots: its similarity matrix and structure score."""
     st.markdown(
