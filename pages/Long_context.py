@@ -16,6 +16,9 @@ from ui.code_view import show_script
 from ui.long_context.form import rope_config
 from ui.long_context.views import (
     KEPT_QUESTION,
+    SECTION_TAB,
+    SECTION_TABS,
+    SECTIONS,
     STORY_PARTS,
     attention_section,
     config_controls,
@@ -30,22 +33,22 @@ from ui.long_context.views import (
     view_of,
 )
 from ui.navigation import page_title
+from ui.open_tabs import open_tab
 from ui.predict import predict_number
 from ui.presenter import presenting
 from ui.slides import Slides
 
 EVIDENCE = (
-    "The evidence is below: the numbered steps and sections 1 to 3, computed from this config, and "
-    "section 4, a tiny model measured past its trained length."
+    "The evidence is below: the numbered steps, then a tab for each section: 1 to 3 computed from this "
+    "config, 4 a tiny model measured past its trained length."
 )
 settings()  # the shared sidebar; this page reads only its own config
 page_title("Long context: RoPE scaling in released models")
 answer = answer_slot()  # filled once the config's numbers are computed
 # The story comes first, told from the config chosen below it; presenting, it is the first section.
 story = nullcontext() if presenting() else st.container()
-titles = [("The question", STORY_PARTS), "Which pairs are slowed", "What position alone adds"]
-titles += ["The attention factor", "Measured on a tiny model"]
-slides = Slides("long_context", titles)  # presenting, Previous / Next come before the settings: fewer Tabs
+# Presenting, Previous / Next come before the settings: fewer Tabs.
+slides = Slides("long_context", [("The question", STORY_PARTS), *SECTIONS])
 # Tracked (a rerun when opened or closed), so it stays open while its own settings change the page.
 with st.expander(
     "Change the model or its settings (its config file)",
@@ -81,19 +84,29 @@ if slides.shows(1):
         if not presenting():
             lengths(cfg, view, words)
             attention_bridge_expander()
-if slides.shows(2):
-    st.subheader("1. Which pairs scaling slows down")
-    kept = view.regimes.count(KEPT)
-    question = f"How many of the {len(view.regimes)} pairs does {label} leave as they were trained?"
-    unit = "pair" if kept == 1 else "pairs"  # the answer as the story states it: "keeps 29 pairs"
-    if not slides.on or predict_number(KEPT_QUESTION, question, kept, 0.5, unit=unit):
-        pairs_section(view, words)
-if slides.shows(3):
-    st.subheader(f"2. What position alone adds to a score, out to L' = {cfg.extended:,}")
-    score_section(view, label, words)
-if slides.shows(4):
-    st.subheader("3. The attention factor")
-    attention_section(view, words)
-if slides.shows(5):
-    st.subheader("4. Measured: a tiny RoPE model past its trained length")
-    extrapolation_section(view, label, words)
+# On a screen each numbered section is a tab, only the open one computed and drawn; presenting, a slide.
+shown, where = (None, nullcontext()) if slides.on else open_tab(SECTION_TABS, SECTION_TAB)
+
+
+def drawn(number: int) -> bool:
+    """Whether numbered section ``number`` (1 to 4) is drawn in this run."""
+    return slides.shows(number + 1) if slides.on else shown == number - 1
+
+
+with where:
+    if drawn(1):
+        st.subheader("1. Which pairs scaling slows down")
+        kept = view.regimes.count(KEPT)
+        question = f"How many of the {len(view.regimes)} pairs does {label} leave as they were trained?"
+        unit = "pair" if kept == 1 else "pairs"  # the answer as the story states it: "keeps 29 pairs"
+        if not slides.on or predict_number(KEPT_QUESTION, question, kept, 0.5, unit=unit):
+            pairs_section(view, words)
+    if drawn(2):
+        st.subheader(f"2. What position alone adds to a score, out to L' = {cfg.extended:,}")
+        score_section(view, label, words)
+    if drawn(3):
+        st.subheader("3. The attention factor")
+        attention_section(view, words)
+    if drawn(4):
+        st.subheader("4. Measured: a tiny RoPE model past its trained length")
+        extrapolation_section(view, label, words)

@@ -85,7 +85,7 @@ ROPE_TURNS = "/Families?method=rope&close_up=How+far+each+pair+turns"
         ("/Attention", 11),  # every family's maps: the open tab's (none and absolute)
         ("/Attention?maps=Relative", 12),
         (ROPE_TURNS, 12),  # the close-up's open tab
-        ("/Long_context", 5),
+        ("/Long_context", 2),  # its first section's tab
         ("/Trained_positions", 5),  # the open tab's three heatmaps
         ("/Trained_positions?tables=Their+cosine+similarity", 5),
     ],

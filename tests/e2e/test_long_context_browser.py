@@ -1,4 +1,4 @@
-"""The Long context page in Chromium: its five charts are drawn with a size at desktop and
+"""The Long context page in Chromium: each section's tab draws its charts with a size at desktop and
 phone width, a preset switch redraws them, and in presenter mode each section fits a 1280 × 720 projector."""
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -6,8 +6,11 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import PROJECTOR, assert_drawn, content_height, written
 from tests.e2e.layout import MIN_CHART_WIDTH, drawn_size, layout_problems, settle_layout
+from ui.long_context.views import SECTION_TABS
 
-CHARTS = 5  # wavelengths, slow-down, score against distance, attention factor, measured loss
+# Each numbered section's tab and its charts: the wavelengths and the slow-down, the score against
+# distance, the attention factor, the measured loss.
+CHARTS = dict(zip(SECTION_TABS, (2, 1, 1, 1), strict=True))
 
 
 def test_every_chart_is_drawn_with_a_size(server, sized_page, wait_for_app, wait_for_charts, shots):
@@ -15,12 +18,16 @@ def test_every_chart_is_drawn_with_a_size(server, sized_page, wait_for_app, wait
     page.goto(f"{server}/Long_context")
     wait_for_app(page)
     wait_for_charts(page)
-    settle_layout(page, MIN_CHART_WIDTH[size])
-    assert page.get_by_test_id("stException").count() == 0
-    assert_drawn(page, CHARTS, MIN_CHART_WIDTH[size], 250)
-    assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
     expect(written(page, "Of the 64 pairs: 29 kept as trained")).to_be_visible()
-    page.screenshot(path=str(shots / f"long_context_{size}.png"), full_page=True)
+    for k, (tab, charts) in enumerate(CHARTS.items()):
+        if k:
+            page.get_by_role("tab", name=tab).click()
+            wait_for_charts(page)
+        settle_layout(page, MIN_CHART_WIDTH[size])
+        assert page.get_by_test_id("stException").count() == 0
+        assert_drawn(page, charts, MIN_CHART_WIDTH[size], 250)
+        assert layout_problems(page, MIN_CHART_WIDTH[size]) == []
+        page.screenshot(path=str(shots / f"long_context_{size}_{k + 1}.png"), full_page=True)
 
 
 def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_settled):
@@ -45,7 +52,7 @@ def test_a_preset_switch_redraws_the_page(server, page, wait_for_app, wait_for_s
     expect(lengths).to_have_count(2)  # the answer's number, and L' among the numbers
     expect(lengths.first).to_be_visible()
     expect(page.get_by_text("DeepSeek-V3 was trained on texts of up to L = 4,096 positions")).to_be_visible()
-    assert_drawn(page, CHARTS, MIN_CHART_WIDTH["desktop"], 250)
+    assert_drawn(page, CHARTS[SECTION_TABS[0]], MIN_CHART_WIDTH["desktop"], 250)
     assert page.get_by_test_id("stException").count() == 0
 
 
@@ -79,6 +86,9 @@ def test_presenter_mode_asks_first_and_every_section_fits_a_projector(
 def test_the_measured_extrapolation_is_drawn_with_a_size(server, page, wait_for_app, wait_for_settled):
     page.goto(f"{server}/Long_context")
     wait_for_app(page)
+    wait_for_settled(page)
+    page.get_by_role("tab", name=SECTION_TABS[3]).click()
+    expect(page.get_by_role("heading", name="4. Measured: a tiny RoPE model")).to_be_visible(timeout=30_000)
     wait_for_settled(page)
     section = page.get_by_test_id("stVerticalBlock").filter(
         has=page.get_by_role("heading", name="4. Measured: a tiny RoPE model")

@@ -1,6 +1,6 @@
 """What is closed is not drawn: a tab's charts are in the page only while it is open, and the address bar
 carries the open tab, so a link reopens it (``ui/open_tabs.py``: Trained positions' three tables, the
-Attention page's maps of every family)."""
+Attention page's maps of every family, Long context's numbered sections)."""
 
 import re
 from dataclasses import dataclass
@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from core.positional.family import FAMILIES
 from tests.e2e.conftest import ScriptRuns, assert_drawn, settled
+from ui.long_context.views import SECTION_TABS
 
 SAID = "() => [...document.querySelectorAll('.chart-said')].map(e => e.textContent)"
 TABLES = ("Trained", "Random", "Sinusoidal")
@@ -50,6 +51,14 @@ CASES = {
         tuple(f"{label} changes " for label in ABSOLUTE),  # each map's sentence: its signature
         tuple(f"{label} changes " for label in RELATIVE),
         0,  # (counted in test_chart_names: the tabs hold different numbers of maps)
+    ),
+    "Long_context": Tabs(
+        "/Long_context",
+        SECTION_TABS[3],
+        r"section=4\.\+Measured",
+        ("Positions per full turn", "How much each pair"),
+        ("Before position",),
+        0,  # (counted in test_long_context_browser: two charts, then one)
     ),
 }
 

@@ -7,6 +7,7 @@ from core.positional.family import FAMILIES
 from tests.core.prose import prose_problems
 from tests.ui.drawn_charts import drawn
 from ui.attention.heatmaps import EVERY_FAMILY_TABS
+from ui.long_context.views import SECTION_TABS
 
 PAGES = [
     ("pages/Pipeline.py", {}),
@@ -84,5 +85,7 @@ def test_long_contexts_charts_say_the_pages_findings(open_page):
     pairs = next(s for s in said if s.startswith("Positions per full turn"))
     assert "trained L = " in pairs  # its own numbers, then the page's sentence word for word
     assert pairs[pairs.index("Of the ") :] in page
+    at = open_page("pages/Long_context.py", section=SECTION_TABS[3])  # the measured run's tab
+    said, page = descriptions(at), " ".join(m.value for m in at.markdown)
     measured = next(s for s in said if s.startswith("Before position"))
     assert measured.split(" A dashed line")[0] in page

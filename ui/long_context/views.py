@@ -64,6 +64,7 @@ from ui.long_context.url_state import (
     sync_preset_url,
 )
 from ui.navigation import question_line
+from ui.open_tabs import tab_key
 from ui.predict import revealed
 from ui.presenter import presenting
 from ui.server import cache
@@ -160,6 +161,12 @@ def model_name(preset: str) -> str:
 
 KEPT_QUESTION = "lc_kept"  # presenting, the prediction of how many pairs the config keeps as trained
 STORY_PARTS = ["the story", "the lecture's claim"]  # presenting, the first section's two slides
+# The numbered sections after the story: a tab each on a screen (only the open one drawn), a slide each
+# when presenting.
+SECTIONS = ["Which pairs are slowed", "What position alone adds", "The attention factor"]
+SECTIONS += ["Measured on a tiny model"]
+SECTION_TABS = [f"{k}. {title}" for k, title in enumerate(SECTIONS, start=1)]
+SECTION_TAB = tab_key("section")  # the open section's tab, in the address bar (a link reopens it)
 LECTURE_TITLE = "What the lecture's “generalize to unseen lengths” means here"
 
 

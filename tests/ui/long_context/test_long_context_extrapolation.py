@@ -3,12 +3,13 @@
 import json
 
 from core.training.extrapolation import SCALINGS, SHOWN
+from ui.long_context.views import SECTION_TABS
 
 PAGE = "pages/Long_context.py"
 
 
 def test_the_measured_extrapolation_is_drawn_with_its_numbers(open_page):
-    at = open_page(PAGE)
+    at = open_page(PAGE, section=SECTION_TABS[3])  # its tab
     assert not at.exception and not at.error
     heads = [s.value for s in at.subheader]
     assert "4. Measured: a tiny RoPE model past its trained length" in heads
@@ -25,7 +26,7 @@ def test_the_measured_extrapolation_is_drawn_with_its_numbers(open_page):
     assert "A tiny GPT-style model with RoPE (1 layer, 2 heads of 16 dimensions" in text
     assert "5. Does that make the model read well past L?" in text  # the story's last step
     assert "nats" not in text and "tools/" not in text
-    assert len(at.get("vega_lite_chart")) == 5  # four before it, and this one
+    assert len(at.get("vega_lite_chart")) == 1  # its tab draws this one alone
     spec = at.get("vega_lite_chart")[-1].proto.spec
     assert all(f'"{SHOWN[name]}"' in spec for name in SCALINGS) and '"rule"' in spec
     assert '"Loss at each position of the window"' in spec and '"lower is better"' in spec

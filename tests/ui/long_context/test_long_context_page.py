@@ -6,6 +6,7 @@ from core.positional.long_context import long_context_view
 from core.positional.long_context_presets import PRESETS
 from core.positional.rope_scaling import VARIANTS
 from tests.core.positional.test_long_context_sentences import problems
+from ui.long_context.views import SECTION_TABS
 
 PAGE = "pages/Long_context.py"
 SUBHEADERS = [
@@ -28,6 +29,12 @@ def pick(at, preset: str):
     return at.selectbox(key="lc_preset").set_value(preset).run()
 
 
+def every_tab(open_page, preset: str | None = None) -> list:
+    """The page opened at each numbered section's tab (only the open one is drawn), at ``preset``."""
+    opened = [open_page(PAGE, section=tab) for tab in SECTION_TABS]
+    return opened if preset is None else [pick(at, preset) for at in opened]
+
+
 def prose(at) -> list[str]:
     """The page's sentences outside the config expander and the code (where config keys are the point)."""
     inside = {m.value for e in at.main.expander for m in (*e.markdown, *e.caption)}
@@ -36,18 +43,21 @@ def prose(at) -> list[str]:
 
 @pytest.mark.parametrize("key", list(PRESETS))
 def test_every_preset_draws_its_numbers(key, open_page):
-    at = pick(open_page(PAGE), key)
-    assert not at.exception and not at.error
+    tabs = every_tab(open_page, key)
+    at = tabs[0]
+    assert not any(t.exception or t.error for t in tabs)
     preset, cfg = PRESETS[key], PRESETS[key].config
     view = long_context_view(cfg, "x")
     assert at.title[0].value == "Long context: RoPE scaling in released models"
-    assert [s.value for s in at.subheader] == [
-        SUBHEADERS[0],
-        SUBHEADERS[1].format(cfg.extended),
-        SUBHEADERS[2],
-        SUBHEADERS[3],
+    assert [t.label for t in at.tabs if t.label in SECTION_TABS] == SECTION_TABS
+    # each tab draws its own section and charts, and no other section's
+    assert [[s.value for s in t.subheader] for t in tabs] == [
+        [SUBHEADERS[0]],
+        [SUBHEADERS[1].format(cfg.extended)],
+        [SUBHEADERS[2]],
+        [SUBHEADERS[3]],
     ]
-    assert len(charts(at)) == 5
+    assert [len(charts(t)) for t in tabs] == [2, 1, 1, 1]
     assert metrics(at) == {
         "Longest text it reads (L')": f"{cfg.extended:,}",  # the answer's number, first
         "Trained length L": f"{cfg.original:,}",
@@ -61,7 +71,7 @@ def test_every_preset_draws_its_numbers(key, open_page):
     )
     assert VARIANTS[cfg.rope_type].idea in text
     assert f"Of the {len(view.regimes)} pairs:" in text
-    assert [(x, problems(x)) for x in prose(at) if problems(x)] == []
+    assert [(x, problems(x)) for t in tabs for x in prose(t) if problems(x)] == []
     codes = [c.value for c in at.code if c.language == "json"]
     assert len(codes) == 2 and f'"{cfg.rope_type}"' in codes[1] and '"rope_parameters"' in codes[1]
     assert any(preset.source in c.value for c in at.caption)
@@ -76,7 +86,7 @@ def test_a_bad_factor_is_explained_and_the_preset_becomes_custom(open_page, erro
     assert at.selectbox(key="lc_preset").value == "custom"
     assert len(charts(at)) == 0
     at = at.number_input(key="lc_factor").set_value(16.0).run()  # back to a working config
-    assert not at.error and len(charts(at)) == 5
+    assert not at.error and len(charts(at)) == 2  # section 1's, its tab open
     assert metrics(at)["Slow-down factor s"] == "16"
 
 
@@ -115,7 +125,10 @@ def test_changing_the_type_keeps_the_values_it_shares(open_page):
     text = " ".join(m.value for m in at.markdown)
     assert "YaRN keeps the pairs up to pair" in text
     assert "1. **A model with your settings**: trained on texts of up to L = 8,192 positions" in text
-    assert len(charts(at)) == 5
+    assert len(charts(at)) == 2  # section 1's, its tab open
+    at = open_page(PAGE, section=SECTION_TABS[1])
+    at = at.selectbox(key="lc_rope_type").set_value("yarn").run()
+    text = " ".join(m.value for m in at.markdown)
     assert (
         "your config's attention factor is 1.2079, the metric above, so its line starts near 1.4591" in text
     )
@@ -218,10 +231,11 @@ def test_a_rerun_that_changes_no_config_draws_kept_charts_and_a_new_config_new_o
     assert built(at.sidebar.number_input(key="batch").set_value(3).run) == [0, 0, 0, 0, 0]  # not read
     assert not at.exception and [c.proto.spec for c in charts(at)] == specs
     preset = next(k for k in PRESETS if k != at.selectbox(key="lc_preset").value)
-    assert built(lambda: pick(at, preset)) == [1, 1, 1, 1, 0]  # the measured run is the same
+    assert built(lambda: pick(at, preset)) == [1, 1, 0, 0, 0]  # the closed tabs' charts are not built
     assert not at.exception
-    assert [c.proto.spec for c in charts(at)][:4] != specs[:4]
-    assert [c.proto.spec for c in charts(at)][4] == specs[4]  # the measured run is the same for every config
+    assert [c.proto.spec for c in charts(at)] != specs
+    measured = open_page(PAGE, section=SECTION_TABS[3])
+    assert built(lambda: pick(measured, preset)) == [0, 0, 0, 0, 0]  # the same for every config
 
 
 @pytest.mark.parametrize(
