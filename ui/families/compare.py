@@ -68,13 +68,19 @@ def intro(cfg: PipelineConfig) -> str:
 OVERVIEW_PARTS = ["what each gives", "past the trained length", "what “generalize” means"]
 
 
+@cache.per_process(max_entries=16)  # read by every rerun and every session at the same settings
+def overview_frame(context_length: int, dim: int, fam: FamilyConfig) -> pd.DataFrame:
+    """The families' table for these settings (``core.families.overview_rows``), by family."""
+    return pd.DataFrame(overview_rows(context_length, dim, fam)).set_index("family")
+
+
 def overview(cfg: PipelineConfig, fam: FamilyConfig, part: int | None = None) -> None:
     """One row per family: kind, where position enters, numbers to train, what happens past the context;
     the sidebar's method marked, and under it what the lecture's "generalize" means and where it stops.
 
     ``part`` (presenting): ``OVERVIEW_PARTS[part]``, each on a slide of its own.
     """
-    frame = pd.DataFrame(overview_rows(cfg.context_length, cfg.output_dim, fam)).set_index("family")
+    frame = overview_frame(cfg.context_length, cfg.output_dim, fam)
     marked = {list(FAMILIES).index(cfg.method)}
     past = frame.columns[-2]  # "past the trained length (T = …)"
     if part == 0:
