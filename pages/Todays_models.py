@@ -57,7 +57,7 @@ if slides.shows(1):
     if not slides.on or predict_number("today_1", question, len(nope_layers()), 0, 0, "layers"):
         llama4_section(slides.part)
 if slides.shows(2):
-    st.subheader("2. A base per layer type: Gemma 3, Gemma 2, gpt-oss")
+    st.subheader("2. A base per layer type: Gemma 3, Gemma 2, Gemma 4, gpt-oss")
     gemma3_section(slides.part)
 if slides.shows(3):
     st.subheader("3. Positions in three dimensions: Qwen2.5-VL")

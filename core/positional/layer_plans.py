@@ -8,9 +8,12 @@ The families elsewhere give every layer the same position. Models since 2024 mix
 * **Gemma 3**: five sliding-window layers to one full layer; a sliding layer sees the last ``window``
   tokens and rotates with a small base, a full layer sees everything and rotates with a large base
   (its positions divided by a linear factor on the 4B, 12B and 27B models).
+* **Gemma 4**: Gemma 3's five to one, its last layer always full; a full layer turns only the first
+  quarter of its pairs, at the whole head's frequencies (proportional RoPE), the rest carry no position.
 
 Each function matches ``transformers`` 5.23 (``Llama4TextConfig``, ``Llama4TextAttention.forward``,
-``Gemma3TextConfig``, ``Gemma3RotaryEmbedding``, ``masking_utils``): ``tests/core/positional/
+``Gemma3TextConfig``, ``Gemma3RotaryEmbedding``, ``Gemma4TextConfig``, ``Gemma4TextRotaryEmbedding``,
+``masking_utils``): ``tests/core/positional/
 test_layer_plans.py`` checks them against it.
 """
 
@@ -34,6 +37,7 @@ class LayerPlan:
     span: int | None = None  # the chunk's or the window's tokens
     base: float | None = None  # the RoPE base of a layer that rotates
     factor: float = 1.0  # positions divided by it before they turn (linear scaling)
+    turned: float = 1.0  # the share of a head's pairs that turn, the first ones (the rest: frequency 0)
 
 
 def llama4_rotates(layers: int, interval: int = 4) -> list[int]:
@@ -80,11 +84,35 @@ def gemma3_plan(
     ]
 
 
+def gemma4_plan(
+    layers: int,
+    pattern: int = 6,
+    window: int = 512,
+    local_base: float = 10_000.0,
+    global_base: float = 1_000_000.0,
+    turned: float = 0.25,
+) -> list[LayerPlan]:
+    """Gemma 4's layers: Gemma 3's rule, the last layer full whatever the count, and a full layer turning
+    only the first ``turned`` of its pairs."""
+    full = gemma3_is_full(layers, pattern)
+    if full:
+        full[-1] = True  # as Gemma4TextConfig forces it
+    return [
+        LayerPlan(True, FULL, None, global_base, turned=turned)
+        if f
+        else LayerPlan(True, WINDOW, window, local_base)
+        for f in full
+    ]
+
+
 def layer_inv_freq(plan: LayerPlan, head_dim: int) -> torch.Tensor:
-    """[head_dim/2] the layer's rotation frequencies (its base, divided by its linear factor)."""
+    """[head_dim/2] the layer's rotation frequencies (its base, divided by its linear factor); a pair past
+    the share that turns has frequency 0 (proportional RoPE: the first pairs keep a whole head's)."""
     if not plan.rotates:
         raise ValueError("A NoPE layer does not rotate: it has no frequencies.")
-    return rope_inv_freq(head_dim, plan.base) / plan.factor
+    inv_freq = rope_inv_freq(head_dim, plan.base) / plan.factor
+    inv_freq[int(plan.turned * head_dim // 2) :] = 0.0
+    return inv_freq
 
 
 def chunked_mask(T: int, chunk: int) -> torch.Tensor:

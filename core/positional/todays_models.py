@@ -50,6 +50,22 @@ class Gemma2:
 
 
 @dataclass(frozen=True)
+class Gemma4:
+    name: str = "Gemma 4"
+    layers: int = 30  # num_hidden_layers
+    pattern: int = 6  # layer_types by default: every 6th layer full, and the last always full
+    window: int = 512  # sliding_window
+    head_dim: int = 256  # a sliding layer's heads
+    global_head_dim: int = 512  # a full layer's heads
+    local_base: float = 10_000.0  # rope_parameters["sliding_attention"]
+    global_base: float = 1_000_000.0  # rope_parameters["full_attention"]: proportional RoPE
+    turned: float = 0.25  # its partial_rotary_factor: the share of a full layer's head that turns
+    source: str = (
+        "transformers 5.23 Gemma4TextConfig's defaults (layer_types, rope_parameters, global_head_dim)"
+    )
+
+
+@dataclass(frozen=True)
 class GptOss:
     name: str = "gpt-oss-20b"
     layers: int = 24  # num_hidden_layers
@@ -104,5 +120,5 @@ class DeepSeekV3:
     source: str = "deepseek-ai/DeepSeek-V3 config.json"
 
 
-LLAMA4, GEMMA3, GEMMA2, GPT_OSS = Llama4(), Gemma3(), Gemma2(), GptOss()
+LLAMA4, GEMMA3, GEMMA2, GEMMA4, GPT_OSS = Llama4(), Gemma3(), Gemma2(), Gemma4(), GptOss()
 QWEN_VL, DEEPSEEK_V3 = QwenVL(), DeepSeekV3()

@@ -14,6 +14,7 @@ from core.positional.layer_plans import (
     WINDOW,
     LayerPlan,
     gemma3_plan,
+    gemma4_plan,
     layer_inv_freq,
     layer_mask,
     llama4_plan,
@@ -22,7 +23,16 @@ from core.positional.layer_plans import (
 from core.positional.mrope import Segment, mrope_angles, mrope_positions, pair_axes
 from core.positional.partial_rope import decoupled_rope, mla_softmax_scale, partial_rotary, rotary_dims
 from core.positional.rope import rope_inv_freq
-from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GPT_OSS, LLAMA4, PART_HEADS, QWEN_VL
+from core.positional.todays_models import (
+    DEEPSEEK_V3,
+    GEMMA2,
+    GEMMA3,
+    GEMMA4,
+    GPT_OSS,
+    LLAMA4,
+    PART_HEADS,
+    QWEN_VL,
+)
 from core.views.glossary import define
 from core.views.units import ordinal
 
@@ -92,6 +102,30 @@ def gemma2_layers() -> list[LayerPlan]:
     """Gemma 2 9B's layers: Gemma 3's rule with every 2nd layer full, one base on all of them."""
     g = GEMMA2
     return gemma3_plan(g.layers, g.pattern, g.window, g.base, g.base)
+
+
+def gemma4_layers() -> list[LayerPlan]:
+    """Gemma 4's layers as transformers 5.23 defines them by default, first to last."""
+    g = GEMMA4
+    return gemma4_plan(g.layers, g.pattern, g.window, g.local_base, g.global_base, g.turned)
+
+
+@dataclass(frozen=True)
+class FullPairs:
+    """What turns on a Gemma 4 full layer: its pairs that turn, all its pairs, the slowest turning one's
+    wavelength (positions per full turn)."""
+
+    turned: int
+    pairs: int
+    slowest: float
+
+
+def gemma4_full_pairs() -> FullPairs:
+    """A Gemma 4 full layer's pairs: how many turn and how slowly the slowest of them does."""
+    full = next(p for p in gemma4_layers() if p.sees == FULL)
+    theta = layer_inv_freq(full, GEMMA4.global_head_dim).double()  # [256], zeros past the turned pairs
+    turning = theta[theta > 0]
+    return FullPairs(len(turning), len(theta), float(2 * math.pi / turning.min()))
 
 
 def gemma3_kinds() -> dict[str, LayerPlan]:

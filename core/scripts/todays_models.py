@@ -3,11 +3,13 @@ positions per token, and the part of a head that turns."""
 
 from __future__ import annotations
 
+import json
+
 from core.positional.layer_plans import chunked_mask, gemma3_is_full, llama4_rotates, nope_temperature
 from core.positional.mrope import Segment, _grid_positions, mrope_positions, pair_axes
 from core.positional.partial_rope import mla_softmax_scale, rotary_dims
 from core.positional.rope import _check_dim, rope_inv_freq
-from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, LLAMA4, PART_HEADS, QWEN_VL
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GEMMA4, LLAMA4, PART_HEADS, QWEN_VL
 from core.positional.todays_views import (
     AFTER,
     BEFORE,
@@ -22,6 +24,18 @@ from core.scripts import Cell, Script
 from core.scripts.common import import_block, reads, source
 
 
+def _gemma4() -> dict[str, float]:
+    """Gemma 4's settings the script reads: its layers, and a full layer's head, share turned and base."""
+    g = GEMMA4
+    return {
+        "layers": g.layers,
+        "pattern": g.pattern,
+        "head": g.global_head_dim,
+        "turned": g.turned,
+        "base": g.global_base,
+    }
+
+
 def _settings() -> str:
     heads = ", ".join(f'"{h.name}": ({h.head_dim}, {h.fraction})' for h in PART_HEADS)
     return f"""# Each released model's config.json, as transformers 5.23 reads it
@@ -31,6 +45,7 @@ gemma3 = {{"layers": {GEMMA3.layers}, "pattern": {GEMMA3.pattern}, "window": {GE
 gemma3["head_dim"] = {GEMMA3.head_dim}
 local_base, global_base, global_factor = {GEMMA3.local_base}, {GEMMA3.global_base}, {GEMMA3.global_factor}
 gemma2 = {{"layers": {GEMMA2.layers}, "pattern": {GEMMA2.pattern}, "cap": {GEMMA2.cap}}}  # Gemma 2 9B
+gemma4 = {json.dumps(_gemma4())}  # Gemma 4
 mrope_section, interleaved_section = {QWEN_VL.section}, {QWEN_VL.interleaved_section}  # Qwen2.5-VL, Qwen3-VL
 merge, tokens_per_second = {QWEN_VL.merge}, {QWEN_VL.tokens_per_second}
 # a head's numbers, and the fraction of them that turns
@@ -60,7 +75,12 @@ past = float(score[-1])  # the full layer's, at the last distance
 print("pairs turning inside the window:", turning, "; last distance it sees:", edge, "; full, past it:", past)
 gemma2_full = sum(gemma3_is_full(gemma2["layers"], gemma2["pattern"]))
 capped = gemma2["cap"] * math.tanh(100 / gemma2["cap"])  # soft-capping: cap · tanh(s / cap)
-print(f"Gemma 2 9B: {gemma2_full} full layers of {gemma2['layers']}; a score of 100 becomes {capped:.4f}")"""
+print(f"Gemma 2 9B: {gemma2_full} full layers of {gemma2['layers']}; a score of 100 becomes {capped:.4f}")
+gemma4_full = gemma3_is_full(gemma4["layers"], gemma4["pattern"])[:-1] + [True]  # its last layer always full
+pairs4 = int(gemma4["turned"] * gemma4["head"] // 2)  # a full layer's pairs that turn, at a whole head's θ
+slowest4 = 2 * math.pi / float(rope_inv_freq(gemma4["head"], gemma4["base"])[pairs4 - 1])
+print(f"Gemma 4: {sum(gemma4_full)} full layers of {gemma4['layers']}; {pairs4} pairs of a full head's")
+print(f"{gemma4['head'] // 2} turn, the slowest once every {slowest4:.1f} positions; the others never")"""
 
 QWEN_CODE = f"""before, middle = {BEFORE}, {MIDDLE}  # a word a token
 after = {AFTER}
@@ -85,18 +105,12 @@ scale = mla_softmax_scale(head, deepseek["factor"], 1.0)
 print(f"DeepSeek-V3's softmax scale: {scale:.4f} instead of 1/√{head} = {head**-0.5:.4f}")
 
 print(json.dumps({
-    "nope_layers": nope,
-    "chunked_pairs": int(chunked.sum()),
-    "temperature": factor.tolist(),
-    "gemma3_full": sum(full),
-    "turning_in_window": turning,
-    "window_scores": {"at_edge": edge, "past": past},
+    "nope_layers": nope, "chunked_pairs": int(chunked.sum()), "temperature": factor.tolist(),
+    "gemma3_full": sum(full), "turning_in_window": turning, "window_scores": {"at_edge": edge, "past": past},
     "gemma2": {"full": gemma2_full, "capped": capped},
-    "positions": [t, h, w],
-    "pairs_per_axis": [blocks.bincount().tolist(), turns.bincount().tolist()],
-    "turned": turned,
-    "kept_lowest": lowest,
-    "deepseek_scale": scale,
+    "gemma4": {"full": sum(gemma4_full), "turning_pairs": pairs4, "slowest": slowest4},
+    "positions": [t, h, w], "pairs_per_axis": [blocks.bincount().tolist(), turns.bincount().tolist()],
+    "turned": turned, "kept_lowest": lowest, "deepseek_scale": scale,
 }))"""
 
 
@@ -128,7 +142,8 @@ def todays_models_script() -> Script:
     ]
     about = (
         "Exported from Positional Embeddings Explorer. It prints Llama 4 Scout's layers without position, "
-        "its temperature, Gemma 3's layer types and the pairs that turn inside its window, Qwen2.5-VL's "
+        "its temperature, Gemma 3's layer types and the pairs that turn inside its window, Gemma 4's full "
+        "layers and the pairs of their heads that turn, Qwen2.5-VL's "
         "(t, h, w) of each token, the numbers of a head that turn, and, last, one JSON line with them. "
         f"{reads({})}"
     )

@@ -13,7 +13,7 @@ import torch
 from core.attention.sinks import sink_softmax
 from core.attention.soft_cap import soft_cap
 from core.positional.layer_plans import CHUNK, FULL, LayerPlan
-from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GPT_OSS, LLAMA4, QWEN_VL
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GEMMA4, GPT_OSS, LLAMA4, QWEN_VL
 from core.positional.todays_views import (
     IMAGE_GRID,
     SHOWN_CHUNK,
@@ -22,6 +22,8 @@ from core.positional.todays_views import (
     deepseek_scale,
     gemma3_layers,
     gemma3_wavelengths,
+    gemma4_full_pairs,
+    gemma4_layers,
     gpt_oss_layers,
     heads_frame,
     kept_scores,
@@ -191,12 +193,13 @@ def temperature_chart() -> tuple[object, tuple[int, float]]:
 
 
 TWO_PARTS = ["", "what it shows"]  # presenting: a section's words, then its picture
-GEMMA3_PARTS = [*TWO_PARTS, "the score past the window", "gpt-oss"]
+GEMMA3_PARTS = [*TWO_PARTS, "the score past the window", "Gemma 4", "gpt-oss"]
 
 
 def gemma3_section(part: int | None = None) -> None:
     """Gemma 3's sliding and full layers, each pair's wavelength on both against the window, a score
-    against distance on both, and gpt-oss's layers and sink (presenting: ``GEMMA3_PARTS[part]``)."""
+    against distance on both, Gemma 4's layers, and gpt-oss's layers and sink (presenting:
+    ``GEMMA3_PARTS[part]``)."""
     if part in (None, 0):
         gemma3_layers_view()
     if part in (None, 1):
@@ -204,6 +207,8 @@ def gemma3_section(part: int | None = None) -> None:
     if part in (None, 2):
         window_scores_view()
     if part in (None, 3):
+        gemma4_view()
+    if part in (None, 4):
         gpt_oss_view()
 
 
@@ -246,6 +251,24 @@ def window_chart(height: int) -> tuple[object, str]:
         description=f"{title}: {finding}",
     )
     return chart, finding
+
+
+def gemma4_view() -> None:
+    g, layers, pairs = GEMMA4, gemma4_layers(), gemma4_full_pairs()
+    full = sum(layer.sees == FULL for layer in layers)
+    st.markdown(
+        f"{g.name}, the generation after (as transformers 5.23 defines it), keeps five sliding layers to one "
+        f"full one and always makes its last layer full: {len(layers) - full} of its {len(layers)} layers "
+        f"slide a window of {g.window} tokens with base {g.local_base:,.0f} and heads of {g.head_dim} "
+        f"numbers; {full} see the whole text with base {g.global_base:,.0f} and heads of {g.global_head_dim}."
+    )
+    strip(layer_letters(layers), f"{g.name}'s {len(layers)} layers")
+    st.markdown(
+        f"On a full layer only the first {pairs.turned} of a head's {pairs.pairs} pairs turn, at the "
+        f"frequencies a whole {g.global_head_dim}-number head gives them, so even the slowest of them turns "
+        f"once every {pairs.slowest:.0f} positions. The other {pairs.pairs - pairs.turned} pairs never turn: "
+        "they carry no position at all, as a layer without position."
+    )
 
 
 def gpt_oss_view() -> None:

@@ -1,5 +1,6 @@
 """Layer plans (core/positional/layer_plans.py) against transformers 5.23: Llama 4's layer schedule,
-chunked mask and NoPE temperature; Gemma 3's layer types, per-type frequencies and sliding mask."""
+chunked mask and NoPE temperature; Gemma 3's and Gemma 4's layer types, per-type frequencies and sliding
+mask."""
 
 import math
 
@@ -11,18 +12,26 @@ from core.positional.layer_plans import (
     FULL,
     WINDOW,
     gemma3_plan,
+    gemma4_plan,
     layer_inv_freq,
     layer_mask,
     llama4_plan,
     nope_temperature,
 )
-from core.positional.todays_models import GEMMA2
-from core.positional.todays_views import gemma2_layers, gpt_oss_layers
+from core.positional.todays_models import GEMMA2, GEMMA4
+from core.positional.todays_views import gemma2_layers, gemma4_full_pairs, gemma4_layers, gpt_oss_layers
 
 transformers = pytest.importorskip("transformers")
-from transformers import Gemma2Config, Gemma3TextConfig, GptOssConfig, Llama4TextConfig  # noqa: E402
+from transformers import (  # noqa: E402
+    Gemma2Config,
+    Gemma3TextConfig,
+    Gemma4TextConfig,
+    GptOssConfig,
+    Llama4TextConfig,
+)
 from transformers import masking_utils as masks  # noqa: E402
 from transformers.models.gemma3.modeling_gemma3 import Gemma3RotaryEmbedding  # noqa: E402
+from transformers.models.gemma4.modeling_gemma4 import Gemma4TextRotaryEmbedding  # noqa: E402
 from transformers.models.llama4 import modeling_llama4  # noqa: E402
 
 SCOUT_LAYERS = 48  # Llama 4 Scout's config.json: num_hidden_layers
@@ -153,3 +162,42 @@ def test_gpt_oss_alternates_a_window_and_the_whole_text_as_transformers():
 def test_a_nope_layer_has_no_frequencies():
     with pytest.raises(ValueError, match="NoPE"):
         layer_inv_freq(llama4_plan(4)[3], 64)
+
+
+@pytest.mark.parametrize("layers", [1, 6, 28, GEMMA4.layers])  # 28: the last layer forced full
+def test_gemma4s_layer_types_are_transformers(layers):
+    config = Gemma4TextConfig(num_hidden_layers=layers)
+    kinds = {"sliding_attention": WINDOW, "full_attention": FULL}
+    plan = gemma4_plan(layers)
+    assert [p.sees for p in plan] == [kinds[t] for t in config.layer_types]
+    assert {p.span for p in plan if p.sees == WINDOW} <= {config.sliding_window}
+    assert plan[-1].sees == FULL
+
+
+def test_gemma4s_frequencies_per_layer_type_are_transformers():
+    """A sliding layer: plain RoPE on a 256-number head; a full one: proportional RoPE on 512 numbers, the
+    first quarter of the pairs at the whole head's frequencies, the rest not turning."""
+    config = Gemma4TextConfig()
+    rotary = Gemma4TextRotaryEmbedding(config)
+    layers = gemma4_layers()
+    assert [p.sees for p in layers] == [
+        {"sliding_attention": WINDOW}.get(t, FULL) for t in config.layer_types
+    ]
+    sliding, full = layers[0], layers[5]
+    heads = config.per_layer_config[0].head_dim, config.per_layer_config[5].head_dim
+    assert heads == (GEMMA4.head_dim, GEMMA4.global_head_dim)
+    assert torch.equal(layer_inv_freq(sliding, GEMMA4.head_dim), rotary.sliding_attention_inv_freq)
+    assert torch.equal(layer_inv_freq(full, GEMMA4.global_head_dim), rotary.full_attention_inv_freq)
+    rope = config.rope_parameters
+    assert (sliding.base, full.base) == (
+        rope["sliding_attention"]["rope_theta"],
+        rope["full_attention"]["rope_theta"],
+    )
+    assert full.turned == rope["full_attention"]["partial_rotary_factor"]
+
+
+def test_a_gemma4_full_layers_slowest_turning_pair_turns_within_189_positions():
+    pairs = gemma4_full_pairs()
+    assert (pairs.turned, pairs.pairs) == (64, 256)
+    assert pairs.slowest == pytest.approx(2 * math.pi * 1e6 ** (126 / 512), rel=1e-6)  # pair 63 of a 512 head
+    assert 188.2 < pairs.slowest < 188.3

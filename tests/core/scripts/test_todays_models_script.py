@@ -15,6 +15,8 @@ from core.positional.todays_views import (
     gemma2_layers,
     gemma3_layers,
     gemma3_wavelengths,
+    gemma4_full_pairs,
+    gemma4_layers,
     heads_frame,
     kept_scores,
     nope_layers,
@@ -41,6 +43,10 @@ def test_the_script_prints_the_pages_numbers(tmp_path, run):
     assert result["kept_lowest"] == pytest.approx(list(kept_scores().lowest.values()), abs=1e-12)
     capped = float(soft_cap(torch.tensor(100.0, dtype=torch.float64), GEMMA2.cap))
     assert result["gemma2"] == {"full": sum(p.sees == "full" for p in gemma2_layers()), "capped": capped}
+    pairs = gemma4_full_pairs()
+    assert result["gemma4"]["full"] == sum(p.sees == "full" for p in gemma4_layers())
+    assert result["gemma4"]["turning_pairs"] == pairs.turned
+    assert result["gemma4"]["slowest"] == pytest.approx(pairs.slowest, rel=1e-6)  # float32 θ, as the page's
     tokens = vl_tokens(BEFORE, AFTER)
     assert result["positions"] == [tokens[k].tolist() for k in ("t", "h", "w")]
     assert result["turned"] == dict(

@@ -26,7 +26,7 @@ def test_the_page_answers_its_question_then_shows_four_sections(open_page):
     assert answer_words()[0].split(" (")[0] in page_text(at)
     assert [s.value for s in at.subheader] == [
         "1. Layers without position: Llama 4 Scout",
-        "2. A base per layer type: Gemma 3, Gemma 2, gpt-oss",
+        "2. A base per layer type: Gemma 3, Gemma 2, Gemma 4, gpt-oss",
         "3. Positions in three dimensions: Qwen2.5-VL",
         "4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3",
     ]
@@ -36,8 +36,9 @@ def test_the_page_answers_its_question_then_shows_four_sections(open_page):
         "Llama 4 Scout's 48 layers: R = rotates (RoPE) · N = no position (NoPE)",
         "Gemma 3 27B's 62 layers: S = sliding window, base 10,000 · F = full, base 1,000,000",
     ]
-    assert len(names) == 3 + 2 + 4  # three models' layers, two models' pairs, four heads
-    assert names[2] == "gpt-oss-20b's 24 layers: W = a window · A = the whole text"
+    assert len(names) == 4 + 2 + 4  # four models' layers, two models' pairs, four heads
+    assert names[2] == "Gemma 4's 30 layers: S = sliding window, base 10,000 · F = full, base 1,000,000"
+    assert names[3] == "gpt-oss-20b's 24 layers: W = a window · A = the whole text"
     assert not prose_problems(page_text(at))
 
 
@@ -46,6 +47,20 @@ def test_the_strip_of_llama4_marks_every_fourth_layer(open_page):
     layers = next(h.proto.body for h in at.get("html") if "48 layers" in h.proto.body)
     letters = [cell.split("</small>")[1][0] for cell in layers.split('class="strip-cell"')[1:]]
     assert [k + 1 for k, letter in enumerate(letters) if letter == "N"] == nope_layers()
+
+
+def test_gemma4s_strip_and_sentences_are_its_layers_and_pairs(open_page):
+    from core.positional.todays_views import gemma4_full_pairs, gemma4_layers
+
+    at = open_page(PAGE)
+    layers = next(h.proto.body for h in at.get("html") if "Gemma 4&#x27;s 30 layers" in h.proto.body)
+    letters = [cell.split("</small>")[1][0] for cell in layers.split('class="strip-cell"')[1:]]
+    assert [k + 1 for k, letter in enumerate(letters) if letter == "F"] == [6, 12, 18, 24, 30]
+    assert letters == ["F" if p.sees == "full" else "S" for p in gemma4_layers()]
+    pairs, text = gemma4_full_pairs(), page_text(at)
+    assert "25 of its 30 layers slide a window of 512 tokens with base 10,000 and heads of 256" in text
+    assert "only the first 64 of a head's 256 pairs turn" in text
+    assert f"turns once every {pairs.slowest:.0f} positions. The other 192 pairs never turn" in text
 
 
 def test_the_image_tokens_table_is_cores(open_page):
