@@ -25,7 +25,7 @@ def test_every_strip_and_chart_is_drawn_with_a_size(server, sized_page, wait_for
     wait_for_app(page)
     settled(page)
     strips = page.evaluate(_STRIPS_JS)
-    assert [s["cells"] for s in strips] == [48, 62, 24, 64, 64, 2, 2, 2, 2]  # layers, pairs, heads' parts
+    assert [s["cells"] for s in strips] == [48, 62, 30, 24, 64, 64, 2, 2, 2, 2]  # layers, pairs, heads' parts
     for s in strips:
         assert s["narrowest"] >= 20 and s["lowest"] >= 20 and s["smallest"] >= 16, s
         assert s["right"] <= s["edge"] + 1, s  # wrapped inside its box, nothing past the right edge

@@ -209,7 +209,7 @@ def gemma3_section(part: int | None = None) -> None:
     if part in (None, 3):
         gemma4_view()
     if part in (None, 4):
-        gpt_oss_view()
+        gpt_oss_view(score_defined=part is None)  # on a screen, Gemma 2's paragraph defined it
 
 
 def window_scores_view() -> None:
@@ -271,14 +271,16 @@ def gemma4_view() -> None:
     )
 
 
-def gpt_oss_view() -> None:
+def gpt_oss_view(score_defined: bool = False) -> None:
+    """gpt-oss's layers and its sink; ``score_defined``: the page has defined "score" above (Gemma 2's)."""
     layers = gpt_oss_layers()
+    score = "score" if score_defined else define("score")
     keys, sink = 3, 0.0
     weights = sink_softmax(torch.zeros(1, 1, keys), torch.tensor([sink]))[0, 0]
     st.markdown(
         f"{GPT_OSS.name} alternates: its odd layers see a window of {GPT_OSS.window} tokens, its even "
         f"layers the whole text, all {len(layers)} with base {GPT_OSS.base:,.0f}. Each head adds "
-        f"one more {define('score')} to every row's {define('softmax')}, for no token: its {define('sink')}. "
+        f"one more {score} to every row's {define('softmax')}, for no token: its {define('sink')}. "
         f"With {keys} keys of score 0 and a sink of {sink:g}, each key gets "
         f"{float(weights[0]):.2f} and the row sums to {float(weights.sum()):.2f}: a query may attend to "
         "less than all of its tokens."

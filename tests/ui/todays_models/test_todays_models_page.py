@@ -96,3 +96,11 @@ def test_presenting_the_image_asks_for_a_tokens_t_h_w_and_reads_a_guess(open_pag
     at.button(key="reveal_today_3").click().run()
     assert "You predicted (3, 4, 6); the answer is (3, 4, 5)." in [w.value for w in at.warning]
     assert [t for t in at.table if "(t, h, w)" in t.value.columns]  # the image's tokens, a row a line
+
+
+def test_every_word_is_defined_once_on_the_page(open_page):
+    from core.views.glossary import GLOSSARY
+
+    text = page_text(open_page(PAGE))
+    twice = [name for name, term in GLOSSARY.items() if text.count(f"({term.gloss})") > 1]
+    assert twice == []
