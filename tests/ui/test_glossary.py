@@ -12,6 +12,7 @@ from core.views.glossary import TERMS, define, first_undefined, plain
 from tests.ui.visible_text import undefined_words
 from ui.attention.heatmaps import EVERY_FAMILY_TABS
 from ui.families.close_up import close_up_parts
+from ui.long_context.views import SECTION_TABS as LONG_CONTEXT_TABS
 from ui.navigation import GLOSSARY, PAGES
 from ui.trained_positions.views import KINDS
 
@@ -28,6 +29,7 @@ CASES = (
     + [("pages/Families.py", {"method": m, "close_up": tab.capitalize()}) for m, tab in CLOSE_UP_TABS]
     + [("pages/Attention.py", {"maps": tab}) for tab in EVERY_FAMILY_TABS]
     + [("pages/Trained_positions.py", {"tables": tab}) for tab in KINDS]
+    + [("pages/Long_context.py", {"section": tab}) for tab in LONG_CONTEXT_TABS]
 )
 
 
