@@ -1,7 +1,10 @@
 """Today's models: position layer by layer (Llama 4, Gemma 3, Qwen2.5-VL, DeepSeek-V3)."""
 
+from contextlib import nullcontext
+
 import streamlit as st
 
+from core.positional.long_context_story import FirstUse
 from core.positional.todays_models import LLAMA4, QWEN_VL
 from core.positional.todays_views import (
     AFTER,
@@ -16,14 +19,14 @@ from ui.answer import Answer, answer_slot, show_answer
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
+from ui.open_tabs import open_tab
 from ui.predict import predict_number, predict_position
 from ui.presenter import presenting as slides_on
 from ui.slides import Slides
 from ui.todays_models.views import (
-    GEMMA3_PARTS,
-    HEADS_PARTS,
-    LLAMA4_PARTS,
-    TWO_PARTS,
+    SECTION_TAB,
+    SECTION_TABS,
+    SECTIONS,
     gemma3_section,
     heads_section,
     llama4_section,
@@ -42,33 +45,36 @@ if not slides_on():
         "the pairs that turn inside its window, Qwen2.5-VL's (t, h, w) of each token, the numbers of a head "
         "that turn, and last one JSON line with them.",
     )
-slides = Slides(
-    "today",
-    [
-        ("Layers without position", LLAMA4_PARTS),
-        ("A base per layer type", GEMMA3_PARTS),
-        ("Positions in three dimensions", TWO_PARTS),
-        ("Part of each head turned", HEADS_PARTS),
-    ],
-)
-if slides.shows(1):
-    st.subheader(f"1. Layers without position: {LLAMA4.name}")
-    question = f"How many of {LLAMA4.name}'s {LLAMA4.layers} layers have no position at all?"
-    if not slides.on or predict_number("today_1", question, len(nope_layers()), 0, 0, "layers"):
-        llama4_section(slides.part)
-if slides.shows(2):
-    st.subheader("2. A base per layer type: Gemma 3, Gemma 2, Gemma 4, gpt-oss")
-    gemma3_section(slides.part)
-if slides.shows(3):
-    st.subheader("3. Positions in three dimensions: Qwen2.5-VL")
-    rows, columns = IMAGE_GRID[1] // QWEN_VL.merge, IMAGE_GRID[2] // QWEN_VL.merge
-    question = (
-        f"{QWEN_VL.name} gives each token three positions (t, h, w): time, row and column. The text "
-        f"before an image is {len(BEFORE)} tokens, at 0 to {len(BEFORE) - 1} on all three; the image is "
-        f"{rows} × {columns} tokens. Which (t, h, w) does its bottom-right token get?"
-    )
-    if not slides.on or predict_position("today_3", question, last_image_token(BEFORE)):
-        qwen_section(BEFORE, AFTER, slides.part)
-if slides.shows(4):
-    st.subheader("4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3")
-    heads_section(slides.part)
+slides = Slides("today", SECTIONS)
+# On a screen each section is a tab, only the open one computed and drawn; presenting, a slide per part.
+shown, where = (None, nullcontext()) if slides.on else open_tab(SECTION_TABS, SECTION_TAB)
+words = FirstUse(teach=not slides.on)  # each word defined where a screen first writes it; a slide is plain
+
+
+def drawn(number: int) -> bool:
+    """Whether section ``number`` (1 to 4) is drawn in this run."""
+    return slides.shows(number) if slides.on else shown == number - 1
+
+
+with where:
+    if drawn(1):
+        st.subheader(f"1. Layers without position: {LLAMA4.name}")
+        question = f"How many of {LLAMA4.name}'s {LLAMA4.layers} layers have no position at all?"
+        if not slides.on or predict_number("today_1", question, len(nope_layers()), 0, 0, "layers"):
+            llama4_section(words, slides.part)
+    if drawn(2):
+        st.subheader("2. A base per layer type: Gemma 3, Gemma 2, Gemma 4, gpt-oss")
+        gemma3_section(words, slides.part)
+    if drawn(3):
+        st.subheader("3. Positions in three dimensions: Qwen2.5-VL")
+        rows, columns = IMAGE_GRID[1] // QWEN_VL.merge, IMAGE_GRID[2] // QWEN_VL.merge
+        question = (
+            f"{QWEN_VL.name} gives each token three positions (t, h, w): time, row and column. The text "
+            f"before an image is {len(BEFORE)} tokens, at 0 to {len(BEFORE) - 1} on all three; the image is "
+            f"{rows} × {columns} tokens. Which (t, h, w) does its bottom-right token get?"
+        )
+        if not slides.on or predict_position("today_3", question, last_image_token(BEFORE)):
+            qwen_section(BEFORE, AFTER, words, slides.part)
+    if drawn(4):
+        st.subheader("4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3")
+        heads_section(words, slides.part)

@@ -14,6 +14,7 @@ from ui.attention.heatmaps import EVERY_FAMILY_TABS
 from ui.families.close_up import close_up_parts
 from ui.long_context.views import SECTION_TABS as LONG_CONTEXT_TABS
 from ui.navigation import GLOSSARY, PAGES
+from ui.todays_models.views import SECTION_TABS as TODAY_TABS
 from ui.trained_positions.views import KINDS
 
 EVERY_PAGE = [stop.path for stop in PAGES]
@@ -30,6 +31,7 @@ CASES = (
     + [("pages/Attention.py", {"maps": tab}) for tab in EVERY_FAMILY_TABS]
     + [("pages/Trained_positions.py", {"tables": tab}) for tab in KINDS]
     + [("pages/Long_context.py", {"section": tab}) for tab in LONG_CONTEXT_TABS]
+    + [("pages/Todays_models.py", {"today_section": tab}) for tab in TODAY_TABS]
 )
 
 

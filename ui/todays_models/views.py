@@ -13,6 +13,7 @@ import torch
 from core.attention.sinks import sink_softmax
 from core.attention.soft_cap import soft_cap
 from core.positional.layer_plans import CHUNK, FULL, LayerPlan
+from core.positional.long_context_story import FirstUse
 from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GEMMA4, GPT_OSS, LLAMA4, QWEN_VL
 from core.positional.todays_views import (
     IMAGE_GRID,
@@ -37,9 +38,9 @@ from core.positional.todays_views import (
     window_scores,
 )
 from core.views.charts import grid_frame, heatmap, line_chart
-from core.views.glossary import define
 from core.views.units import listing, ordinal
 from ui.charts import draw
+from ui.open_tabs import tab_key
 from ui.presenter import presenting, slide_height
 from ui.server import cache
 from ui.tables import table
@@ -105,15 +106,15 @@ def layer_letters(layers: list[LayerPlan]) -> list[str]:
 LLAMA4_PARTS = ["its layers", "what a token sees", "the temperature"]  # presenting, a slide each
 
 
-def llama4_section(part: int | None = None) -> None:
+def llama4_section(words: FirstUse, part: int | None = None) -> None:
     """Which layers of Llama 4 Scout see no position, what a chunked and a full layer see, and the
     temperature its NoPE layers put on the query (presenting: ``LLAMA4_PARTS[part]``)."""
     if part in (None, 0):
         llama4_layers_view()
     if part in (None, 1):
-        masks_view()
+        masks_view(words)
     if part in (None, 2):
-        temperature_view()
+        temperature_view(words)
 
 
 def llama4_layers_view() -> None:
@@ -127,11 +128,11 @@ def llama4_layers_view() -> None:
     strip(layer_letters(llama4_layers()), f"{LLAMA4.name}'s {LLAMA4.layers} layers")
 
 
-def masks_view() -> None:
+def masks_view(words: FirstUse) -> None:
     st.markdown(
-        f"What each {define('query and key', 'query')} (a row) may look at, drawn on {SHOWN_TOKENS} tokens "
+        f"What each {words('query and key', 'query')} (a row) may look at, drawn on {SHOWN_TOKENS} tokens "
         f"with a chunk of {SHOWN_CHUNK} (in the model: {LLAMA4.chunk:,}). Both keep the "
-        f"{define('causal mask')}: a token sees itself and the tokens before it, never after."
+        f"{words('causal mask')}: a token sees itself and the tokens before it, never after."
     )
     for column, chart in zip(st.columns(2), masks_charts(), strict=True):
         draw(chart, column)
@@ -163,10 +164,10 @@ def masks_charts() -> tuple[object, ...]:
     return tuple(charts)
 
 
-def temperature_view() -> None:
+def temperature_view(words: FirstUse) -> None:
     st.markdown(
-        f"Without position, a layer's {define('attention')} would spread thinner as the text grows. So "
-        f"{LLAMA4.name} multiplies the query of each layer without position by a {define('temperature')}: "
+        f"Without position, a layer's {words('attention')} would spread thinner as the text grows. So "
+        f"{LLAMA4.name} multiplies the query of each layer without position by a {words('temperature')}: "
         f"1 for the first {LLAMA4.floor_scale - 1:,} positions, then 1 + {LLAMA4.attn_scale} × ln(1 + "
         f"⌊(p + 1) / {LLAMA4.floor_scale:,}⌋)."
     )
@@ -196,27 +197,28 @@ TWO_PARTS = ["", "what it shows"]  # presenting: a section's words, then its pic
 GEMMA3_PARTS = [*TWO_PARTS, "the score past the window", "Gemma 4", "gpt-oss"]
 
 
-def gemma3_section(part: int | None = None) -> None:
+def gemma3_section(words: FirstUse, part: int | None = None) -> None:
     """Gemma 3's sliding and full layers, each pair's wavelength on both against the window, a score
     against distance on both, Gemma 4's layers, and gpt-oss's layers and sink (presenting:
     ``GEMMA3_PARTS[part]``)."""
     if part in (None, 0):
-        gemma3_layers_view()
+        gemma3_layers_view(words)
     if part in (None, 1):
-        wavelengths_view()
+        wavelengths_view(words)
     if part in (None, 2):
-        window_scores_view()
+        window_scores_view(words)
     if part in (None, 3):
         gemma4_view()
     if part in (None, 4):
-        gpt_oss_view(score_defined=part is None)  # on a screen, Gemma 2's paragraph defined it
+        gpt_oss_view(words)
 
 
-def window_scores_view() -> None:
+def window_scores_view(words: FirstUse) -> None:
     if not presenting():  # a slide keeps the chart and its finding
         st.markdown(
-            "RoPE makes a query's score with the same vector fall and wobble with the distance "
-            "between them. Here that score, as a share of its value at distance 0, on both kinds of layer."
+            f"RoPE makes a {words('query and key', 'query')}'s score with the same vector fall and wobble "
+            "with the distance between them. Here that score, as a share of its value at distance 0, on both "
+            "kinds of layer."
         )
     chart, finding = window_chart(slide_height(300, 300))
     draw(chart)
@@ -271,16 +273,14 @@ def gemma4_view() -> None:
     )
 
 
-def gpt_oss_view(score_defined: bool = False) -> None:
-    """gpt-oss's layers and its sink; ``score_defined``: the page has defined "score" above (Gemma 2's)."""
+def gpt_oss_view(words: FirstUse) -> None:
     layers = gpt_oss_layers()
-    score = "score" if score_defined else define("score")
     keys, sink = 3, 0.0
     weights = sink_softmax(torch.zeros(1, 1, keys), torch.tensor([sink]))[0, 0]
     st.markdown(
         f"{GPT_OSS.name} alternates: its odd layers see a window of {GPT_OSS.window} tokens, its even "
         f"layers the whole text, all {len(layers)} with base {GPT_OSS.base:,.0f}. Each head adds "
-        f"one more {score} to every row's {define('softmax')}, for no token: its {define('sink')}. "
+        f"one more {words('score')} to every row's {words('softmax')}, for no token: its {words('sink')}. "
         f"With {keys} keys of score 0 and a sink of {sink:g}, each key gets "
         f"{float(weights[0]):.2f} and the row sums to {float(weights.sum()):.2f}: a query may attend to "
         "less than all of its tokens."
@@ -288,11 +288,12 @@ def gpt_oss_view(score_defined: bool = False) -> None:
     strip(layer_letters(layers), f"{GPT_OSS.name}'s {len(layers)} layers")
 
 
-def gemma3_layers_view() -> None:
+def gemma3_layers_view(words: FirstUse) -> None:
     layers = gemma3_layers()
     g, full = GEMMA3, sum(layer.sees == FULL for layer in layers)
     st.markdown(
-        f"{g.name} has {len(layers)} layers. {len(layers) - full} use {define('sliding-window attention')}, "
+        f"In each layer, {words('attention')} lets a token look back at the others. {g.name} has "
+        f"{len(layers)} layers. {len(layers) - full} use {words('sliding-window attention')}, "
         f"a window of {g.window:,} tokens, and rotate with base {g.local_base:,.0f}; {full} (every "
         f"{ordinal(g.pattern)}) see the whole text and rotate with base {g.global_base:,.0f}, their "
         f"positions divided by {g.global_factor:g}."
@@ -302,15 +303,15 @@ def gemma3_layers_view() -> None:
     st.markdown(
         f"{g2.name}, the generation before, alternates: its odd layers slide a window of {g2.window:,} "
         f"tokens, its even ones see the whole text, all with base {g2.base:,.0f}. It also limits every "
-        f"{define('score')} by {define('soft-capping')} at {g2.cap:g}: a score of 100 becomes {capped:.1f}."
+        f"{words('score')} by {words('soft-capping')} at {g2.cap:g}: a score of 100 becomes {capped:.1f}."
     )
 
 
-def wavelengths_view() -> None:
+def wavelengths_view(words: FirstUse) -> None:
     if not presenting():  # a slide keeps the chart and its finding
         st.markdown(
-            f"Each {define('pair i')} turns at its {define('frequency θᵢ')}; here each pair's "
-            f"{define('wavelength 2π/θᵢ')} on both kinds of layer, against the window."
+            f"Each {words('pair i')} turns at its {words('frequency θᵢ')}; here each pair's "
+            f"{words('wavelength 2π/θᵢ')} on both kinds of layer, against the window."
         )
     chart, finding = wavelengths_chart(slide_height(300, 260))
     draw(chart)
@@ -346,15 +347,15 @@ def wavelengths_chart(height: int) -> tuple[object, str]:
     return chart, finding
 
 
-def qwen_section(before: list[str], after: list[str], part: int | None = None) -> None:
+def qwen_section(before: list[str], after: list[str], words: FirstUse, part: int | None = None) -> None:
     """Text, an image and text again, each token with its (t, h, w); the pairs each axis turns."""
     if part in (None, 0):
-        tokens_view(before, after)
+        tokens_view(before, after, words)
     if part in (None, 1):
-        axes_view()
+        axes_view(words)
 
 
-def tokens_view(before: list[str], after: list[str]) -> None:
+def tokens_view(before: list[str], after: list[str], words: FirstUse) -> None:
     _, rows, columns = IMAGE_GRID
     merged = f"{rows // QWEN_VL.merge} × {columns // QWEN_VL.merge}"
     if presenting():  # the words and the rows a slide has room for: an image's row of tokens to a line
@@ -363,8 +364,8 @@ def tokens_view(before: list[str], after: list[str]) -> None:
         return
     st.markdown(
         f"{QWEN_VL.name} reads images too. Its vision part cuts an image into "
-        f"{define('image patch', 'patches')}, and a {define('2 × 2 merge')} makes every four one token: "
-        f"{rows} × {columns} patches become {merged} tokens. With {define('M-RoPE')}, text tokens count on "
+        f"{words('image patch', 'patches')}, and a {words('2 × 2 merge')} makes every four one token: "
+        f"{rows} × {columns} patches become {merged} tokens. With {words('M-RoPE')}, text tokens count on "
         "with the same number on all three positions; the image's tokens share t and take their row and "
         "column as h and w, counted from where the image starts. The text after it goes on from there plus "
         f"the image's longer side in tokens. A video's frames are images in time: each frame's t is "
@@ -392,7 +393,7 @@ def by_image_row(tokens: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def axes_view() -> None:
+def axes_view(words: FirstUse) -> None:
     axes = pair_axes_frame()
     for name in (QWEN_VL.name, QWEN_VL.interleaved_name):
         st.markdown(f"**{name}**: the axis each of its {len(axes)} pairs turns with.")
@@ -400,31 +401,42 @@ def axes_view() -> None:
     turned = row_below_turns()
     st.markdown(
         f"Two image tokens one row apart, anywhere in the image: only the {int((turned != 0).sum())} h pairs "
-        "turn between them, each by its own θᵢ; the t and w pairs do not move. So a head can read “one row "
+        f"turn between them, each by its own {words('frequency θᵢ', 'θᵢ')}; the t and w pairs do not move. "
+        "So a head can read “one row "
         "down” the same way everywhere in the image."
     )
 
 
-def heads_section(part: int | None = None) -> None:
+def heads_section(words: FirstUse, part: int | None = None) -> None:
     """How many of a head's numbers turn, per model; DeepSeek-V3's shared key and its softmax scale; what a
     score keeps of position when part of a head turns (presenting: ``HEADS_PARTS[part]``)."""
     frame = heads_frame()
     if part in (None, 0):
         st.markdown(
-            f"Some models turn only part of each head: with {define('partial rotary')}, the first numbers "
-            "turn with position and the rest pass through unchanged, so that part of a score ignores "
-            f"position. In {define('MLA')}, {DEEPSEEK_V3.name}'s attention, a "
-            f"query head keeps {DEEPSEEK_V3.passed} numbers still and turns {DEEPSEEK_V3.turned}; all "
+            f"Some models turn only part of each head: with {words('partial rotary')}, the first numbers "
+            f"turn with position and the rest pass through unchanged, so that part of a {words('score')} "
+            f"ignores position. In {words('MLA')}, {DEEPSEEK_V3.name}'s {words('attention')}, a "
+            f"{words('query and key', 'query')} head keeps {DEEPSEEK_V3.passed} numbers still and turns "
+            f"{DEEPSEEK_V3.turned}; all "
             f"{DEEPSEEK_V3.heads} heads share one turned key part of {DEEPSEEK_V3.turned} numbers."
         )
         table(frame, hide_index=True, one_line="heads")
     if part in (None, 1):
-        strips_view(frame)
+        strips_view(frame, words)
     if part in (None, 2):
         kept_view()
 
 
 HEADS_PARTS = [*TWO_PARTS, "what the score keeps"]  # presenting, a slide each
+# The page's four sections: a tab each on a screen (only the open one drawn), a slide per part presenting.
+SECTIONS = [
+    ("Layers without position", LLAMA4_PARTS),
+    ("A base per layer type", GEMMA3_PARTS),
+    ("Positions in three dimensions", TWO_PARTS),
+    ("Part of each head turned", HEADS_PARTS),
+]
+SECTION_TABS = [f"{k}. {title}" for k, (title, _) in enumerate(SECTIONS, start=1)]
+SECTION_TAB = tab_key("today_section")  # the open section's tab, in the address bar (a link reopens it)
 
 
 def kept_view() -> None:
@@ -459,7 +471,7 @@ def kept_scores_chart(height: int) -> tuple[object, str]:
     return chart, finding
 
 
-def strips_view(frame: pd.DataFrame) -> None:
+def strips_view(frame: pd.DataFrame, words: FirstUse) -> None:
     for model, size, turned in zip(frame["model"], frame["numbers per head"], frame["turned"], strict=True):
         parts = [("T", turned), ("P", size - turned)]
         if model == DEEPSEEK_V3.name:  # its turned part comes last
@@ -469,6 +481,6 @@ def strips_view(frame: pd.DataFrame) -> None:
     scale, plain = deepseek_scale()
     head = DEEPSEEK_V3.passed + DEEPSEEK_V3.turned
     st.markdown(
-        f"{DEEPSEEK_V3.name} also stretches its context {DEEPSEEK_V3.factor:g} times with {define('YaRN')}, "
+        f"{DEEPSEEK_V3.name} also stretches its context {DEEPSEEK_V3.factor:g} times with {words('YaRN')}, "
         f"and so scales its scores by {scale:.4f} instead of 1/√{head} = {plain:.4f}."
     )

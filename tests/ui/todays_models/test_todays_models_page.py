@@ -7,6 +7,7 @@ from core.positional.todays_views import answer_words, nope_layers, vl_tokens
 from tests.core.prose import prose_problems
 from tests.ui.conftest import answer_block
 from tests.ui.test_page_sentences import page_text
+from ui.todays_models.views import SECTION_TABS
 
 PAGE = "pages/Todays_models.py"
 
@@ -17,29 +18,38 @@ def strips(at) -> list[str]:
     return [html.unescape(body.split('aria-label="')[1].split('"')[0]) for body in bodies]
 
 
+def every_tab(open_page) -> list:
+    """The page opened at each section's tab (only the open one is drawn)."""
+    return [open_page(PAGE, today_section=tab) for tab in SECTION_TABS]
+
+
 def test_the_page_answers_its_question_then_shows_four_sections(open_page):
-    at = open_page(PAGE)
-    assert not at.exception and not at.error
+    tabs = every_tab(open_page)
+    at = tabs[0]
+    assert not any(t.exception or t.error for t in tabs)
     assert at.title[0].value == "Today's models: position layer by layer"
     box = answer_block(at)
     assert box is not None and [m.value for m in box.get("metric")] == ["12 of 48"]
     assert answer_words()[0].split(" (")[0] in page_text(at)
-    assert [s.value for s in at.subheader] == [
-        "1. Layers without position: Llama 4 Scout",
-        "2. A base per layer type: Gemma 3, Gemma 2, Gemma 4, gpt-oss",
-        "3. Positions in three dimensions: Qwen2.5-VL",
-        "4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3",
+    assert [t.label for t in at.tabs] == SECTION_TABS
+    # each tab draws its own section, and no other
+    assert [[s.value for s in t.subheader] for t in tabs] == [
+        ["1. Layers without position: Llama 4 Scout"],
+        ["2. A base per layer type: Gemma 3, Gemma 2, Gemma 4, gpt-oss"],
+        ["3. Positions in three dimensions: Qwen2.5-VL"],
+        ["4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3"],
     ]
-    assert len(at.get("vega_lite_chart")) == 6  # two masks, temperature, wavelengths, two scores charts
-    names = strips(at)
-    assert names[:2] == [
-        "Llama 4 Scout's 48 layers: R = rotates (RoPE) · N = no position (NoPE)",
+    # two masks and the temperature; the wavelengths and the window's scores; none; the kept scores
+    assert [len(t.get("vega_lite_chart")) for t in tabs] == [3, 2, 0, 1]
+    names = [strips(t) for t in tabs]
+    assert names[0] == ["Llama 4 Scout's 48 layers: R = rotates (RoPE) · N = no position (NoPE)"]
+    assert names[1] == [
         "Gemma 3 27B's 62 layers: S = sliding window, base 10,000 · F = full, base 1,000,000",
+        "Gemma 4's 30 layers: S = sliding window, base 10,000 · F = full, base 1,000,000",
+        "gpt-oss-20b's 24 layers: W = a window · A = the whole text",
     ]
-    assert len(names) == 4 + 2 + 4  # four models' layers, two models' pairs, four heads
-    assert names[2] == "Gemma 4's 30 layers: S = sliding window, base 10,000 · F = full, base 1,000,000"
-    assert names[3] == "gpt-oss-20b's 24 layers: W = a window · A = the whole text"
-    assert not prose_problems(page_text(at))
+    assert [len(n) for n in names] == [1, 3, 2, 4]  # the models' layers, two models' pairs, four heads
+    assert not [prose_problems(page_text(t)) for t in tabs if prose_problems(page_text(t))]
 
 
 def test_the_strip_of_llama4_marks_every_fourth_layer(open_page):
@@ -52,7 +62,7 @@ def test_the_strip_of_llama4_marks_every_fourth_layer(open_page):
 def test_gemma4s_strip_and_sentences_are_its_layers_and_pairs(open_page):
     from core.positional.todays_views import gemma4_full_pairs, gemma4_layers
 
-    at = open_page(PAGE)
+    at = open_page(PAGE, today_section=SECTION_TABS[1])
     layers = next(h.proto.body for h in at.get("html") if "Gemma 4&#x27;s 30 layers" in h.proto.body)
     letters = [cell.split("</small>")[1][0] for cell in layers.split('class="strip-cell"')[1:]]
     assert [k + 1 for k, letter in enumerate(letters) if letter == "F"] == [6, 12, 18, 24, 30]
@@ -64,7 +74,7 @@ def test_gemma4s_strip_and_sentences_are_its_layers_and_pairs(open_page):
 
 
 def test_the_image_tokens_table_is_cores(open_page):
-    at = open_page(PAGE)
+    at = open_page(PAGE, today_section=SECTION_TABS[2])
     shown = next(t.value for t in at.table if "token" in t.value.columns)
     tokens = vl_tokens(["Describe", "this", "photo:"], ["It", "shows", "a", "cat."])
     assert shown[["token", "t", "h", "w"]].astype(str).values.tolist() == tokens.astype(str).values.tolist()
@@ -98,9 +108,10 @@ def test_presenting_the_image_asks_for_a_tokens_t_h_w_and_reads_a_guess(open_pag
     assert [t for t in at.table if "(t, h, w)" in t.value.columns]  # the image's tokens, a row a line
 
 
-def test_every_word_is_defined_once_on_the_page(open_page):
+def test_every_word_is_defined_once_in_each_tab(open_page):
     from core.views.glossary import GLOSSARY
 
-    text = page_text(open_page(PAGE))
-    twice = [name for name, term in GLOSSARY.items() if text.count(f"({term.gloss})") > 1]
-    assert twice == []
+    for at in every_tab(open_page):
+        text = page_text(at)
+        twice = [name for name, term in GLOSSARY.items() if text.count(f"({term.gloss})") > 1]
+        assert twice == []
