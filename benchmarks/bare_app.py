@@ -6,6 +6,8 @@ Options in its URL, to tell a Vega view's or a table's cost from the app's own:
 - ``&described=1``: each with a description naming the seed (a changed spec: the chart is built again);
 - ``&concat=1``: the heatmaps as panels of one chart (one Vega view);
 - ``&canvas=1``: drawn on a canvas instead of SVG;
+- ``&inplace=1``: drawn with ``st.vega_lite_chart`` and a spec that does not change (the app's way);
+- ``&echarts=1``: drawn as ECharts heatmaps (``st.echarts_chart``, canvas);
 - ``?table=grid`` or ``?table=html``: a small table that changes with the seed, as a data grid or HTML.
 """
 
@@ -29,6 +31,33 @@ if st.query_params.get("concat") == "1":
         for k in range(count)
     ]
     st.altair_chart(alt.concat(*panels, columns=4), width="content")
+    count = 0
+SPEC = {  # the same for every seed: Vega keeps its view and replaces the data
+    "mark": "rect",
+    "encoding": {
+        "x": {"field": "j", "type": "ordinal"},
+        "y": {"field": "i", "type": "ordinal"},
+        "color": {"field": "v", "type": "quantitative", "scale": {"domain": [0, 10]}},
+    },
+}
+if st.query_params.get("inplace") == "1":
+    for k in range(count):
+        st.vega_lite_chart(frame, {**SPEC, "title": f"map {k}"}, width="stretch")
+    count = 0
+if st.query_params.get("echarts") == "1":
+    cells = [[int(j), int(i), int(v)] for i, j, v in frame.itertuples(index=False)]
+    for k in range(count):
+        st.echarts_chart(
+            {
+                "title": {"text": f"map {k}"},
+                "animation": False,
+                "xAxis": {"type": "category", "data": list(range(8))},
+                "yAxis": {"type": "category", "data": list(range(8))},
+                "visualMap": {"min": 0, "max": 10, "show": False},
+                "series": [{"type": "heatmap", "data": cells}],
+            },
+            height=300,
+        )
     count = 0
 for k in range(count):
     chart = alt.Chart(frame).mark_rect().encode(x="j:O", y="i:O", color="v:Q").properties(title=f"map {k}")
