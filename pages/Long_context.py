@@ -6,9 +6,9 @@ import streamlit as st
 
 from core.positional.long_context import KEPT
 from core.positional.long_context_presets import PRESETS
-from core.positional.long_context_story import FirstUse
 from core.positional.long_context_words import short_answer
 from core.scripts.long_context import long_context_script
+from core.views.glossary import FirstUse
 from ui.answer import Answer, answer_slot, show_answer
 from ui.app import settings
 from ui.attention.bridge import attention_bridge_expander

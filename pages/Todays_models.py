@@ -4,7 +4,6 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from core.positional.long_context_story import FirstUse
 from core.positional.todays_models import LLAMA4, QWEN_VL
 from core.positional.todays_views import (
     AFTER,
@@ -15,6 +14,7 @@ from core.positional.todays_views import (
     nope_layers,
 )
 from core.scripts.todays_models import todays_models_script
+from core.views.glossary import FirstUse
 from ui.answer import Answer, answer_slot, show_answer
 from ui.app import checked_settings
 from ui.code_view import show_script

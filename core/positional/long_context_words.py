@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.positional.long_context import INTERPOLATED, KEPT, PLAIN, REGIMES, LongContextView
-from core.positional.long_context_story import FirstUse, ratio_text, scaling_clause, times_text
+from core.positional.long_context_story import ratio_text, scaling_clause, times_text
 from core.positional.rope_scaling import PARTIAL, VARIANTS, get_mscale, rotary_dim, yarn_correction_range
+from core.views.glossary import FirstUse
 from core.views.units import listing
 
 # A method's glossary word, by its rope_type (the others are defined by their own sentence)

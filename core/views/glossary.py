@@ -411,6 +411,22 @@ def define(name: str, shown: str | None = None) -> str:
     return f"**{shown or term.name}** ({term.gloss})"
 
 
+class FirstUse:
+    """A page's glossary words as it writes them in reading order: defined the first time (``define``),
+    plain after. ``teach=False`` writes every word plain (a projector's slide, a chart's description)."""
+
+    def __init__(self, teach: bool = True):
+        self.teach = teach
+        self.taught: set[str] = set()
+
+    def __call__(self, name: str, shown: str | None = None) -> str:
+        """The word ``name`` (or its form ``shown``), with its definition where the page first writes it."""
+        if not self.teach or name in self.taught:
+            return shown or GLOSSARY[name].name
+        self.taught.add(name)
+        return define(name, shown)
+
+
 def gloss(name: str) -> str:
     """The definition of ``name``, as ``define`` writes it."""
     return GLOSSARY[name].gloss

@@ -17,7 +17,7 @@ import torch
 from core.positional.long_context import LongContextView, attention_factor_curves, long_context_view
 from core.positional.long_context_config import RopeConfig, config_json
 from core.positional.long_context_presets import PRESETS
-from core.positional.long_context_story import FirstUse, lecture_join, story
+from core.positional.long_context_story import lecture_join, story
 from core.positional.long_context_words import (
     attention_words,
     drawn_words,
@@ -49,7 +49,7 @@ from core.positional.rope_scaling_charts import (
 )
 from core.training.extrapolation import SCALINGS, SHOWN, Extrapolation, findings, measured, run_intro, verdict
 from core.views.describe import described
-from core.views.glossary import define
+from core.views.glossary import FirstUse, define
 from ui.charts import draw
 from ui.long_context.form import FIELDS, field_label, method_name
 from ui.long_context.url_state import (

@@ -13,7 +13,6 @@ import torch
 from core.attention.sinks import sink_softmax
 from core.attention.soft_cap import soft_cap
 from core.positional.layer_plans import CHUNK, FULL, LayerPlan
-from core.positional.long_context_story import FirstUse
 from core.positional.todays_models import DEEPSEEK_V3, GEMMA2, GEMMA3, GEMMA4, GPT_OSS, LLAMA4, QWEN_VL
 from core.positional.todays_views import (
     IMAGE_GRID,
@@ -38,6 +37,7 @@ from core.positional.todays_views import (
     window_scores,
 )
 from core.views.charts import grid_frame, heatmap, line_chart
+from core.views.glossary import FirstUse
 from core.views.units import listing, ordinal
 from ui.charts import draw
 from ui.open_tabs import tab_key

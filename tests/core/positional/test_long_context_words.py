@@ -9,7 +9,7 @@ import torch
 
 from core.positional.long_context import attention_factor_curves, long_context_view
 from core.positional.long_context_presets import PRESETS
-from core.positional.long_context_story import FirstUse, story
+from core.positional.long_context_story import story
 from core.positional.long_context_words import (
     attention_words,
     drawn_words,
@@ -30,7 +30,7 @@ from core.positional.rope_scaling_charts import (
     score_chart,
     score_frame,
 )
-from core.views.glossary import GLOSSARY, define, first_undefined
+from core.views.glossary import GLOSSARY, FirstUse, define, first_undefined
 from tests.contrast import contrast
 from tests.core.positional.test_long_context_sentences import CONFIGS, problems
 from tests.core.prose import prose_problems
