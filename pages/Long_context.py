@@ -33,7 +33,7 @@ from ui.long_context.views import (
     view_of,
 )
 from ui.navigation import page_title
-from ui.open_tabs import open_tab
+from ui.open_tabs import SectionTabs
 from ui.predict import predict_number
 from ui.presenter import presenting
 from ui.slides import Slides
@@ -85,28 +85,21 @@ if slides.shows(1):
             lengths(cfg, view, words)
             attention_bridge_expander()
 # On a screen each numbered section is a tab, only the open one computed and drawn; presenting, a slide.
-shown, where = (None, nullcontext()) if slides.on else open_tab(SECTION_TABS, SECTION_TAB)
-
-
-def drawn(number: int) -> bool:
-    """Whether numbered section ``number`` (1 to 4) is drawn in this run."""
-    return slides.shows(number + 1) if slides.on else shown == number - 1
-
-
-with where:
-    if drawn(1):
+sections = SectionTabs(slides, SECTION_TABS, SECTION_TAB, before=1)
+with sections.where:
+    if sections.drawn(1):
         st.subheader("1. Which pairs scaling slows down")
         kept = view.regimes.count(KEPT)
         question = f"How many of the {len(view.regimes)} pairs does {label} leave as they were trained?"
         unit = "pair" if kept == 1 else "pairs"  # the answer as the story states it: "keeps 29 pairs"
         if not slides.on or predict_number(KEPT_QUESTION, question, kept, 0.5, unit=unit):
             pairs_section(view, words)
-    if drawn(2):
+    if sections.drawn(2):
         st.subheader(f"2. What position alone adds to a score, out to L' = {cfg.extended:,}")
         score_section(view, label, words)
-    if drawn(3):
+    if sections.drawn(3):
         st.subheader("3. The attention factor")
         attention_section(view, words)
-    if drawn(4):
+    if sections.drawn(4):
         st.subheader("4. Measured: a tiny RoPE model past its trained length")
         extrapolation_section(view, label, words)

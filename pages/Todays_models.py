@@ -1,7 +1,5 @@
 """Today's models: position layer by layer (Llama 4, Gemma 3, Qwen2.5-VL, DeepSeek-V3)."""
 
-from contextlib import nullcontext
-
 import streamlit as st
 
 from core.positional.todays_models import LLAMA4, QWEN_VL
@@ -19,7 +17,7 @@ from ui.answer import Answer, answer_slot, show_answer
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
-from ui.open_tabs import open_tab
+from ui.open_tabs import SectionTabs
 from ui.predict import predict_number, predict_position
 from ui.presenter import presenting as slides_on
 from ui.slides import Slides
@@ -47,25 +45,18 @@ if not slides_on():
     )
 slides = Slides("today", SECTIONS)
 # On a screen each section is a tab, only the open one computed and drawn; presenting, a slide per part.
-shown, where = (None, nullcontext()) if slides.on else open_tab(SECTION_TABS, SECTION_TAB)
+sections = SectionTabs(slides, SECTION_TABS, SECTION_TAB)
 words = FirstUse(teach=not slides.on)  # each word defined where a screen first writes it; a slide is plain
-
-
-def drawn(number: int) -> bool:
-    """Whether section ``number`` (1 to 4) is drawn in this run."""
-    return slides.shows(number) if slides.on else shown == number - 1
-
-
-with where:
-    if drawn(1):
+with sections.where:
+    if sections.drawn(1):
         st.subheader(f"1. Layers without position: {LLAMA4.name}")
         question = f"How many of {LLAMA4.name}'s {LLAMA4.layers} layers have no position at all?"
         if not slides.on or predict_number("today_1", question, len(nope_layers()), 0, 0, "layers"):
             llama4_section(words, slides.part)
-    if drawn(2):
+    if sections.drawn(2):
         st.subheader("2. A base per layer type: Gemma 3, Gemma 2, Gemma 4, gpt-oss")
         gemma3_section(words, slides.part)
-    if drawn(3):
+    if sections.drawn(3):
         st.subheader("3. Positions in three dimensions: Qwen2.5-VL")
         rows, columns = IMAGE_GRID[1] // QWEN_VL.merge, IMAGE_GRID[2] // QWEN_VL.merge
         question = (
@@ -75,6 +66,6 @@ with where:
         )
         if not slides.on or predict_position("today_3", question, last_image_token(BEFORE)):
             qwen_section(BEFORE, AFTER, words, slides.part)
-    if drawn(4):
+    if sections.drawn(4):
         st.subheader("4. Part of each head turned: GPT-NeoX, Phi, GLM, DeepSeek-V3")
         heads_section(words, slides.part)

@@ -281,14 +281,18 @@ class ScriptRuns:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         self._page, self._message, self.finished = page, ForwardMsg, 0
+        self.ends: list[int] = []  # how each run ended, in order (a whole page's or a fragment's)
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
     def _frame(self, payload) -> None:
         if isinstance(payload, str):
             return
         message = self._message.FromString(payload)
+        if message.WhichOneof("type") != "script_finished":
+            return
+        self.ends.append(message.script_finished)
         done = (self._message.FINISHED_SUCCESSFULLY, self._message.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
-        if message.WhichOneof("type") == "script_finished" and message.script_finished in done:
+        if message.script_finished in done:
             self.finished += 1
 
     def wait_after(self, since: int, timeout: float = 60_000) -> None:

@@ -3,24 +3,10 @@
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.e2e.conftest import settled
+from tests.e2e.conftest import ScriptRuns, settled
 
 SAID = "() => [...document.querySelectorAll('.chart-said')].map(e => e.textContent)"
 PATH = "Positions 0–{}, along the two directions they differ most in"
-
-
-class Finished:
-    """How each script run the page is sent ends (a whole page's or a fragment's), in order."""
-
-    def __init__(self, page) -> None:
-        self.ends: list[int] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload) -> None:
-        if not isinstance(payload, str):
-            message = ForwardMsg.FromString(payload)
-            if message.WhichOneof("type") == "script_finished":
-                self.ends.append(message.script_finished)
 
 
 def path_said(page, shown: int) -> list[str]:
@@ -28,7 +14,7 @@ def path_said(page, shown: int) -> list[str]:
 
 
 def test_the_positions_drawn_slider_reruns_its_chart_alone(server, page, wait_for_app):
-    finished = Finished(page)
+    finished = ScriptRuns(page)
     page.goto(f"{server}/Trained_positions")
     wait_for_app(page)
     settled(page)
@@ -43,7 +29,7 @@ def test_the_positions_drawn_slider_reruns_its_chart_alone(server, page, wait_fo
 
 
 def test_scrubbing_a_runs_steps_reruns_its_section_alone(server, page, wait_for_app):
-    finished = Finished(page)
+    finished = ScriptRuns(page)
     page.goto(server + "/Training?steps=60&size=tiny&train_context=8&seed=11")
     wait_for_app(page)
     page.get_by_role("button", name="Train", exact=True).click()
