@@ -35,7 +35,10 @@ checked_settings()
 page_title("Today's models: position layer by layer")
 slot = answer_slot()
 words, number = answer_words()
-show_answer(slot, Answer(f"{LLAMA4.name}'s layers without position", number, words))
+evidence = (
+    "The evidence is below: a tab for each of the four sections, with its tables, pictures and numbers."
+)
+show_answer(slot, Answer(f"{LLAMA4.name}'s layers without position", number, words, evidence=evidence))
 if not slides_on():
     show_script(
         todays_models_script,

@@ -262,7 +262,8 @@ def gemma4_view() -> None:
         f"{g.name}, the generation after (as transformers 5.23 defines it), keeps five sliding layers to one "
         f"full one and always makes its last layer full: {len(layers) - full} of its {len(layers)} layers "
         f"slide a window of {g.window} tokens with base {g.local_base:,.0f} and heads of {g.head_dim} "
-        f"numbers; {full} see the whole text with base {g.global_base:,.0f} and heads of {g.global_head_dim}."
+        f"numbers; {full} see the whole text with base {g.global_base:,.0f} and heads of {g.global_head_dim} "
+        "numbers."
     )
     strip(layer_letters(layers), f"{g.name}'s {len(layers)} layers")
     st.markdown(
@@ -292,7 +293,7 @@ def gemma3_layers_view(words: FirstUse) -> None:
     layers = gemma3_layers()
     g, full = GEMMA3, sum(layer.sees == FULL for layer in layers)
     st.markdown(
-        f"In each layer, {words('attention')} lets a token look back at the others. {g.name} has "
+        f"Each layer has its own {words('attention')}. {g.name} has "
         f"{len(layers)} layers. {len(layers) - full} use {words('sliding-window attention')}, "
         f"a window of {g.window:,} tokens, and rotate with base {g.local_base:,.0f}; {full} (every "
         f"{ordinal(g.pattern)}) see the whole text and rotate with base {g.global_base:,.0f}, their "
