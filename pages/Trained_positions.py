@@ -8,10 +8,13 @@ from ui.answer import answer_slot, show_answer
 from ui.app import checked_settings
 from ui.code_view import show_script
 from ui.navigation import page_title
+from ui.open_tabs import SectionTabs
 from ui.predict import predict_number
 from ui.presenter import presenting
 from ui.slides import Slides
 from ui.trained_positions.views import (
+    SECTION_TAB,
+    SECTION_TABS,
     answer,
     pca_view,
     provenance,
@@ -77,19 +80,21 @@ if slides.shows(2) and (
             help="Mean cosine similarity of all pairs of trained positions that far apart.",
         )
     st.markdown(what_to_look_at(trained_curve()))  # read from the whole curve, not one distance
-if slides.shows(3):
-    st.subheader("1. Three tables of the same shape")
-    side_by_side(cfg.seed, slides.part)
-if slides.shows(4):
-    st.subheader("2. Similarity against distance")
-    similarity_curves(cfg.seed)
-if slides.shows(5):
-    st.subheader("3. The path through space")
-    pca_view(trained, slides.part)
-if slides.shows(5) and slides.at(1):
-    st.caption(
-        "Fine-tuning used inputs of at most 128 tokens (the model card), so positions past 128 were last "
-        "shaped in pre-training."
-    )
+sections = SectionTabs(slides, SECTION_TABS, SECTION_TAB, before=2)  # on a screen, only the open one drawn
+with sections.where:
+    if sections.drawn(1):
+        st.subheader(SECTION_TABS[0])
+        side_by_side(cfg.seed, slides.part)
+    if sections.drawn(2):
+        st.subheader(SECTION_TABS[1])
+        similarity_curves(cfg.seed)
+    if sections.drawn(3):
+        st.subheader(SECTION_TABS[2])
+        pca_view(trained, slides.part)
+    if sections.drawn(3) and slides.at(1):
+        st.caption(
+            "Fine-tuning used inputs of at most 128 tokens (the model card), so positions past 128 were last "
+            "shaped in pre-training."
+        )
 if not slides.on:
     provenance()

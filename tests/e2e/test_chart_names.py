@@ -86,8 +86,8 @@ ROPE_TURNS = "/Families?method=rope&close_up=How+far+each+pair+turns"
         ("/Attention?maps=Relative", 12),
         (ROPE_TURNS, 12),  # the close-up's open tab
         ("/Long_context", 2),  # its first section's tab
-        ("/Trained_positions", 5),  # the open tab's three heatmaps
-        ("/Trained_positions?tables=Their+cosine+similarity", 5),
+        ("/Trained_positions", 3),  # the first section's open tab: three heatmaps
+        ("/Trained_positions?tables=Their+cosine+similarity", 3),
     ],
 )
 def test_every_chart_has_a_name_of_its_own_and_a_heatmap_is_one_sentence(

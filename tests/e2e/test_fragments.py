@@ -15,7 +15,7 @@ def path_said(page, shown: int) -> list[str]:
 
 def test_the_positions_drawn_slider_reruns_its_chart_alone(server, page, wait_for_app):
     finished = ScriptRuns(page)
-    page.goto(f"{server}/Trained_positions")
+    page.goto(f"{server}/Trained_positions?trained_section=3.+The+path+through+space")
     wait_for_app(page)
     settled(page)
     assert len(path_said(page, 48)) == 1

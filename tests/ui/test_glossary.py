@@ -16,6 +16,7 @@ from ui.long_context.views import SECTION_TABS as LONG_CONTEXT_TABS
 from ui.navigation import GLOSSARY, PAGES
 from ui.todays_models.views import SECTION_TABS as TODAY_TABS
 from ui.trained_positions.views import KINDS
+from ui.trained_positions.views import SECTION_TABS as TRAINED_TABS
 
 EVERY_PAGE = [stop.path for stop in PAGES]
 CLOSE_UP_TABS = [(m, tab) for m in FAMILIES for tab in close_up_parts(m) if len(close_up_parts(m)) > 1]
@@ -30,6 +31,7 @@ CASES = (
     + [("pages/Families.py", {"method": m, "close_up": tab.capitalize()}) for m, tab in CLOSE_UP_TABS]
     + [("pages/Attention.py", {"maps": tab}) for tab in EVERY_FAMILY_TABS]
     + [("pages/Trained_positions.py", {"tables": tab}) for tab in KINDS]
+    + [("pages/Trained_positions.py", {"trained_section": tab}) for tab in TRAINED_TABS]
     + [("pages/Long_context.py", {"section": tab}) for tab in LONG_CONTEXT_TABS]
     + [("pages/Todays_models.py", {"today_section": tab}) for tab in TODAY_TABS]
 )

@@ -69,6 +69,8 @@ def answer(seed: int) -> Answer:
         "Neighbour similarity, trained",
         f"{float(trained[1]):.2f}",
         answer_words(trained, drawn, sine, seed),
+        evidence="The evidence is below: the neighbour figures, then a tab for each section (the three "
+        "tables, their similarity against distance, the path of the trained positions).",
     )
 
 
@@ -162,6 +164,13 @@ def _table_charts(name: str, seed: int | None) -> tuple[alt.TopLevelMixin, alt.T
     return values, similarity, caption
 
 
+# The numbered sections: a tab each on a screen (only the open one drawn), a slide each when presenting.
+SECTION_TABS = [
+    "1. Three tables of the same shape",
+    "2. Similarity against distance",
+    "3. The path through space",
+]
+SECTION_TAB = tab_key("trained_section")  # the open section's tab, in the address bar (a link reopens it)
 KINDS = ("The values", "Their cosine similarity")  # section 1's tabs, and its two slides when presenting
 OPEN_TAB = tab_key("tables")  # the open tab, in the address bar (a link reopens it)
 

@@ -11,6 +11,7 @@ from core.views.units import signed
 from tests.core.prose import prose_problems
 from tests.ui.test_page_sentences import page_text
 from tests.ui.visible_text import reading, undefined_words
+from ui.trained_positions.views import SECTION_TABS
 
 PAGE = "pages/Trained_positions.py"
 
@@ -23,11 +24,14 @@ def test_quoted_figures_are_computed_from_the_data(open_page):
     for r in (1, 16, 256):
         assert shown[f"Neighbour similarity at distance {r}"] == f"{float(sims[r]):.2f}"
     assert shown["Neighbour similarity, trained"] == f"{float(sims[1]):.2f}"  # the answer's number
-    assert len(at.get("vega_lite_chart")) == 5  # section 1 draws its open tab only: the three values heatmaps
+    assert len(at.get("vega_lite_chart")) == 3  # section 1's tab alone, and in it its open tab: the values
     similarity = open_page(PAGE, tables="Their cosine similarity")  # the other tab, as a link opens it
     titles = [json.loads(c.proto.spec).get("title") for c in similarity.get("vega_lite_chart")]
-    assert titles[:3] == ["Trained: similarity", "Random: similarity", "Sinusoidal: similarity"]
-    assert any("turning about" in m.value for m in at.markdown)
+    assert titles == ["Trained: similarity", "Random: similarity", "Sinusoidal: similarity"]
+    curves, path = (open_page(PAGE, trained_section=tab) for tab in SECTION_TABS[1:])  # the other sections
+    assert len(curves.get("vega_lite_chart")) == len(path.get("vega_lite_chart")) == 1
+    assert any("turning about" in m.value for m in path.markdown)
+    assert not any("turning about" in m.value for m in at.markdown)  # a closed tab is not drawn
 
 
 def test_trained_figures_do_not_depend_on_the_seed(open_page):
@@ -79,7 +83,7 @@ def test_where_the_numbers_come_from_is_sentences_and_the_record_a_download(open
 
 
 def test_the_path_is_said_in_plain_words(open_page):
-    text = " ".join(m.value for m in open_page(PAGE).markdown)
+    text = " ".join(m.value for m in open_page(PAGE, trained_section=SECTION_TABS[2]).markdown)
     assert "shadow" not in text and "wall" not in text
     assert (
         "along the two directions in which the 512 positions differ most, their **principal components** ("
@@ -95,7 +99,7 @@ def test_the_positions_drawn_slider_redraws_its_chart(open_page):
         text = f"Positions 0–{shown - 1}, along the two directions they differ most in"
         return [d for d in drawn(at) if (d.said or "").startswith(text)]
 
-    at = open_page(PAGE)
+    at = open_page(PAGE, trained_section=SECTION_TABS[2])  # the path's section
     assert len(titled(at, 48)) == 1
     at.select_slider(key="pca_span").set_value(96).run()
     assert not at.exception
