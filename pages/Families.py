@@ -14,6 +14,8 @@ from ui.families.close_up import close_up, close_up_parts
 from ui.families.compare import (
     EVIDENCE,
     OVERVIEW_PARTS,
+    SECTION_TAB,
+    SECTION_TABS,
     intro,
     logit_parts,
     logit_section,
@@ -23,6 +25,7 @@ from ui.families.compare import (
 )
 from ui.families.controls import family_settings, settings_words
 from ui.navigation import page_title
+from ui.open_tabs import SectionTabs
 from ui.presenter import presenting
 from ui.server.memory import reserve_for_run
 from ui.slides import Slides
@@ -74,14 +77,16 @@ if slides.shows(1):
     if slides.at(0) and slides.on:
         st.markdown(intro(cfg))
     overview(cfg, fam, slides.part)
-if slides.shows(2):
-    st.subheader("1. What position alone adds to an attention score")
-    logit_section(cfg, fam, slides.part)
-if slides.shows(3):
-    st.subheader("2. How alike are two positions?")
-    similarity_section(cfg, fam, slides.part)
-if slides.shows(4):
-    st.subheader(f"3. Close-up: {family.label} — {family.source}")
-    if slides.at(0):
-        st.caption("Pick another family with **Positional method** in the sidebar.")
-    close_up(cfg, fam, slides.part)
+sections = SectionTabs(slides, SECTION_TABS, SECTION_TAB, before=1)  # on a screen, only the open one drawn
+with sections.where:
+    if sections.drawn(1):
+        st.subheader("1. What position alone adds to an attention score")
+        logit_section(cfg, fam, slides.part)
+    if sections.drawn(2):
+        st.subheader("2. How alike are two positions?")
+        similarity_section(cfg, fam, slides.part)
+    if sections.drawn(3):
+        st.subheader(f"3. Close-up: {family.label} — {family.source}")
+        if slides.at(0):
+            st.caption("Pick another family with **Positional method** in the sidebar.")
+        close_up(cfg, fam, slides.part)

@@ -38,7 +38,7 @@ TERMS = (
         "cosine similarity",
         "how alike two vectors' directions are: 1 when they point the same way, 0 when unrelated, −1 when "
         "opposite",
-        r"\bcos(?:ine)?s?\b",
+        r"(?<!sine and a )(?<!sine and )(?<!sine next to its )\bcos(?:ine)?s?\b",  # not the lecture's waves
         VECTORS,
     ),
     Term(

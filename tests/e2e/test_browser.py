@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import settled
+from ui.families.compare import SECTION_TABS as FAMILIES_TABS
 
 
 def number_input(page, label: str):
@@ -135,18 +136,21 @@ def test_upload_of_bad_and_good_files(server, page, tmp_path, wait_for_app):
     assert page.get_by_test_id("stException").count() == 0
 
 
-def test_families_page_draws_every_chart(server, page, wait_for_app, shots):
+def test_families_page_draws_every_sections_charts_in_its_tab(server, page, wait_for_app, shots):
     page.goto(server + "/Families?method=alibi&context=512&extrapolate=4")
     wait_for_app(page)
-    expect(page.get_by_role("heading", name="3. Close-up: ALiBi — Press, Smith & Lewis 2022")).to_be_visible()
     charts = page.get_by_test_id("stVegaLiteChart")
-    expect(charts).to_have_count(13, timeout=30_000)  # 7 method panels, 4 similarity, 2 close-up
-    # Every chart has drawn something (Vega renders to canvas or SVG).
-    page.wait_for_function(
-        "[...document.querySelectorAll('[data-testid=stVegaLiteChart]')].every("
-        "c => c.querySelector('canvas, svg'))",
-        timeout=60_000,
-    )
+    # 7 method panels; 3 similarity matrices and their curves; the slopes and head 1's bias
+    for tab, count in zip(FAMILIES_TABS, (7, 4, 2), strict=True):
+        page.get_by_role("tab", name=tab).click()
+        expect(charts).to_have_count(count, timeout=30_000)  # only the open section's
+        # Every chart has drawn something (Vega renders to canvas or SVG).
+        page.wait_for_function(
+            "[...document.querySelectorAll('[data-testid=stVegaLiteChart]')].every("
+            "c => c.querySelector('canvas, svg'))",
+            timeout=60_000,
+        )
+    expect(page.get_by_role("heading", name="3. Close-up: ALiBi — Press, Smith & Lewis 2022")).to_be_visible()
     assert page.get_by_test_id("stException").count() == 0
     page.screenshot(path=str(shots / "families_alibi.png"), full_page=True)
 

@@ -15,7 +15,7 @@ VIEWS = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart] .m
   view.dataset.seen === '1',
   view.tagName === 'CANVAS' ? view.toDataURL() : view.innerHTML,
 ])"""
-PAGES = {"Pipeline": 3, "Attention": 11, "Families": 8, "Trained_positions": 1, "Long_context": 0}  # redrawn
+PAGES = {"Pipeline": 3, "Attention": 11, "Families": 5, "Trained_positions": 1, "Long_context": 0}  # redrawn
 
 
 @pytest.mark.parametrize("path", PAGES)

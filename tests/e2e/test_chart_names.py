@@ -74,17 +74,20 @@ def assert_named(charts: list[dict], count: int) -> None:
     assert all(len(c["said"]) > 30 and c["said_heard"] and c["said_area"] <= 1 for c in charts), charts
 
 
-ROPE_TURNS = "/Families?method=rope&close_up=How+far+each+pair+turns"
+CLOSE_UP = "/Families?families_section=3.+Close-up+of+your+method&method="  # the close-up's tab
+ROPE_TURNS = CLOSE_UP + "rope&close_up=How+far+each+pair+turns"
+CURVES = ("/Long_context", ROPE_TURNS, "/Families?method=alibi")  # pages whose charts are curves and points
 
 
 @pytest.mark.parametrize(
     ("path", "count"),
     [
         ("/Pipeline", 5),
-        ("/Families?method=alibi", 13),
+        ("/Families?method=alibi", 7),  # its first section's tab: a panel per family
+        (CLOSE_UP + "alibi", 2),  # the slopes and a bias matrix
         ("/Attention", 11),  # every family's maps: the open tab's (none and absolute)
         ("/Attention?maps=Relative", 12),
-        (ROPE_TURNS, 12),  # the close-up's open tab
+        (ROPE_TURNS, 1),  # the close-up's open tab
         ("/Long_context", 2),  # its first section's tab
         ("/Trained_positions", 3),  # the first section's open tab: three heatmaps
         ("/Trained_positions?tables=Their+cosine+similarity", 3),
@@ -99,7 +102,7 @@ def test_every_chart_has_a_name_of_its_own_and_a_heatmap_is_one_sentence(
     charts = chart_names(page)
     assert_named(charts, count)
     heatmaps = [c for c in charts if "heatmap" in c["said"] or "query i down" in c["said"]]
-    assert heatmaps or path in ("/Long_context", ROPE_TURNS)  # (whose charts are curves and points)
+    assert heatmaps or path in CURVES
     assert all(c["exposed"] <= HANDFUL for c in heatmaps), heatmaps  # was a node per cell (348 on Pipeline)
     if path.startswith("/Trained_positions"):  # drawn on a canvas, a heatmap is named all the same
         assert sum(c["drawn"] == "canvas" for c in heatmaps) == 3, charts

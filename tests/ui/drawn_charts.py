@@ -32,7 +32,9 @@ def said_of(node) -> str | None:
 
 
 def drawn(at) -> list[Drawn]:
-    """Every chart of the page, in order."""
+    """Every chart of the page, in order (of every run's, for ``tests.ui.every_tab.EveryTab``)."""
+    if hasattr(at, "runs"):
+        return [d for run in at.runs for d in drawn(run)]
     found: list[Drawn] = []
 
     def walk(node) -> None:

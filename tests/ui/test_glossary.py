@@ -12,6 +12,7 @@ from core.views.glossary import TERMS, define, first_undefined, plain
 from tests.ui.visible_text import undefined_words
 from ui.attention.heatmaps import EVERY_FAMILY_TABS
 from ui.families.close_up import close_up_parts
+from ui.families.compare import SECTION_TABS as FAMILIES_TABS
 from ui.long_context.views import SECTION_TABS as LONG_CONTEXT_TABS
 from ui.navigation import GLOSSARY, PAGES
 from ui.todays_models.views import SECTION_TABS as TODAY_TABS
@@ -28,7 +29,18 @@ CASES = (
     + [("pages/Families.py", {"preset": p}) for p in ("llama3-8b", "bloom-176b", "t5-base")]
     + [("pages/Pipeline.py", {"batch": "1", "context": "1", "vocab": "257"})]
     # a tab drawn alone (only the open one is) defines its own words
-    + [("pages/Families.py", {"method": m, "close_up": tab.capitalize()}) for m, tab in CLOSE_UP_TABS]
+    + [
+        ("pages/Families.py", {"method": m, "families_section": tab})
+        for m in FAMILIES
+        for tab in FAMILIES_TABS[1:]
+    ]
+    + [
+        (
+            "pages/Families.py",
+            {"method": m, "families_section": FAMILIES_TABS[2], "close_up": tab.capitalize()},
+        )
+        for m, tab in CLOSE_UP_TABS
+    ]
     + [("pages/Attention.py", {"maps": tab}) for tab in EVERY_FAMILY_TABS]
     + [("pages/Trained_positions.py", {"tables": tab}) for tab in KINDS]
     + [("pages/Trained_positions.py", {"trained_section": tab}) for tab in TRAINED_TABS]

@@ -47,7 +47,10 @@ from core.training.training import MAX_TRAIN_TOKENS, TrainConfig, batch_size_for
 from core.views.color_vision import clashes
 from core.views.colors import NEXT_FAMILY_COLOR, NEXT_FAMILY_DASH
 from tests.core.scripts.conftest import ruff_findings, strict_json, tiktoken_cache
+from tests.ui.every_tab import every_tab
 from tests.ui.test_page_sentences import page_text
+from ui.families.compare import SECTION_TAB as FAMILIES_TAB
+from ui.families.compare import SECTION_TABS as FAMILIES_TABS
 from ui.state.url_keys import BOUND_KEYS
 
 PAGES = [  # every page: those that read the family, and those that only list it in the sidebar
@@ -195,6 +198,14 @@ def test_every_page_opens_under_a_new_family_and_names_it(fake, page, open_page)
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert fake.label in shown(at)
+    if page == "pages/Families.py":  # its sections are tabs, each drawn alone
+        for tab in every_families_tab(open_page, method=fake.name).runs:
+            assert not tab.exception and not tab.error and fake.label in shown(tab)
+
+
+def every_families_tab(open_page, **params):
+    """The Families page with each of its sections' tabs open in turn, read as one page."""
+    return every_tab(open_page, "pages/Families.py", FAMILIES_TAB, FAMILIES_TABS, **params)
 
 
 def test_a_second_family_cannot_take_a_name(fake):
@@ -304,14 +315,14 @@ def test_the_registry_gives_its_settings_and_checks_them(tilt):
 
 
 def test_the_families_page_lists_a_new_family_everywhere(tilt, open_page):
-    at = open_page("pages/Families.py", method="tilt", tilt="5", context="16")
+    at = every_families_tab(open_page, method="tilt", tilt="5", context="16")
     assert not at.exception and not at.error
-    table = at.table[0].value  # one row per family, by display name
+    table = at.runs[0].table[0].value  # one row per family, by display name
     assert list(table.index)[-1] == "▶ Fake tilt"  # the sidebar's method, marked
     assert table.loc["▶ Fake tilt", "numbers to train"] == f"{5 * 16:,}"  # tilt × T
     assert table.loc["▶ Fake tilt", "kind"] == "relative, learned"
-    assert at.number_input(key="tilt").value == 5  # its own setting, bound to the URL
-    assert "Fake tilt" in at.selectbox(key="method").options  # the sidebar's method picker shows its label
+    assert at.runs[0].number_input(key="tilt").value == 5  # its own setting, bound to the URL
+    assert "Fake tilt" in at.runs[0].selectbox(key="method").options  # the sidebar's picker shows its label
     text = " ".join(m.value for m in at.markdown)
     # the answer, from its record: its kind among the relative ones, its numbers to train, what it gives
     relative = text.split("Relative methods give a position no vector")[1].split(". ")[0]
@@ -337,6 +348,6 @@ def test_a_bad_value_of_a_new_setting_gets_a_message(tilt, open_page, errors):
 def test_a_family_with_no_close_up_of_its_own_shows_its_records_words(fake, open_page):
     if fake.name == "tilt":
         return  # it has one (the fixture's)
-    at = open_page("pages/Families.py", method=fake.name)
+    at = every_families_tab(open_page, method=fake.name)
     text = " ".join(m.value for m in at.markdown)
     assert f"**{fake.label}** {fake.gives} ({fake.source})." in text

@@ -6,7 +6,10 @@ import pytest
 from core.positional.family import FAMILIES
 from tests.core.prose import prose_problems
 from tests.ui.drawn_charts import drawn
+from tests.ui.every_tab import every_tab
 from ui.attention.heatmaps import EVERY_FAMILY_TABS
+from ui.families.compare import SECTION_TAB as FAMILIES_TAB
+from ui.families.compare import SECTION_TABS as FAMILIES_TABS
 from ui.long_context.views import SECTION_TABS
 
 PAGES = [
@@ -54,7 +57,7 @@ def test_a_heatmaps_description_ends_with_the_note_written_under_it(open_page):
 
 
 def test_families_panels_and_matrices_say_the_findings_the_page_lists(open_page):
-    at = open_page("pages/Families.py")
+    at = every_tab(open_page, "pages/Families.py", FAMILIES_TAB, FAMILIES_TABS)  # each section drawn alone
     findings = [
         line.removeprefix("- ")
         for m in at.markdown

@@ -25,6 +25,7 @@ from core.views.charts import grid_frame, heatmap, line_chart, method_panel
 from core.views.glossary import define
 from core.views.units import every, plural
 from ui.charts import draw
+from ui.open_tabs import tab_key
 from ui.presenter import presenting, slide_height
 from ui.server import cache
 from ui.server.cache import kept_chart, kept_rows, per_process
@@ -34,8 +35,16 @@ SCORE = "score from position"  # chart 1's y: what position alone adds to the at
 PER_SLIDE = 3  # presenting: chart 1's panels (each with its finding) and chart 2's matrices per slide
 EVIDENCE = (
     "The evidence is below: the table gives each method's kind, where position enters and its numbers "
-    "to train (the sidebar's method marked), and chart 1 what each adds to a score."
+    "to train (the sidebar's method marked), and the first tab what each adds to a score."
 )
+# The numbered sections after the table: a tab each on a screen (only the open one drawn), a slide each
+# when presenting. The labels stay the same for every method, so a link's open tab survives a new method.
+SECTION_TABS = [
+    "1. What position alone adds",
+    "2. How alike two positions are",
+    "3. Close-up of your method",
+]
+SECTION_TAB = tab_key("families_section")  # the open section's tab, in the address bar
 
 
 def chunks(count: int) -> list[range]:

@@ -25,7 +25,8 @@ from core.positional.sinusoidal import sinusoidal_at
 from core.scripts.trained_positions import FUNCTIONS_HEADING, TABLE_FILE, trained_positions_script
 from core.similarity import fade, fade_sentence
 from core.views.units import signed
-from ui.trained_positions.views import tables
+from tests.ui.every_tab import every_tab
+from ui.trained_positions.views import SECTION_TAB, SECTION_TABS, tables
 
 PAGE = "pages/Trained_positions.py"
 TOL = 1e-6
@@ -99,11 +100,13 @@ def assert_page_shows(at, result: dict, stdout: str, seed: int, span: int) -> No
 
 
 def opened(open_page, seed: int | None, span: int | None):
-    """The page at ``seed`` (the default when None) with ``span`` positions drawn (48 when None)."""
-    at = open_page(PAGE) if seed is None else open_page(PAGE, seed=str(seed))
-    if span is not None:
-        at = at.select_slider(key="pca_span").set_value(span).run()
-    return at
+    """The page at ``seed`` (the default when None), every section's tab, with ``span`` positions drawn
+    (48 when None)."""
+    settings = {} if seed is None else {"seed": str(seed)}
+    page = every_tab(open_page, PAGE, SECTION_TAB, SECTION_TABS, **settings)  # only the open tab is drawn
+    if span is not None:  # on the path's tab
+        page.runs[-1] = page.runs[-1].select_slider(key="pca_span").set_value(span).run()
+    return page
 
 
 SETTINGS = [(None, None), (5, 192), (MAX_SEED, 512)]

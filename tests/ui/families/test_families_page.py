@@ -4,11 +4,18 @@ import pytest
 
 from core.positional.family import FAMILIES
 from tests.ui.drawn_charts import drawn as sent_charts
-from ui.families.compare import SCORE
+from tests.ui.every_tab import every_tab
+from ui.families.compare import SCORE, SECTION_TAB, SECTION_TABS
 
 PAGE = "pages/Families.py"
 METHODS = ["nope", "learned", "sinusoidal", "shaw", "t5", "alibi", "rope"]  # the registry's order
 MAX_CHART_BYTES = 1_000_000
+
+
+def whole(open_page, **params):
+    """The page with each of its sections' tabs open in turn (only the open one is drawn), read as one."""
+    return every_tab(open_page, PAGE, SECTION_TAB, SECTION_TABS, **params)
+
 PANELS, SIMILARITIES = "ui.families.compare.logit_panel", "ui.families.compare.similarity_view"  # as KEPT
 
 
@@ -18,7 +25,7 @@ def charts(at):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_every_method_has_its_close_up(method, open_page):
-    at = open_page(PAGE, method=method, context="64")
+    at = whole(open_page, method=method, context="64")
     assert not at.exception and not at.error
     assert len(charts(at)) >= 5  # the shared logit and similarity views, plus the close-up
     subheaders = [s.value for s in at.subheader]
@@ -40,7 +47,7 @@ def test_family_parameters_come_from_the_url(open_page):
 
 
 def test_rope_shift_invariance_is_shown_with_numbers(open_page):
-    at = open_page(PAGE, method="rope")
+    at = whole(open_page, method="rope")
     table = next(d.value for d in at.table if "shift s" in d.value.columns)
     assert list(table["shift s"]) == [0, 1, 10, 100, 1000]
     assert (table["difference from s = 0"].abs() < 1e-9).all()
@@ -223,28 +230,35 @@ def test_a_new_vocab_redraws_only_the_similarity_of_a_table_drawn_after_the_toke
     assert second[1].equals(fresh[1])
 
 
+KEPT_IN_TABS = [  # a kept chart, and the section tab it is drawn in (as KEPT)
+    ("ui.families.compare.similarity_charts", SECTION_TABS[1]),
+    ("ui.families.close_up.table_heatmap", SECTION_TABS[2]),
+]
+
+
 @pytest.mark.parametrize("method", ["learned", "sinusoidal"])
+@pytest.mark.parametrize(("kept", "tab"), KEPT_IN_TABS, ids=["similarity", "close-up"])
 def test_a_rerun_that_changes_no_data_draws_kept_charts_and_new_data_new_ones(
-    method, open_page, fresh_caches
+    method, kept, tab, open_page, fresh_caches
 ):
     # The similarity curve and the close-up's table heatmap are kept across a rerun that changes no data
     from ui.server.cache import counts
 
-    at = open_page(PAGE, method=method)
+    at = open_page(PAGE, method=method, families_section=tab)
     sent = [d.sent for d in sent_charts(at)]
     tables = [d.value for d in at.table]
-    kept = ("ui.families.compare.similarity_charts", "ui.families.close_up.table_heatmap")  # as KEPT
 
-    def drawn(run) -> list[tuple[int, int]]:  # each kept chart's (hits, builds) in ``run``
-        before = [counts(name) for name in kept]
+    def drawn(run) -> tuple[int, int]:  # the kept chart's (hits, builds) in ``run``
+        was = counts(kept)
         run()
-        return [((d := counts(name) - was).hits, d.builds) for name, was in zip(kept, before, strict=True)]
+        d = counts(kept) - was
+        return d.hits, d.builds
 
-    assert drawn(at.sidebar.number_input(key="batch").set_value(3).run) == [(1, 0), (1, 0)]  # not read
+    assert drawn(at.sidebar.number_input(key="batch").set_value(3).run) == (1, 0)  # not read
     assert not at.exception and [d.sent for d in sent_charts(at)] == sent
     assert all(a.equals(b) for a, b in zip([d.value for d in at.table], tables, strict=True))
-    # new tables: the curve and the close-up anew
-    assert drawn(at.sidebar.number_input(key="dim").set_value(128).run) == [(0, 1), (0, 1)]
+    # new tables: the chart anew
+    assert drawn(at.sidebar.number_input(key="dim").set_value(128).run) == (0, 1)
     assert not at.exception
     assert [d.sent for d in sent_charts(at)] != sent
 
@@ -263,12 +277,12 @@ def test_nopes_constant_zero_gets_an_axis_with_room_either_side(open_page):
 
 
 def test_the_t5_close_up_and_finding_say_where_the_last_bucket_begins(open_page):
-    at = open_page(PAGE, method="t5")
+    at = whole(open_page, method="t5")
     assert not at.exception and not at.error
     text = " ".join(m.value for m in [*at.markdown, *at.caption])
     assert "T5 bias is flat from distance 113 on (max distance 128)" in text
     assert "Distances past 128 share the last bucket, and that bucket begins earlier" in text
-    assert "The last bucket, for every distance past 128, begins at 113 with a causal mask" in text
+    assert "The last bucket, for every distance past 128, begins at 113 with a **causal mask** (" in text
     assert "and at 91 without." in text
     assert "the last starting at 113, each about 1.14 times as wide as the one before" in text  # 8^(1/16)
     cell = at.table[0].value.loc["▶ T5 bias", "past the trained length (T = 4)"]
@@ -280,7 +294,7 @@ def test_the_t5_close_up_and_finding_say_where_the_last_bucket_begins(open_page)
 
 
 def test_the_learned_close_up_says_a_longer_table_is_another_table(open_page):
-    at = open_page(PAGE, method="learned", context="4", dim="256")
+    at = whole(open_page, method="learned", context="4", dim="256")
     text = " ".join(m.value for m in at.markdown)
     assert "it has rows 0 … 3 only: a table is only as long as it was built" in text
     assert (
@@ -303,7 +317,7 @@ def test_the_answer_comes_first_and_a_button_shows_another_method(open_page):
     assert not at.exception
     assert at.selectbox(key="method").value == "rope"
     assert (at.metric[0].label, at.metric[0].value) == ("RoPE: numbers to train", "0")
-    assert any(s.value.startswith("3. Close-up: RoPE") for s in at.subheader)
+    assert "▶ RoPE" in at.table[0].value.index  # the families' table marks it
 
 
 def test_the_answer_follows_the_settings(open_page):
@@ -352,7 +366,7 @@ def test_the_t5_table_and_finding_name_the_same_distance(open_page):
 
 
 def test_the_sinusoids_similarity_finding_joins_the_attention_pages(open_page):
-    at = open_page(PAGE, method="sinusoidal")
+    at = whole(open_page, method="sinusoidal")
     text = " ".join(m.value for m in at.markdown)
     assert "Sinusoidal: the similarity depends only on the distance |i − j|" in text
     assert "On the Attention page, Sinusoidal's part of a score depends on where each token stands" in text
