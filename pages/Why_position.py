@@ -42,6 +42,7 @@ from ui.why_position.sentences import (
     sentence_inputs,
     shared_table,
     token_pickers,
+    where_next,
 )
 
 cfg, _ = settings()
@@ -160,8 +161,7 @@ if slides.shows(2):
         elif headline is not None:
             relative_headline(cells[1:], headline, piece, moved)
         if not additive and not slides.on:
-            label = f"{family.label} on these two sentences, pair by pair: Attention"
-            st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
+            where_next(family, cfg.method, max(len(ids_a), len(ids_b)))
     if shared and slides.at(1) and (not slides.on or moved is None or after_prediction("why_1")):
         st.caption(
             "Every token the two sentences share: its positions, the cosine of its two vectors, and each "

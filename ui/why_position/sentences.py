@@ -18,6 +18,7 @@ from ui.state.url_keys import register_shown_keys, register_url_keys, url_bound
 from ui.state.url_params import MAX_SENTENCE_CHARS
 from ui.tables import MARK, token_text
 from ui.tables import table as draw_table
+from ui.todays_models.on_sentence import todays_models_note
 from ui.token_chips import Pick, token_chips
 
 register_url_keys("a", "b", "space")
@@ -202,3 +203,11 @@ def _gap(value: float) -> str:
     if value == 0:
         return "0"
     return f"{value:.4f}" if value >= 1e-4 else "below 0.0001 (rounding)"
+
+
+def where_next(family: Family, method: str, tokens: int) -> None:
+    """For a method that acts inside attention: the link to see it pair by pair, and what today's models
+    do with it on a sentence of ``tokens`` tokens."""
+    label = f"{family.label} on these two sentences, pair by pair: Attention"
+    st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
+    todays_models_note(method, tokens)

@@ -16,6 +16,7 @@ def whole(open_page, **params):
     """The page with each of its sections' tabs open in turn (only the open one is drawn), read as one."""
     return every_tab(open_page, PAGE, SECTION_TAB, SECTION_TABS, **params)
 
+
 PANELS, SIMILARITIES = "ui.families.compare.logit_panel", "ui.families.compare.similarity_view"  # as KEPT
 
 

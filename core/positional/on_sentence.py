@@ -1,0 +1,104 @@
+"""What today's models do with position on the student's own sentences, for the method chosen.
+
+On a sentence of a few tokens most of what is new in today's models does nothing: a window of 1,024 or a
+chunk of 8,192 tokens holds the sentence whole, and a NoPE layer's temperature is still 1. What is left
+is the family itself: RoPE (at the model's base) or no position at all. Each sentence is computed from the
+models' layer plans (``core.positional.layer_plans``) at the sentence's length, not stated.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import torch
+
+from core.positional.layer_plans import FULL, LayerPlan, nope_temperature
+from core.positional.todays_models import GEMMA3, LLAMA4, QWEN_VL
+from core.positional.todays_views import gemma3_layers, llama4_layers
+from core.views.glossary import FirstUse
+from core.views.units import ordinal, plural
+
+ROTATING, WITHOUT = "rope", "nope"  # the families today's models use: the methods these sentences are for
+
+
+def held_whole(plan: LayerPlan, tokens: int) -> bool:
+    """Whether a layer's window or chunk holds ``tokens`` tokens whole, so that its mask is the causal mask
+    (``layer_mask``'s, without building a [T, T] mask for a long text)."""
+    return plan.sees == FULL or tokens <= plan.span
+
+
+def _sees(plans: list[LayerPlan], tokens: int, words: FirstUse) -> str:
+    """What a chunked layer of ``plans`` (all of one kind) does to a sentence of ``tokens`` tokens."""
+    span = plans[0].span
+    if all(held_whole(p, tokens) for p in plans):
+        return (
+            f"its chunk of {span:,} tokens holds each of your sentences whole ({plural(tokens, 'token')} at "
+            f"most), so on them it is the {words('causal mask')}"
+        )
+    chunks = -(-tokens // span)
+    return f"chunks of {span:,} tokens cut a sentence of {tokens:,} into {chunks}: a token sees only its own"
+
+
+def llama4_rope(tokens: int, words: FirstUse) -> str:
+    rotating = [p for p in llama4_layers() if p.rotates]
+    return (
+        f"**{LLAMA4.name}** rotates as RoPE does on {len(rotating)} of its {LLAMA4.layers} "
+        f"layers, base {rotating[0].base:,.0f}; each such layer sees one {words('chunk')} at a time, and "
+        + _sees(rotating, tokens, words)
+        + "."
+    )
+
+
+def gemma3_rope(tokens: int, words: FirstUse) -> str:
+    layers = gemma3_layers()
+    kinds = Counter((p.sees, p.base, p.factor) for p in layers)
+    sliding = [p for p in layers if p.span is not None]
+    (_, local, _), (_, wide, factor) = sorted(kinds, key=lambda k: k[1])
+    return (
+        f"**{GEMMA3.name}** rotates on all {len(layers)} of its layers: "
+        f"{len(sliding)} layers of {words('sliding-window attention')} with base {local:,.0f} and "
+        f"{len(layers) - len(sliding)} full layers with base {wide:,.0f} (positions divided by {factor:g}). "
+        f"A sliding layer sees the last {sliding[0].span:,} tokens: "
+        + (
+            "that holds each of your sentences whole, so on them the two kinds of layer differ only in how "
+            "fast they turn."
+            if all(held_whole(p, tokens) for p in sliding)
+            else f"a sentence of {tokens:,} tokens is longer: a token there sees at most {sliding[0].span:,}."
+        )
+    )
+
+
+def qwen_rope(words: FirstUse) -> str:
+    return (
+        f"**{QWEN_VL.name}** uses {words('M-RoPE')}: with no image in the text the three positions are one "
+        f"counter, so it turns your sentences exactly as RoPE does, base {QWEN_VL.base:,.0f}."
+    )
+
+
+def llama4_nope(tokens: int, words: FirstUse) -> str:
+    without = [p for p in llama4_layers() if not p.rotates]
+    factor = float(nope_temperature(torch.arange(tokens), LLAMA4.floor_scale, LLAMA4.attn_scale).max())
+    return (
+        f"**{LLAMA4.name}** uses no position on every {ordinal(LLAMA4.interval)} layer, {len(without)} of "
+        f"its {LLAMA4.layers}: there only the {words('causal mask')} orders your sentences. Such a layer "
+        f"sees the whole text and multiplies its {words('score', 'scores')} by a {words('temperature')} that "
+        f"grows with the position from {LLAMA4.floor_scale - 1:,} on; "
+        + (
+            f"for {plural(tokens, 'token')} it is 1."
+            if factor == 1
+            else f"for {tokens:,} tokens it rises to {factor:.3f} at the last."
+        )
+    )
+
+
+def on_sentence(method: str, tokens: int, known: tuple[str, ...] = ()) -> list[str]:
+    """What today's models do with position on a sentence of ``tokens`` tokens, for ``method`` (the
+    family chosen): a sentence per model that uses it; none for a family today's models do not use.
+    Each glossary word is defined where first written, but those in ``known`` (the page defined them)."""
+    words = FirstUse()
+    words.taught.update(known)
+    if method == ROTATING:
+        return [llama4_rope(tokens, words), gemma3_rope(tokens, words), qwen_rope(words)]
+    if method == WITHOUT:
+        return [llama4_nope(tokens, words)]
+    return []

@@ -1,0 +1,43 @@
+"""The Attention page and Why position? say what today's models do with the chosen method on the
+student's own sentences (``ui/todays_models/on_sentence.py``), counted at the longer sentence's length,
+and link to Today's models; for a family today's models do not use they say nothing of them."""
+
+import pytest
+
+from core.positional.on_sentence import on_sentence
+from core.text.tokenizer import gpt2_tokenizer
+
+PAGES = ["pages/Attention.py", "pages/Why_position.py"]
+HEADING = "**In today's models, on your sentences.**"
+LONG = "the cat sat on the mat because the mat was warm and the cat was cold"  # 16 tokens
+SHORT = "the mat sat on the cat"
+
+
+def note(at) -> list[str]:
+    return [m.value for m in at.markdown if m.value.startswith(HEADING)]
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("method", ["rope", "nope"])
+def test_the_method_today_s_models_use_is_said_on_the_students_sentences(page, method, open_page):
+    at = open_page(page, method=method, a=LONG, b=SHORT)
+    assert not at.exception
+    (said,) = note(at)
+    tokens = len(gpt2_tokenizer().encode(LONG))
+    assert tokens == 16
+    known = ("causal mask", "score") if page == "pages/Attention.py" else ()  # defined above it there
+    assert said == HEADING + "\n" + "\n".join(f"- {line}" for line in on_sentence(method, tokens, known))
+    links = [link.proto.label for link in at.get("page_link")]
+    assert "Today's models, layer by layer" in links
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_family_today_s_models_do_not_use_gets_no_note(page, open_page):
+    at = open_page(page, method="alibi")
+    assert not at.exception and note(at) == []
+    assert "Today's models, layer by layer" not in [link.proto.label for link in at.get("page_link")]
+
+
+def test_no_note_while_presenting(open_page):
+    at = open_page("pages/Attention.py", method="rope", present="true", slide="2")
+    assert not at.exception and note(at) == []
