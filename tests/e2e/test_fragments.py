@@ -28,6 +28,14 @@ def test_the_positions_drawn_slider_reruns_its_chart_alone(server, page, wait_fo
     assert finished.ends[before:] == [ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY]
 
 
+def quiet(runs: ScriptRuns, page, ms: int = 2000) -> None:
+    """Wait until no script run has ended for ``ms`` milliseconds."""
+    seen = -1
+    while seen != len(runs.ends):
+        seen = len(runs.ends)
+        page.wait_for_timeout(ms)
+
+
 def test_scrubbing_a_runs_steps_reruns_its_section_alone(server, page, wait_for_app):
     finished = ScriptRuns(page)
     page.goto(server + "/Training?steps=60&size=tiny&train_context=8&seed=11")
@@ -36,6 +44,7 @@ def test_scrubbing_a_runs_steps_reruns_its_section_alone(server, page, wait_for_
     step = page.get_by_role("slider", name="Step")
     step.wait_for(timeout=180_000)
     settled(page)
+    quiet(finished, page)  # the run that ends training may finish after the page looks settled
     last = step.get_attribute("aria-valuetext")
     said = f"() => ({SAID})().some(s => s.startsWith('Cosine similarity at step ') && !s.startsWith("
     before = len(finished.ends)
