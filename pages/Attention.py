@@ -15,7 +15,7 @@ from core.views.glossary import named
 from ui.answer import answer_slot, show_answer
 from ui.app import settings
 from ui.attention.answer import attention_answer, offered
-from ui.attention.bridge import attention_bridge
+from ui.attention.bridge import TAUGHT, attention_bridge
 from ui.attention.heatmaps import (
     EVERY_FAMILY_PARTS,
     every_family_maps,
@@ -148,7 +148,7 @@ if slides.shows(2):
     if followed is not None and not slides.on:  # presenting, the slide has no room: the outline shows it
         st.caption(f"Outlined: the query row of the token you follow, {followed_places(followed)}.")
     if not slides.on:
-        todays_models_note(view.method, max(map(len, ids)), known=("causal mask", "score"))  # section 1's
+        todays_models_note(view.method, max(map(len, ids)), known=TAUGHT)  # section 1's words
 
 moved = view.moved
 if slides.shows(3):

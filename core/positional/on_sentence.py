@@ -13,7 +13,8 @@ from collections import Counter
 import torch
 
 from core.positional.layer_plans import FULL, LayerPlan, nope_temperature
-from core.positional.todays_models import GEMMA3, LLAMA4, QWEN_VL
+from core.positional.partial_rope import rotary_dims
+from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, LLAMA4, PART_HEADS, QWEN_VL
 from core.positional.todays_views import gemma3_layers, llama4_layers
 from core.views.glossary import FirstUse
 from core.views.units import ordinal, plural
@@ -75,6 +76,21 @@ def qwen_rope(words: FirstUse) -> str:
     )
 
 
+def part_heads(words: FirstUse) -> str:
+    """The models that turn only part of each head (``PART_HEADS``, DeepSeek-V3), counted as transformers
+    counts them (``rotary_dims``)."""
+    parts = [f"**{m.name}** {rotary_dims(m.head_dim, m.fraction)} of {m.head_dim}" for m in PART_HEADS]
+    whole = DEEPSEEK_V3.passed + DEEPSEEK_V3.turned
+    return (
+        f"Some models turn only the first numbers of each {words('head')}, {words('partial rotary')}: "
+        + ", ".join(parts[:-1])
+        + f" and {parts[-1]}; **{DEEPSEEK_V3.name}** turns {DEEPSEEK_V3.turned} of the {whole} numbers of a "
+        f"head's {words('query and key', 'query')} and shares one turned key among its {DEEPSEEK_V3.heads} "
+        f"heads. The part of a {words('score')} that comes from numbers that do not turn is the same "
+        "wherever your tokens stand."
+    )
+
+
 def llama4_nope(tokens: int, words: FirstUse) -> str:
     without = [p for p in llama4_layers() if not p.rotates]
     factor = float(nope_temperature(torch.arange(tokens), LLAMA4.floor_scale, LLAMA4.attn_scale).max())
@@ -98,7 +114,7 @@ def on_sentence(method: str, tokens: int, known: tuple[str, ...] = ()) -> list[s
     words = FirstUse()
     words.taught.update(known)
     if method == ROTATING:
-        return [llama4_rope(tokens, words), gemma3_rope(tokens, words), qwen_rope(words)]
+        return [llama4_rope(tokens, words), gemma3_rope(tokens, words), qwen_rope(words), part_heads(words)]
     if method == WITHOUT:
         return [llama4_nope(tokens, words)]
     return []

@@ -34,6 +34,15 @@ BRIDGE_WORDS = (
     f"{define('head', 'heads')}. GPT also uses a {define('causal mask')}."
 )
 
+TAUGHT = (
+    "attention",
+    "query and key",
+    "score",
+    "softmax",
+    "head",
+    "causal mask",
+)  # what BRIDGE_WORDS defines
+
 
 def attention_bridge(
     view: SentenceMaps,

@@ -6,6 +6,7 @@ import pytest
 
 from core.positional.on_sentence import on_sentence
 from core.text.tokenizer import gpt2_tokenizer
+from ui.attention.bridge import TAUGHT
 
 PAGES = ["pages/Attention.py", "pages/Why_position.py"]
 HEADING = "**In today's models, on your sentences.**"
@@ -25,7 +26,7 @@ def test_the_method_today_s_models_use_is_said_on_the_students_sentences(page, m
     (said,) = note(at)
     tokens = len(gpt2_tokenizer().encode(LONG))
     assert tokens == 16
-    known = ("causal mask", "score") if page == "pages/Attention.py" else ()  # defined above it there
+    known = TAUGHT if page == "pages/Attention.py" else ()  # section 1 defines them there
     assert said == HEADING + "\n" + "\n".join(f"- {line}" for line in on_sentence(method, tokens, known))
     links = [link.proto.label for link in at.get("page_link")]
     assert "Today's models, layer by layer" in links
