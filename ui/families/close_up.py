@@ -73,8 +73,8 @@ def record_view(family: Family) -> None:
     """The close-up of a family with no view of its own: what its record says, in its words."""
     where = f" {capitalized(family.where)}." if family.where else ""
     st.markdown(
-        f"**{family.label}** {family.gives} ({family.source}).{where} Chart 1 above shows what it adds to a "
-        "score, and the table what it gives past the trained length."
+        f"**{family.label}** {family.gives} ({family.source}).{where} Section 1 shows what it adds to a "
+        "score, and the families' table what it gives past the trained length."
     )
 
 

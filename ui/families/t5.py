@@ -29,7 +29,7 @@ def t5_words(fam: FamilyConfig, dim: int, teach: bool = True) -> str:
         f"T5 puts each pair's distance j − i, with its sign, in one of {plural(fam.buckets, 'bucket')}: one "
         f"per small distance, then wider and wider up to {fam.max_distance:,}. It adds a learned number "
         f"(random here) per bucket and head to the score. The last bucket, for every distance past "
-        f"{fam.max_distance:,}, begins at {causal:,} with a {mask}, as in the first tab's "
+        f"{fam.max_distance:,}, begins at {causal:,} with a {mask}, as in section 1's "
         f"panels, and at {both:,} without."
     )
 
