@@ -33,7 +33,7 @@ from ui.presenter import presenting
 from ui.server import cache
 from ui.slides import Slides
 from ui.tables import token_text
-from ui.todays_models.on_sentence import todays_models_note
+from ui.todays_models.on_sentence import head_shares, todays_models_note
 from ui.why_position.sentences import (
     followed_places,
     followed_token,
@@ -148,7 +148,8 @@ if slides.shows(2):
     if followed is not None and not slides.on:  # presenting, the slide has no room: the outline shows it
         st.caption(f"Outlined: the query row of the token you follow, {followed_places(followed)}.")
     if not slides.on:
-        todays_models_note(view.method, max(map(len, ids)), known=TAUGHT)  # section 1's words
+        shares = (lambda: head_shares(ids[0], cfg, chosen.fam, chosen.head)) if view is every else None
+        todays_models_note(view.method, max(map(len, ids)), TAUGHT, shares)  # TAUGHT: section 1's words
 
 moved = view.moved
 if slides.shows(3):

@@ -160,8 +160,6 @@ if slides.shows(2):
             )
         elif headline is not None:
             relative_headline(cells[1:], headline, piece, moved)
-        if not additive and not slides.on:
-            where_next(family, cfg.method, max(len(ids_a), len(ids_b)))
     if shared and slides.at(1) and (not slides.on or moved is None or after_prediction("why_1")):
         st.caption(
             "Every token the two sentences share: its positions, the cosine of its two vectors, and each "
@@ -175,6 +173,8 @@ if slides.shows(2):
                 else f"The token you follow, {followed_places(followed)}, has no row: it is not shared."
             )
         st.caption(moved_sentence(shared, additive))
+    if not additive and not slides.on:  # section 1 ends where the method acts: Attention, today's models
+        where_next(FAMILIES[cfg.method], cfg.method, max(len(ids_a), len(ids_b)))
 
 if slides.shows(3):
     st.subheader("2. Shuffle the words")

@@ -28,16 +28,19 @@ def test_a_window_or_chunk_holds_a_sentence_whole_exactly_when_its_mask_is_the_c
 
 def test_rope_on_a_short_sentence_names_each_models_layers_and_base():
     llama, gemma, qwen, part = (plain(s) for s in on_sentence("rope", 11))
-    assert "Llama 4 Scout rotates as RoPE does on 36 of its 48 layers, base 500,000" in llama  # 48 − 48/4
+    assert (
+        "Llama 4 Scout rotates as RoPE does on 36 of its 48 layers, with base 500,000" in llama
+    )  # 48 − 48/4
     assert "its chunk of 8,192 tokens holds each of your sentences whole (11 tokens at most)" in llama
+    assert "so on them its mask is just the causal mask" in llama
     assert "52 layers of sliding-window attention" in gemma and "10 full layers with base 1,000,000" in gemma
-    assert "(positions divided by 8)" in gemma  # the linear factor on full layers only
+    assert "their positions divided by 8 before they turn" in gemma  # the linear factor on full layers only
     assert "that holds each of your sentences whole" in gemma
     assert "it turns your sentences exactly as RoPE does, base 1,000,000" in qwen
     # int(96 · 0.25), int(64 · 0.5), int(128 · 0.5): transformers' rotary dims; DeepSeek-V3 128 + 64
-    assert "GPT-NeoX-20B 24 of 96, Phi-1.5 32 of 64 and GLM-4 9B 64 of 128" in part
+    assert "GPT-NeoX-20B turns 24 of 96, Phi-1.5 32 of 64 and GLM-4 9B 64 of 128" in part
     assert "DeepSeek-V3 turns 64 of the 192 numbers of a head's query" in part
-    assert "shares one turned key among its 128 heads" in part
+    assert "its key's 64 turned numbers are one part shared by all 128 heads" in part
 
 
 @pytest.mark.parametrize(

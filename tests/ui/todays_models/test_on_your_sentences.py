@@ -4,9 +4,13 @@ and link to Today's models; for a family today's models do not use they say noth
 
 import pytest
 
+from core.config import PipelineConfig
+from core.order import mid_sentence
+from core.positional.family import FamilyConfig
 from core.positional.on_sentence import on_sentence
 from core.text.tokenizer import gpt2_tokenizer
 from ui.attention.bridge import TAUGHT
+from ui.todays_models.on_sentence import head_shares
 
 PAGES = ["pages/Attention.py", "pages/Why_position.py"]
 HEADING = "**In today's models, on your sentences.**"
@@ -26,8 +30,15 @@ def test_the_method_today_s_models_use_is_said_on_the_students_sentences(page, m
     (said,) = note(at)
     tokens = len(gpt2_tokenizer().encode(LONG))
     assert tokens == 16
-    known = TAUGHT if page == "pages/Attention.py" else ()  # section 1 defines them there
-    assert said == HEADING + "\n" + "\n".join(f"- {line}" for line in on_sentence(method, tokens, known))
+    attention = page == "pages/Attention.py"
+    known = TAUGHT if attention else ()  # section 1 defines them there
+    ids = gpt2_tokenizer().encode(mid_sentence(LONG))  # A, read mid-text (the page's default); head 1 of 8
+    shares = head_shares(ids, PipelineConfig(), FamilyConfig(), 0) if attention and method == "rope" else None
+    assert said == HEADING + "\n" + "\n".join(
+        f"- {line}" for line in on_sentence(method, tokens, known, shares)
+    )
+    if shares:
+        assert "On your sentence A, this page's head has 32 numbers: turning only 8 of them" in said
     links = [link.proto.label for link in at.get("page_link")]
     assert "Today's models, layer by layer" in links
 
