@@ -69,7 +69,7 @@ def intro(cfg: PipelineConfig) -> str:
     return (
         f"Here all {len(FAMILIES)} methods meet on the same axes. A relative method acts on the distance "
         f"between a {define('query and key')}. The sidebar's context length is the *trained* length, "
-        f"T = {cfg.context_length:,}; its method picks the close-up at the bottom."
+        f"T = {cfg.context_length:,}; its method is the one section 3 shows close up."
     )
 
 

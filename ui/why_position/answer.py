@@ -9,7 +9,7 @@ from core.attention.headline import PairHeadline
 from core.order import SharedToken
 from core.positional.family import FAMILIES, Family
 from core.views.glossary import define, named
-from core.views.units import plural
+from core.views.units import plural, verb
 from ui.answer import Answer
 from ui.pair_headline import quoted
 
@@ -63,13 +63,25 @@ def why_answer(
             number,
             f"{nothing} {_silent_words(piece, headline)}",
             absolute + featured_relative,
-            ABSOLUTE_SAY,
+            _both_say(featured_relative),
         )
     words = (
         f"{nothing} {family.label} tells the two places apart later, in {define('attention')}, by how far "
         f"apart two tokens are.{_pair_words(family, piece, headline)}"
     )
     return Answer(label, number, words, absolute, ABSOLUTE_SAY)
+
+
+def _both_say(relative: tuple[str, ...]) -> str:
+    """The buttons' sentence when they offer absolute methods and ``relative`` ones too (after NoPE)."""
+    if not relative:
+        return ABSOLUTE_SAY
+    labels = " and ".join(FAMILIES[name].label for name in relative)
+    return (
+        "Absolute methods add a vector per position, so there the two input vectors differ; "
+        f"{labels} {verb(len(relative), 'tells', 'tell')} the two places apart later, inside attention. "
+        "See the page with:"
+    )
 
 
 def _added_words(family: Family, piece: str, moved: SharedToken, table_rows: int) -> str:

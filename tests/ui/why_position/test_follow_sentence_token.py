@@ -128,3 +128,13 @@ def test_a_token_only_in_b_is_followed_in_b_without_falling_back_to_a(open_page)
     assert "is not in A, which this section draws: no row is outlined." in text
     row = at.table[0].value.set_index("key token")
     assert row["weight in A"].isna().all() and row.loc["' On'", "weight in B"] == pytest.approx(1.0)
+
+
+def test_the_answers_buttons_after_nope_say_which_methods_are_absolute_and_which_act_in_attention(open_page):
+    # After NoPE the buttons offer the absolute methods and RoPE: the sentence above them says each's kind.
+    at = open_page("pages/Why_position.py", method="nope")
+    (said,) = [m.value for m in at.markdown if m.value.endswith("See the page with:")]
+    assert said.startswith("Absolute methods add a vector per position")
+    assert "RoPE tells the two places apart later, inside attention." in said
+    buttons = [b.label for b in at.button if b.key and b.key.startswith("answer_")]
+    assert buttons == ["Learned absolute", "Sinusoidal", "RoPE"]
