@@ -174,7 +174,8 @@ def test_attention_answers_with_ropes_term_on_the_pair_section_3_shows(open_page
     assert label.replace("\\", "") == "RoPE, ' sat' → ' cat' in A"  # the pair at one distance in A and B
     section_3 = " ".join(m.value for m in at.markdown).replace("\\", "")
     assert f"the RoPE term is {number} in both" in section_3
-    assert "so for the same two tokens only their distance counts" in words
+    assert "For the same two tokens only their distance counts" in words
+    assert words.count("turns the vectors") == 1  # said once, in RoPE's definition
     assert "the same distance, the same change" in words and "random and untrained" in words
 
 

@@ -14,7 +14,7 @@ from ui.pair_headline import quoted
 
 WHERE = (
     f"Inside {define('attention')}, where every pair of tokens gets a {define('score')}: a relative method "
-    "adds to it something that depends on how far apart the two tokens are."
+    "changes it by something that depends on how far apart the two tokens are."
 )
 
 
@@ -42,9 +42,10 @@ def attention_answer(view: SentenceMaps, headline: PairHeadline) -> Answer:
         )
         say = "Relative methods act inside attention. See the page with:"
         return Answer(label, number, words, others, say)
+    how = "" if family.label in GLOSSARY else f" {family.where[0].upper()}{family.where[1:]}."  # else named
     words = (
-        f"{WHERE} {named(family.label)} is one of them. {family.where[0].upper()}{family.where[1:]}, so for "
-        f"the same two tokens only their distance counts.{said}"
+        f"{WHERE} {named(family.label)} is one of them.{how} For the same two tokens only their distance "
+        f"counts.{said}"
     )
     return Answer(
         label,
