@@ -98,13 +98,14 @@ def what_to_look_at(curve: torch.Tensor) -> str:
     if f.peaks:  # the far tail: few pairs, and positions fine-tuning never reached
         r = f.peaks[-1]
         lesson = (
-            f"Few pairs are that far apart ({T} − r of them: {T - r} at {r}), and fine-tuning saw no input "
-            f"over {FINE_TUNED_LENGTH} tokens, so the near distances carry the lesson: {lesson}"
+            f"Few pairs are that far apart ({T} − r pairs at a distance r: {T - r} at {r}), and fine-tuning "
+            f"saw no input over {FINE_TUNED_LENGTH} tokens, so the near distances carry the lesson: {lesson}"
         )
     else:
         lesson = lesson[0].upper() + lesson[1:]
     return (
-        f"**What to look at.** Trained neighbours are alike (cosine {curve[1]:.2f} at distance 1), and "
+        f"**What to look at** (the curves of section 2). Trained neighbours are alike (cosine {curve[1]:.2f} "
+        "at distance 1), and "
         f"{fade_sentence(curve)} {lesson} The random table shows nothing of the kind (only the diagonal); "
         "the sinusoidal table has its structure built in by formula."
     )
