@@ -92,7 +92,7 @@ def row_table(
 
 def row_note(view: SentenceMaps, vocab_size: int) -> str:
     """What an empty cell of the row table means, and which tokens' weights are sums (they occur twice)."""
-    note = "None: the key token is not in that sentence, or the causal mask hides it from this query."
+    note = "An empty cell: the key token is not in that sentence, or the causal mask hides it from the query."
     repeated = []
     for label, ids in (("A", view.ids_a), ("B", view.ids_b)):
         many = [t for t in dict.fromkeys(ids) if ids.count(t) > 1]

@@ -91,6 +91,8 @@ def test_the_row_table_and_the_sentences_agree(open_page):
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "the causal mask, which lets ' cat' see 2 tokens in A and 5 in B" in captions
     assert "A token that occurs more than once gets the sum of its weights: ' the' in B." in captions
+    # the hidden cells are drawn empty (not "None"), and the note under the table says so
+    assert "An empty cell: the key token is not in that sentence, or the causal mask hides it" in captions
 
 
 def test_without_the_mask_nope_cannot_tell_the_orders_apart(open_page):
