@@ -289,8 +289,10 @@ def _wave_sentence(step: float) -> None:
     """What the path shows, for a turn of ``step`` degrees per position."""
     st.markdown(
         f"**A wave, found by training.** In this plane the positions go round a ring, turning about "
-        f"{step:.0f}° from one position to the next (a period of about {360 / step:.1f} positions). That is "
-        "how one sin/cos pair of the sinusoidal encoding moves: nobody wrote a formula, yet "
+        f"{step:.0f}° from one position to the next (a period of about {360 / step:.1f} positions). The "
+        "points lie on the ring, and the grey line from each position to the next jumps that far round it, "
+        "so over many positions it draws a star rather than a circle. That is how one sin/cos pair of the "
+        "sinusoidal encoding moves: nobody wrote a formula, yet "
         f"{define('gradient descent')} built a rotating code like it."
     )
 
