@@ -82,6 +82,9 @@ KEPT: tuple[Kept, ...] = (
     Kept("ui.pipeline.vocab_view._charts", "8 entries", "the vocab sweep's two charts, ~0.35 MB"),
     Kept("ui.server.cache._sentence_maps", IN_SHARED, "every family's random head on two sentences"),
     Kept("ui.attention.heatmaps.heatmap", IN_SHARED, "the page's 13 heatmaps, while their maps are kept"),
+    Kept(
+        "ui.todays_models.on_sentence._head_shares", "32 entries", "3 numbers a sentence: no new projection"
+    ),
     Kept("ui.families.compare.overview_frame", "16 entries", "the families' table, 7 short rows"),
     Kept("ui.families.compare.logit_panel", "56 entries", "8 settings × 7 families, 70 kB each"),
     Kept("ui.families.compare.similarity_view", "15 entries", "5 settings × 3 families, < 0.5 MB each"),

@@ -33,6 +33,11 @@ def todays_models_note(
 
 def head_shares(ids: list[int], cfg: PipelineConfig, fam: FamilyConfig, head: int) -> Shares:
     """``sentence_shares`` of the Attention page's seeded random head on the token IDs ``ids``."""
+    return _head_shares(tuple(ids), cfg, fam, head)
+
+
+@cache.per_process(max_entries=32, dropped_when_short=True)  # a rerun need not project the head again
+def _head_shares(ids: tuple[int, ...], cfg: PipelineConfig, fam: FamilyConfig, head: int) -> Shares:
     needed = torch.tensor(ids, dtype=torch.long)
     tokens = cache.kept_rows(cfg).token_rows(needed).lookup(needed)  # [N, d]
     return sentence_shares(tokens, cfg, fam, head, FRACTIONS)
