@@ -19,7 +19,7 @@ from core.order import (
 from core.positional.family import FAMILIES
 from core.scripts.why_position import why_position_script
 from core.text.tokenizer import token_strings
-from core.views.glossary import define
+from core.views.glossary import define, defined_in
 from core.views.markup import escape_markdown
 from core.views.units import plural
 from ui.answer import answer_slot, show_answer
@@ -79,8 +79,7 @@ num_positions = max(len(ids_a), len(ids_b))
 additive = FAMILIES[cfg.method].additive
 trained_rows = cfg.context_length  # the rows a model trained at the sidebar's context has
 table_note = longer_table_note(FAMILIES[cfg.method], num_positions, cfg)
-if table_note:
-    cfg = dataclasses.replace(cfg, context_length=num_positions)
+cfg = dataclasses.replace(cfg, context_length=num_positions) if table_note else cfg
 (tok_a, tok_b), pos = cache.sentence_embeddings((text_a, text_b), cfg, num_positions)
 tok_p = tok_a[order]
 followed = followed_token(ids_a, ids_b, cfg.vocab_size)
@@ -121,6 +120,7 @@ if moved is not None:
         f"Predict the cosine of {piece} in A (position {moved.position_a}) and {piece} in B (position "
         f"{moved.position_b}), token embeddings only, from −1 to 1"
     )
+answer = why_answer(cfg.method, piece, moved, headline, trained_rows)  # its words: defined for section 1
 if slides.shows(2):
     st.subheader("1. The same token, two positions")
     if not shared:
@@ -174,7 +174,7 @@ if slides.shows(2):
             )
         st.caption(moved_sentence(shared, additive))
     if not additive and not slides.on:  # section 1 ends where the method acts: Attention, today's models
-        where_next(FAMILIES[cfg.method], cfg.method, max(len(ids_a), len(ids_b)))
+        where_next(FAMILIES[cfg.method], cfg.method, num_positions, defined_in(answer.words))
 
 if slides.shows(3):
     st.subheader("2. Shuffle the words")
@@ -197,4 +197,4 @@ if slides.shows(3) and slides.at(1):
     everyone = list(dict.fromkeys(ids_a + ids_b))
     pieces = dict(zip(everyone, token_strings(everyone, cfg.vocab_size), strict=True))
     st.caption(escape_markdown(reordering_sentence(ids_a, ids_b, pieces)))
-show_answer(slot, why_answer(cfg.method, piece, moved, headline, trained_rows))
+show_answer(slot, answer)

@@ -427,6 +427,11 @@ class FirstUse:
         return define(name, shown)
 
 
+def defined_in(text: str) -> tuple[str, ...]:
+    """The glossary words ``text`` defines (as ``define`` writes them): a later text need not again."""
+    return tuple(term.name for term in TERMS if f"({term.gloss})" in text)
+
+
 def gloss(name: str) -> str:
     """The definition of ``name``, as ``define`` writes it."""
     return GLOSSARY[name].gloss

@@ -8,7 +8,7 @@ import pytest
 
 from core.positional.family import FAMILIES
 from core.presets import PRESETS
-from core.views.glossary import TERMS, define, first_undefined, plain
+from core.views.glossary import TERMS, define, defined_in, first_undefined, plain
 from tests.ui.visible_text import undefined_words
 from ui.attention.heatmaps import EVERY_FAMILY_TABS
 from ui.families.close_up import close_up_parts
@@ -69,6 +69,12 @@ def test_the_reader_finds_a_word_used_before_its_definition():
     assert [name for name, _ in first_undefined(late)] == ["cosine similarity"]
     assert first_undefined(early) == []
     assert first_undefined("No such word here.") == []
+
+
+def test_the_words_a_text_defines_are_found_by_their_definitions():
+    text = f"The {define('causal mask')} and the {define('score', 'scores')}; the word chunk, plain."
+    assert set(defined_in(text)) == {"score", "causal mask"}
+    assert defined_in("the causal mask, plain") == ()
 
 
 def test_a_word_inside_another_words_definition_is_no_use():

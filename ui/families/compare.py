@@ -151,8 +151,9 @@ def logit_lead() -> str:
     return (
         "Each panel puts a query at position r and a key at position 0, r tokens before it, as a "
         f"{define('causal mask')} allows. Both get the same token vector, so only their positions differ; "
-        "the score is q·k/√d, with no weights of its own, and NoPE's score (the token vector's alone) is "
-        "taken away: what is left is what position alone adds."
+        "the score is q·k divided by the square root of how many numbers they have (d, or one head's dh "
+        "for a method that works on a head), with no weights of its own, and NoPE's score (the token "
+        "vector's alone) is taken away: what is left is what position alone adds."
     )
 
 

@@ -205,9 +205,9 @@ def _gap(value: float) -> str:
     return f"{value:.4f}" if value >= 1e-4 else "below 0.0001 (rounding)"
 
 
-def where_next(family: Family, method: str, tokens: int) -> None:
+def where_next(family: Family, method: str, tokens: int, known: tuple[str, ...] = ()) -> None:
     """For a method that acts inside attention: the link to see it pair by pair, and what today's models
-    do with it on a sentence of ``tokens`` tokens."""
+    do with it on a sentence of ``tokens`` tokens (``known``: glossary words the page defined above)."""
     label = f"{family.label} on these two sentences, pair by pair: Attention"
     st.page_link("pages/Attention.py", label=label, icon=":material/grid_on:")
-    todays_models_note(method, tokens)
+    todays_models_note(method, tokens, known)

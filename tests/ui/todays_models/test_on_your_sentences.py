@@ -9,6 +9,8 @@ from core.order import mid_sentence
 from core.positional.family import FamilyConfig
 from core.positional.on_sentence import on_sentence
 from core.text.tokenizer import gpt2_tokenizer
+from core.views.glossary import defined_in
+from tests.ui.conftest import answer_block
 from ui.attention.bridge import TAUGHT
 from ui.todays_models.on_sentence import head_shares
 
@@ -31,7 +33,8 @@ def test_the_method_today_s_models_use_is_said_on_the_students_sentences(page, m
     tokens = len(gpt2_tokenizer().encode(LONG))
     assert tokens == 16
     attention = page == "pages/Attention.py"
-    known = TAUGHT if attention else ()  # section 1 defines them there
+    # the Attention page's section 1 defines these; Why position?'s answer, above, those it writes
+    known = TAUGHT if attention else defined_in(" ".join(m.value for m in answer_block(at).markdown))
     ids = gpt2_tokenizer().encode(mid_sentence(LONG))  # A, read mid-text (the page's default); head 1 of 8
     shares = head_shares(ids, PipelineConfig(), FamilyConfig(), 0) if attention and method == "rope" else None
     assert said == HEADING + "\n" + "\n".join(
@@ -53,3 +56,10 @@ def test_a_family_today_s_models_do_not_use_gets_no_note(page, open_page):
 def test_no_note_while_presenting(open_page):
     at = open_page("pages/Attention.py", method="rope", present="true", slide="2")
     assert not at.exception and note(at) == []
+
+
+def test_a_word_the_answer_defined_is_not_defined_again_in_the_note(open_page):
+    at = open_page("pages/Why_position.py", method="nope")  # the answer defines the causal mask
+    (said,) = note(at)
+    assert "**causal mask** (" in " ".join(m.value for m in answer_block(at).markdown)
+    assert "only the causal mask orders your sentences" in said
