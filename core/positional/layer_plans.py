@@ -76,12 +76,8 @@ def gemma3_plan(
 ) -> list[LayerPlan]:
     """Gemma 3's layers: every ``pattern``-th (counted from 1) is full, with the global base and its
     linear factor; the others slide a window of ``window`` tokens, with the local base."""
-    return [
-        LayerPlan(True, FULL, None, global_base, global_factor)
-        if full
-        else LayerPlan(True, WINDOW, window, local_base)
-        for full in gemma3_is_full(layers, pattern)
-    ]
+    full = LayerPlan(True, FULL, None, global_base, global_factor)
+    return _full_or_sliding(gemma3_is_full(layers, pattern), full, window, local_base)
 
 
 def gemma4_plan(
@@ -94,15 +90,16 @@ def gemma4_plan(
 ) -> list[LayerPlan]:
     """Gemma 4's layers: Gemma 3's rule, the last layer full whatever the count, and a full layer turning
     only the first ``turned`` of its pairs."""
-    full = gemma3_is_full(layers, pattern)
-    if full:
-        full[-1] = True  # as Gemma4TextConfig forces it
-    return [
-        LayerPlan(True, FULL, None, global_base, turned=turned)
-        if f
-        else LayerPlan(True, WINDOW, window, local_base)
-        for f in full
-    ]
+    is_full = gemma3_is_full(layers, pattern)
+    if is_full:
+        is_full[-1] = True  # as Gemma4TextConfig forces it
+    full = LayerPlan(True, FULL, None, global_base, turned=turned)
+    return _full_or_sliding(is_full, full, window, local_base)
+
+
+def _full_or_sliding(is_full: list[bool], full: LayerPlan, window: int, local_base: float) -> list[LayerPlan]:
+    """Layer by layer, ``full`` where ``is_full`` says so, else a sliding window of ``window`` tokens."""
+    return [full if f else LayerPlan(True, WINDOW, window, local_base) for f in is_full]
 
 
 def layer_inv_freq(plan: LayerPlan, head_dim: int) -> torch.Tensor:
