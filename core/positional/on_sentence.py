@@ -8,11 +8,9 @@ models' layer plans (``core.positional.layer_plans``) at the sentence's length, 
 
 from __future__ import annotations
 
-from collections import Counter
-
 import torch
 
-from core.positional.layer_plans import FULL, LayerPlan, nope_temperature
+from core.positional.layer_plans import FULL, WINDOW, LayerPlan, nope_temperature
 from core.positional.partial_rope import rotary_dims
 from core.positional.todays_models import DEEPSEEK_V3, GEMMA3, LLAMA4, PART_HEADS, QWEN_VL
 from core.positional.todays_views import gemma3_layers, llama4_layers
@@ -28,7 +26,7 @@ def held_whole(plan: LayerPlan, tokens: int) -> bool:
     return plan.sees == FULL or tokens <= plan.span
 
 
-def _sees(plans: list[LayerPlan], tokens: int, words: FirstUse) -> str:
+def _chunk_words(plans: list[LayerPlan], tokens: int, words: FirstUse) -> str:
     """What a chunked layer of ``plans`` (all of one kind) does to a sentence of ``tokens`` tokens."""
     span = plans[0].span
     if all(held_whole(p, tokens) for p in plans):
@@ -46,20 +44,19 @@ def llama4_rope(tokens: int, words: FirstUse) -> str:
         f"**{LLAMA4.name}** rotates as RoPE does on {len(rotating)} of its {LLAMA4.layers} "
         f"layers, with base {rotating[0].base:,.0f} (the larger RoPE's base, the slower its slowest pairs "
         f"turn); each such layer sees one {words('chunk')} at a time, and "
-        + _sees(rotating, tokens, words)
+        + _chunk_words(rotating, tokens, words)
         + "."
     )
 
 
 def gemma3_rope(tokens: int, words: FirstUse) -> str:
     layers = gemma3_layers()
-    kinds = Counter((p.sees, p.base, p.factor) for p in layers)
-    sliding = [p for p in layers if p.span is not None]
-    (_, local, _), (_, wide, factor) = sorted(kinds, key=lambda k: k[1])
+    sliding, full = [p for p in layers if p.sees == WINDOW], [p for p in layers if p.sees == FULL]
+    local, wide, factor = sliding[0].base, full[0].base, full[0].factor
     return (
         f"**{GEMMA3.name}** rotates on all {len(layers)} of its layers: "
         f"{len(sliding)} layers of {words('sliding-window attention')} with base {local:,.0f} and "
-        f"{len(layers) - len(sliding)} full layers with base {wide:,.0f}, their positions divided by "
+        f"{len(full)} full layers with base {wide:,.0f}, their positions divided by "
         f"{factor:g} before they turn (to reach longer texts). "
         f"A sliding layer sees the last {sliding[0].span:,} tokens: "
         + (
